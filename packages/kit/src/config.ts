@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/**
+ * Environment parsing, done once at start (STYLE rule 15): every service describes its variables
+ * as a zod object, and loadConfig fails listing every bad variable at once.
+ */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export function loadConfig<T extends z.ZodRawShape>(shape: T, env: NodeJS.ProcessEnv): Readonly<z.infer<z.ZodObject<T>>> {
+  const result = z.object(shape).safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  return Object.freeze(result.data);
+}
+
+/** Building blocks shared by every service's env schema. */
+export const env = {
+  // Digits only: z.coerce.number() would read '' and ' ' as 0 (a random port), '0x50' as 80, '8e3' as 8000.
+  port: (fallback: number) =>
+    z
+      .string()
+      .default(String(fallback))
+      .refine((value) => /^\d{1,5}$/.test(value) && Number(value) <= 65535, 'must be a port number from 0 to 65535')
+      .transform(Number),
+  url: (fallback: string) =>
+    z
+      .string()
+      .default(fallback)
+      .refine((value) => URL.canParse(value), 'must be a URL'),
+  optionalUrl: () =>
+    z
+      .string()
+      .optional()
+      .refine((value) => value === undefined || value === '' || URL.canParse(value), 'must be a URL')
+      .transform((value) => (value ? value : undefined)),
+  flag: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => ['true', '1', 'yes', 'on'].includes(value)),
+  secret: (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`),
+  address: (fallback: string) =>
+    z
+      .string()
+      .default(fallback)
+      .refine((value) => /^[^\s:]+:\d{1,5}$/.test(value), 'must be host:port'),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+};
+
+/** Variables every service process reads. */
+export const commonEnv = {
+  LOG_LEVEL: env.logLevel(),
+  GW_INTERNAL_TOKEN: env.secret(16),
+  NATS_URL: env.url('nats://127.0.0.1:4222'),
+  REDIS_URL: env.url('redis://127.0.0.1:6379'),
+};
+
+/** Variables of a service that owns a Postgres schema. */
+export const databaseEnv = {
+  DATABASE_URL: env.optionalUrl(),
+  GW_DATA_DIR: z.string().min(1).default('.data'),
+};

@@ -1,0 +1,96 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import type { Logger } from './log.js';
+
+export type Database = PgDatabase<PgQueryResultHKT>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL URL; when absent an embedded PGlite lives under dataDir/pglite/<schema>. */
+  url: string | undefined;
+  dataDir: string;
+  /** The service's own schema: its tables live there and nowhere else. */
+  schema: string;
+  /** Folder of NNNN_name.sql files applied in name order, once each. */
+  migrationsDir: string;
+  log: Logger;
+  poolSize?: number;
+}
+
+/** Runs SQL text with no parameters (migrations); one implementation per driver. */
+type ExecInTransaction = (statements: (exec: (sql: string) => Promise<{ rows: unknown[] }>) => Promise<void>) => Promise<void>;
+
+const SCHEMA_NAME = /^[a-z][a-z0-9_]*$/;
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (!SCHEMA_NAME.test(options.schema)) {
+    throw new Error(`bad schema name ${options.schema}`);
+  }
+  if (options.url) {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      options: `-c search_path=${options.schema}`,
+    });
+    pool.on('error', (error) => options.log.warn({ err: error }, 'idle postgres client failed'));
+    await migrate(options, async (statements) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await statements((sql) => client.query(sql));
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+    return { db: drizzlePg({ client: pool }) as unknown as Database, kind: 'postgres', close: () => pool.end() };
+  }
+
+  const dir = join(options.dataDir, 'pglite', options.schema);
+  mkdirSync(dir, { recursive: true });
+  const lite = await PGlite.create(dir);
+  await migrate(options, (statements) => lite.transaction((tx) => statements((sql) => tx.exec(sql).then((results) => ({ rows: results.at(-1)?.rows ?? [] })))));
+  await lite.exec(`SET search_path TO ${options.schema}`);
+  return { db: drizzlePglite({ client: lite }) as unknown as Database, kind: 'pglite', close: () => lite.close() };
+}
+
+/**
+ * Applies pending migrations in one transaction under an advisory lock, so replicas starting
+ * together apply each file exactly once.
+ */
+async function migrate(options: OpenDatabaseOptions, inTransaction: ExecInTransaction): Promise<void> {
+  const files = readdirSync(options.migrationsDir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
+  const { schema } = options;
+  await inTransaction(async (exec) => {
+    await exec(`SELECT pg_advisory_xact_lock(hashtext('gw_migrate_${schema}'))`);
+    await exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await exec(`SET LOCAL search_path TO ${schema}`);
+    await exec(`CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const applied = new Set(
+      (await exec(`SELECT name FROM ${schema}.schema_migrations`)).rows.map((row) => (row as { name: string }).name),
+    );
+    for (const file of files) {
+      if (applied.has(file)) {
+        continue;
+      }
+      await exec(readFileSync(join(options.migrationsDir, file), 'utf8'));
+      await exec(`INSERT INTO ${schema}.schema_migrations (name) VALUES ('${file.replace(/'/g, "''")}')`);
+      options.log.info({ migration: file }, 'migration applied');
+    }
+  });
+}

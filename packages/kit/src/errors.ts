@@ -1,0 +1,59 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+/** The closed set of error codes. Only the domain chooses one; transports map them. */
+export const ErrorCode = {
+  InvalidRequest: 'invalid_request',
+  Unauthenticated: 'unauthenticated',
+  Forbidden: 'forbidden',
+  NotFound: 'not_found',
+  Conflict: 'conflict',
+  PayloadTooLarge: 'payload_too_large',
+  InsufficientCredit: 'insufficient_credit',
+  RateLimited: 'rate_limited',
+  Unavailable: 'unavailable',
+  Internal: 'internal',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const codes = new Set<string>(Object.values(ErrorCode));
+export function isErrorCode(value: string): value is ErrorCode {
+  return codes.has(value);
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** Metadata key that carries the AppError code across gRPC. */
+export const ERROR_CODE_METADATA = 'gw-error-code';
+
+export function toGrpcStatus(code: ErrorCode): GrpcStatus {
+  switch (code) {
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.InsufficientCredit:
+    case ErrorCode.PayloadTooLarge:
+      return GrpcStatus.INVALID_ARGUMENT;
+    case ErrorCode.Unauthenticated:
+      return GrpcStatus.UNAUTHENTICATED;
+    case ErrorCode.Forbidden:
+      return GrpcStatus.PERMISSION_DENIED;
+    case ErrorCode.NotFound:
+      return GrpcStatus.NOT_FOUND;
+    case ErrorCode.Conflict:
+      return GrpcStatus.ALREADY_EXISTS;
+    case ErrorCode.RateLimited:
+      return GrpcStatus.RESOURCE_EXHAUSTED;
+    case ErrorCode.Unavailable:
+      return GrpcStatus.UNAVAILABLE;
+    case ErrorCode.Internal:
+      return GrpcStatus.INTERNAL;
+  }
+}

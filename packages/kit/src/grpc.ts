@@ -1,0 +1,250 @@
+import { timingSafeEqual } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { health } from '@gw/proto';
+import { AppError, ERROR_CODE_METADATA, ErrorCode, isErrorCode, toGrpcStatus } from './errors.js';
+import { newId } from './ids.js';
+import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
+
+/** Metadata key carrying the shared internal token; every call without it is refused. */
+export const INTERNAL_TOKEN_METADATA = 'x-gw-internal-token';
+const DEFAULT_DEADLINE_MS = 2_000;
+
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
+
+/** A service implementation written as plain async functions, one per RPC. */
+export type AsyncHandlers<S> = {
+  [K in KnownKeys<S>]: S[K] extends grpc.handleUnaryCall<infer Req, infer Res> ? (request: Req) => Promise<Res> : never;
+};
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function tokenInterceptor(token: string): grpc.ServerInterceptor {
+  return (_method, call) =>
+    new grpc.ServerInterceptingCall(call, {
+      start: (next) => {
+        next({
+          onReceiveMetadata: (metadata, nextMetadata) => {
+            const given = metadata.get(INTERNAL_TOKEN_METADATA)[0];
+            if (typeof given === 'string' && sameSecret(given, token)) {
+              nextMetadata(metadata);
+            } else {
+              call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: 'internal token missing or wrong' });
+            }
+          },
+        });
+      },
+    });
+}
+
+function toServiceError(error: unknown, log: Logger): Partial<grpc.ServiceError> {
+  const metadata = new grpc.Metadata();
+  if (error instanceof AppError) {
+    metadata.set(ERROR_CODE_METADATA, error.code);
+    return { code: toGrpcStatus(error.code), details: error.message, metadata };
+  }
+  log.error({ err: error }, 'unexpected error in gRPC handler');
+  metadata.set(ERROR_CODE_METADATA, ErrorCode.Internal);
+  return { code: grpc.status.INTERNAL, details: 'internal error', metadata };
+}
+
+const ServingStatus = health.HealthCheckResponse_ServingStatus;
+
+/**
+ * A gRPC server with the internal-token check on every call, request ids carried into the
+ * handler's async context, AppError mapped to status + `gw-error-code`, and grpc.health.v1.
+ */
+export class GrpcServer {
+  private readonly server: grpc.Server;
+  private readonly statuses = new Map<string, health.HealthCheckResponse_ServingStatus>([['', ServingStatus.NOT_SERVING]]);
+
+  constructor(
+    private readonly options: { host: string; port: number; token: string; log: Logger },
+  ) {
+    this.server = new grpc.Server({ interceptors: [tokenInterceptor(options.token)] });
+    this.server.addService(health.HealthService, {
+      check: (call: grpc.ServerUnaryCall<health.HealthCheckRequest, health.HealthCheckResponse>, callback: grpc.sendUnaryData<health.HealthCheckResponse>) => {
+        const status = this.statuses.get(call.request.service);
+        if (status === undefined) {
+          callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
+        } else {
+          callback(null, { status });
+        }
+      },
+      watch: (call: grpc.ServerWritableStream<health.HealthCheckRequest, health.HealthCheckResponse>) => {
+        // Watch is part of the standard; we answer the current status once and end the stream.
+        call.write({ status: this.statuses.get(call.request.service) ?? ServingStatus.SERVICE_UNKNOWN });
+        call.end();
+      },
+    });
+  }
+
+  add<S>(definition: grpc.ServiceDefinition, handlers: AsyncHandlers<S>): this {
+    const implementation: grpc.UntypedServiceImplementation = {};
+    const table = handlers as Record<string, (request: unknown) => Promise<unknown>>;
+    for (const name of Object.keys(definition)) {
+      const handler = table[name];
+      if (!handler) {
+        // STYLE rule 16: a declared RPC without a handler stops the process at start.
+        throw new Error(`no handler for RPC ${name}`);
+      }
+      implementation[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? newId('request'));
+        runWithContext({ requestId }, () => {
+          handler(call.request).then(
+            (response) => callback(null, response),
+            (error: unknown) => callback(toServiceError(error, this.options.log)),
+          );
+        });
+      };
+      const service = definition[name]?.path.split('/')[1];
+      if (service) {
+        this.statuses.set(service, ServingStatus.NOT_SERVING);
+      }
+    }
+    this.server.addService(definition, implementation);
+    return this;
+  }
+
+  /** Binds, marks every service SERVING and resolves with the bound port. */
+  async start(): Promise<number> {
+    const port = await new Promise<number>((resolve, reject) => {
+      this.server.bindAsync(
+        `${this.options.host}:${this.options.port}`,
+        grpc.ServerCredentials.createInsecure(),
+        (error, bound) => (error ? reject(error) : resolve(bound)),
+      );
+    });
+    for (const name of this.statuses.keys()) {
+      this.statuses.set(name, ServingStatus.SERVING);
+    }
+    return port;
+  }
+
+  /** Reports NOT_SERVING, lets in-flight calls finish (up to graceMs), then closes. */
+  async stop(graceMs = 5_000): Promise<void> {
+    for (const name of this.statuses.keys()) {
+      this.statuses.set(name, ServingStatus.NOT_SERVING);
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, graceMs);
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+type UnaryMethod<F> = F extends (
+  request: infer Req,
+  metadata: grpc.Metadata,
+  options: Partial<grpc.CallOptions>,
+  callback: (error: grpc.ServiceError | null, response: infer Res) => void,
+) => grpc.ClientUnaryCall
+  ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res>
+  : never;
+
+/** A generated client with every unary RPC as a promise-returning function. */
+export type PromiseClient<C> = {
+  [K in KnownKeys<C> as UnaryMethod<C[K]> extends never ? never : K]: UnaryMethod<C[K]>;
+} & { close(): void };
+
+interface GeneratedClientConstructor<C> {
+  new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions): C;
+  service: grpc.ServiceDefinition;
+}
+
+/** Translates a failed call back into the AppError the server raised (or `unavailable`). */
+export function fromServiceError(error: grpc.ServiceError): AppError {
+  const code = String(error.metadata.get(ERROR_CODE_METADATA)[0] ?? '');
+  if (isErrorCode(code)) {
+    return new AppError(code, error.details || error.message);
+  }
+  if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.DEADLINE_EXCEEDED) {
+    return new AppError(ErrorCode.Unavailable, 'a backing service did not answer in time', undefined, error);
+  }
+  return new AppError(ErrorCode.Internal, 'a backing service failed', undefined, error);
+}
+
+/**
+ * Creates a client that sends the internal token and the current request id on every call,
+ * applies a deadline, and lets grpc-js retry on UNAVAILABLE only (transparent retry policy).
+ */
+export function createGrpcClient<C extends grpc.Client>(
+  Client: GeneratedClientConstructor<C>,
+  address: string,
+  token: string,
+  defaultDeadlineMs = DEFAULT_DEADLINE_MS,
+): PromiseClient<C> {
+  const definition = Client.service;
+  const services = [...new Set(Object.values(definition).map((method) => method.path.split('/')[1] ?? ''))];
+  const serviceConfig = {
+    methodConfig: [
+      {
+        name: services.map((service) => ({ service })),
+        retryPolicy: {
+          maxAttempts: 3,
+          initialBackoff: '0.1s',
+          maxBackoff: '1s',
+          backoffMultiplier: 2,
+          retryableStatusCodes: ['UNAVAILABLE'],
+        },
+      },
+    ],
+  };
+  const client = new Client(address, grpc.credentials.createInsecure(), {
+    'grpc.service_config': JSON.stringify(serviceConfig),
+    interceptors: [
+      (options, nextCall) =>
+        new grpc.InterceptingCall(nextCall(options), {
+          start: (metadata, listener, next) => {
+            metadata.set(INTERNAL_TOKEN_METADATA, token);
+            const requestId = currentRequestId();
+            if (requestId) {
+              metadata.set(REQUEST_ID_HEADER, requestId);
+            }
+            next(metadata, listener);
+          },
+        }),
+    ],
+  });
+  const wrapped: Record<string, unknown> = { close: () => client.close() };
+  const methods = client as unknown as Record<string, (...args: unknown[]) => grpc.ClientUnaryCall>;
+  for (const name of Object.keys(definition)) {
+    if (definition[name]?.responseStream || definition[name]?.requestStream) {
+      continue;
+    }
+    wrapped[name] = (request: unknown, options?: { deadlineMs?: number }) =>
+      new Promise((resolve, reject) => {
+        const deadline = Date.now() + (options?.deadlineMs ?? defaultDeadlineMs);
+        methods[name]?.call(client, request, new grpc.Metadata(), { deadline }, (error: grpc.ServiceError | null, response: unknown) => {
+          if (error) {
+            reject(fromServiceError(error));
+          } else {
+            resolve(response);
+          }
+        });
+      });
+  }
+  return wrapped as PromiseClient<C>;
+}
+
+/** Asks a gRPC server whether it is serving (grpc.health.v1 Check on the empty service name). */
+export async function isServing(address: string, token: string, deadlineMs = 1_000): Promise<boolean> {
+  const client = createGrpcClient(health.HealthClient, address, token, deadlineMs);
+  try {
+    const response = await client.check({ service: '' });
+    return response.status === ServingStatus.SERVING;
+  } catch {
+    return false;
+  } finally {
+    client.close();
+  }
+}

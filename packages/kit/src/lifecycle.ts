@@ -1,0 +1,38 @@
+import type { Logger } from './log.js';
+
+/**
+ * Graceful stop: on SIGTERM or SIGINT the steps run in the order given (stop accepting, drain
+ * in-flight work, close connections), each bounded, then the process exits 0.
+ */
+export function onShutdown(log: Logger, steps: Array<[name: string, step: () => Promise<void> | void]>, timeoutMs = 10_000): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const killer = setTimeout(() => {
+      log.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, timeoutMs);
+    killer.unref();
+    for (const [name, step] of steps) {
+      try {
+        await step();
+      } catch (error) {
+        log.warn({ err: error, step: name }, 'shutdown step failed');
+      }
+    }
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Logs a fatal start-up error (every bad variable, an unreachable dependency) and exits 1. */
+export function exitOnStartupFailure(log: Logger, error: unknown): never {
+  log.fatal({ err: error }, 'start-up failed');
+  process.exit(1);
+}

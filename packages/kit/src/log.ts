@@ -1,0 +1,55 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino, type Logger } from 'pino';
+import { SYSTEM_VERSION } from './version.js';
+
+export type { Logger } from 'pino';
+
+/** What travels with one request or message: HTTP header, gRPC metadata and NATS header. */
+export interface RequestContext {
+  requestId: string;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithContext<T>(context: RequestContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.requestId;
+}
+
+/** Paths that may hold secrets; pino replaces them before a line is written. */
+const REDACT = [
+  'secret',
+  'secretKey',
+  'key',
+  'apiKey',
+  'authorization',
+  'password',
+  'token',
+  '*.secret',
+  '*.secretKey',
+  '*.key',
+  '*.apiKey',
+  '*.authorization',
+  '*.password',
+  '*.token',
+  'req.headers.authorization',
+  'headers.authorization',
+];
+
+/** One root logger per service; every line carries the current request id when there is one. */
+export function createLogger(service: string, level = 'info'): Logger {
+  return pino({
+    level,
+    base: { service, version: SYSTEM_VERSION },
+    redact: { paths: REDACT, censor: '[redacted]' },
+    mixin() {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  });
+}

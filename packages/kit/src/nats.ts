@@ -1,0 +1,106 @@
+import {
+  connect,
+  headers as natsHeaders,
+  type JetStreamClient,
+  type MsgHdrs,
+  type NatsConnection,
+  type PubAck,
+  type Subscription,
+} from 'nats';
+import { newId } from './ids.js';
+import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
+import type { StreamSpec } from './subjects.js';
+
+export type { NatsConnection, JetStreamClient } from 'nats';
+
+/** A ts-proto message type with its proto3 JSON methods (events travel as readable JSON). */
+export interface EventCodec<T> {
+  toJSON(message: T): unknown;
+  fromJSON(object: unknown): T;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
+  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  void (async () => {
+    for await (const status of nc.status()) {
+      log.info({ nats: status.type }, 'nats status');
+    }
+  })();
+  return nc;
+}
+
+function contextHeaders(): MsgHdrs {
+  const hdrs = natsHeaders();
+  hdrs.set(REQUEST_ID_HEADER, currentRequestId() ?? newId('request'));
+  return hdrs;
+}
+
+/** Fire-and-forget broadcast on core NATS (cache invalidation: every replica gets it). */
+export function publishEvent<T>(nc: NatsConnection, subject: string, codec: EventCodec<T>, message: T): void {
+  nc.publish(subject, encoder.encode(JSON.stringify(codec.toJSON(message))), { headers: contextHeaders() });
+}
+
+/** Durable publish to JetStream; msgId makes the stream drop duplicates inside its window. */
+export async function publishDurable<T>(
+  js: JetStreamClient,
+  subject: string,
+  codec: EventCodec<T>,
+  message: T,
+  msgId: string,
+): Promise<PubAck> {
+  return js.publish(subject, encoder.encode(JSON.stringify(codec.toJSON(message))), {
+    msgID: msgId,
+    headers: contextHeaders(),
+  });
+}
+
+/** Subscribes on core NATS; each message runs inside the request context of its publisher. */
+export function subscribeEvents<T>(
+  nc: NatsConnection,
+  subject: string,
+  codec: EventCodec<T>,
+  handler: (message: T, subject: string) => void | Promise<void>,
+  log: Logger,
+): Subscription {
+  const subscription = nc.subscribe(subject);
+  void (async () => {
+    for await (const msg of subscription) {
+      const requestId = msg.headers?.get(REQUEST_ID_HEADER) || newId('request');
+      await runWithContext({ requestId }, async () => {
+        try {
+          await handler(codec.fromJSON(JSON.parse(decoder.decode(msg.data))), msg.subject);
+        } catch (error) {
+          log.error({ err: error, subject: msg.subject }, 'event handler failed');
+        }
+      });
+    }
+  })();
+  return subscription;
+}
+
+/** Creates the stream, or brings its subjects up to date; safe to call from every replica. */
+export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<void> {
+  const jsm = await nc.jetstreamManager();
+  try {
+    const info = await jsm.streams.info(spec.name);
+    const wanted = [...spec.subjects].sort().join(',');
+    if ([...info.config.subjects].sort().join(',') !== wanted) {
+      await jsm.streams.update(spec.name, { ...info.config, subjects: [...spec.subjects] });
+    }
+  } catch (error) {
+    if (!String(error).includes('stream not found')) {
+      throw error;
+    }
+    try {
+      await jsm.streams.add({ name: spec.name, subjects: [...spec.subjects] });
+    } catch (raced) {
+      // Another replica created it between our info and add: that is the same outcome.
+      if (!String(raced).includes('already in use')) {
+        throw raced;
+      }
+    }
+  }
+}

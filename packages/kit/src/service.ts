@@ -1,0 +1,40 @@
+import { commonEnv, env } from './config.js';
+import { GrpcServer, type AsyncHandlers } from './grpc.js';
+import type { Logger } from './log.js';
+import { addressVariable, DEFAULT_ADDRESSES, splitAddress, type GrpcServiceName } from './topology.js';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+
+/** The env shape of a gRPC service: the common variables plus its own listen address. */
+export function grpcServiceEnv(service: GrpcServiceName) {
+  return { ...commonEnv, [addressVariable(service)]: env.address(DEFAULT_ADDRESSES[service]) };
+}
+
+export function listenAddress(service: GrpcServiceName, config: Record<string, unknown>): string {
+  const value = config[addressVariable(service)];
+  return typeof value === 'string' ? value : DEFAULT_ADDRESSES[service];
+}
+
+export interface RunningService {
+  server: GrpcServer;
+  port: number;
+}
+
+/** Binds a gRPC service; a thin helper so each main.ts stays wiring only. */
+export async function startGrpcService<S>(args: {
+  service: GrpcServiceName;
+  address: string;
+  token: string;
+  log: Logger;
+  definition?: ServiceDefinition;
+  handlers?: AsyncHandlers<S>;
+}): Promise<RunningService> {
+  const { host, port } = splitAddress(args.address);
+  const server = new GrpcServer({ host, port, token: args.token, log: args.log });
+  if (args.definition && args.handlers) {
+    server.add<S>(args.definition, args.handlers);
+  }
+  const bound = await server.start();
+  args.log.info({ address: `${host}:${bound}` }, `${args.service} serving`);
+  return { server, port: bound };
+}
+

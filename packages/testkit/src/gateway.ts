@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addressVariable, GRPC_SERVICES, type ServiceName } from '@gw/kit';
+import { freePort, waitFor } from './ports.js';
+import { startProcess, type RunningProcess } from './process.js';
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+const NATS_SERVER = '/usr/sbin/nats-server';
+
+export interface GatewayOptions {
+  /** PostgreSQL URL; when absent every service uses PGlite under a temporary data folder. */
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+export interface Gateway {
+  baseUrl: string;
+  rootKey: string;
+  natsUrl: string;
+  env: Record<string, string>;
+  processes: Map<string, RunningProcess>;
+  /** Starts one more edge replica against the same services; returns its base URL. */
+  startEdgeReplica(): Promise<string>;
+  /** Calls the edge with the root key unless another key (or none) is given. */
+  request(path: string, init?: RequestInit & { key?: string | null; json?: unknown; base?: string }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+function serviceProcess(name: ServiceName, env: Record<string, string>): RunningProcess {
+  return startProcess(name, process.execPath, ['--import', 'tsx', join('services', name, 'src', 'main.ts')], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  });
+}
+
+async function edgeHealthy(baseUrl: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/healthz`);
+  return response.status === 200;
+}
+
+/**
+ * Starts the whole gateway as real processes on free ports, with a private nats-server (so
+ * event subjects and streams of parallel test runs never mix), and waits for /healthz.
+ */
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
+  const processes = new Map<string, RunningProcess>();
+  const natsPort = await freePort();
+  const nats = startProcess('nats', NATS_SERVER, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(dataDir, 'nats')], {
+    cwd: dataDir,
+    env: {},
+  });
+  processes.set('nats', nats);
+
+  const rootKey = `sk-gw-test-${randomBytes(24).toString('base64url')}`;
+  const env: Record<string, string> = {
+    GW_INTERNAL_TOKEN: randomBytes(24).toString('hex'),
+    GW_ROOT_KEY: rootKey,
+    GW_SECRET_KEY: randomBytes(32).toString('hex'),
+    GW_DATA_DIR: dataDir,
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+  };
+  for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
+    env[addressVariable(service)] = `127.0.0.1:${await freePort()}`;
+  }
+  Object.assign(env, options.env);
+
+  const stop = async () => {
+    await Promise.all([...processes.values()].filter((p) => p.name !== 'nats').map((p) => p.stop()));
+    await nats.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const startEdge = async (name: string) => {
+    const port = await freePort();
+    const edge = serviceProcess('edge', { ...env, PORT: String(port) });
+    processes.set(name, edge);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitFor(() => edgeHealthy(baseUrl), `${name} /healthz`, 60_000, 200);
+    return baseUrl;
+  };
+
+  try {
+    await waitFor(async () => nats.output().includes('Server is ready'), 'nats-server', 10_000);
+    for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
+      processes.set(service, serviceProcess(service, env));
+    }
+    const baseUrl = await startEdge('edge');
+    let replicas = 0;
+    const gateway: Gateway = {
+      baseUrl,
+      rootKey,
+      natsUrl: env.NATS_URL ?? '',
+      env,
+      processes,
+      startEdgeReplica: () => startEdge(`edge-${++replicas}`),
+      request(path, init = {}) {
+        const { key = rootKey, json, base = baseUrl, headers, ...rest } = init;
+        const merged = new Headers(headers);
+        if (key !== null) {
+          merged.set('authorization', `Bearer ${key}`);
+        }
+        if (json !== undefined) {
+          merged.set('content-type', 'application/json');
+        }
+        return fetch(`${base}${path}`, { ...rest, headers: merged, body: json === undefined ? rest.body : JSON.stringify(json) });
+      },
+      stop,
+    };
+    return gateway;
+  } catch (error) {
+    const logs = [...processes.values()].map((p) => `--- ${p.name}\n${p.output().slice(-3000)}`).join('\n');
+    await stop();
+    throw new Error(`gateway did not start: ${String(error)}\n${logs}`);
+  }
+}

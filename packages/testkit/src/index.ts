@@ -1,0 +1,4 @@
+export * from './gateway.js';
+export * from './ports.js';
+export * from './postgres.js';
+export * from './process.js';

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  url: string;
+  query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+}
+
+/** A fresh database on the machine's PostgreSQL, owned by one test file and dropped after. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `gw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  return {
+    url,
+    async query<T>(text: string, values?: unknown[]) {
+      const result = await pool.query(text, values);
+      return result.rows as T[];
+    },
+    async drop() {
+      await pool.end();
+      const cleanup = new pg.Client({ connectionString: ADMIN_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { databaseEnv, grpcServiceEnv, loadConfig } from '@gw/kit';
+import { z } from 'zod';
+
+const shape = {
+  ...grpcServiceEnv('accounts'),
+  ...databaseEnv,
+  /** The root key at first start; when unset one is generated and printed once. */
+  GW_ROOT_KEY: z.string().min(20, 'must be at least 20 characters').optional(),
+  GW_DB_POOL: z.coerce.number().int().min(1).max(100).default(10),
+};
+
+export type Config = ReturnType<typeof loadAccountsConfig>;
+
+export function loadAccountsConfig(source: NodeJS.ProcessEnv) {
+  return loadConfig(shape, source);
+}

@@ -1,0 +1,58 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { expiryAfterDays, planSpend } from './lots.js';
+import type { AccountRecord } from './model.js';
+import type { AccountsTx } from './ports.js';
+
+export const DEFAULT_CREDIT_DAYS = 180;
+export const MAX_CREDIT_DAYS = 3650;
+
+/**
+ * Moves amountNano from `from` to `to` inside the caller's transaction: root mints, anyone else
+ * spends its own lots (earliest expiry first, each take a conditional write). Writes the two
+ * ledger legs and the receiver's lot. Returns false when the idempotency key was already used
+ * (the earlier movement stands and nothing more moves).
+ */
+export async function moveCredit(
+  tx: AccountsTx,
+  args: { from: AccountRecord; to: AccountRecord; amountNano: bigint; days: number; idempotencyKey: string; now: Date },
+): Promise<boolean> {
+  const { from, to, amountNano, now, idempotencyKey } = args;
+  if (amountNano <= 0n) {
+    throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
+  }
+  let receiverLedgerId: bigint | undefined;
+  if (from.isRoot) {
+    receiverLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'mint', accountId: to.id, counterpartyId: from.id, amountNano });
+    if (receiverLedgerId === undefined) {
+      return false;
+    }
+  } else {
+    const senderLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'grant', accountId: from.id, counterpartyId: to.id, amountNano: -amountNano });
+    if (senderLedgerId === undefined) {
+      return false;
+    }
+    const plan = planSpend(await tx.lockSpendableLots(from.id, now), amountNano, now);
+    if (!plan) {
+      throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', { accountId: String(from.id) });
+    }
+    for (const step of plan) {
+      if (!(await tx.takeFromLot(step.lotId, step.takeNano))) {
+        throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant');
+      }
+    }
+    receiverLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'grant', accountId: to.id, counterpartyId: from.id, amountNano });
+    if (receiverLedgerId === undefined) {
+      throw new AppError(ErrorCode.Conflict, 'idempotency key already used for this account');
+    }
+  }
+  await tx.insertLot({ accountId: to.id, amountNano, expiresAt: expiryAfterDays(now, args.days), ledgerId: receiverLedgerId });
+  return true;
+}
+
+export function creditDays(days: number | undefined): number {
+  const value = days ?? DEFAULT_CREDIT_DAYS;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CREDIT_DAYS) {
+    throw new AppError(ErrorCode.InvalidRequest, `Days must be an integer from 1 to ${MAX_CREDIT_DAYS}`);
+  }
+  return value;
+}

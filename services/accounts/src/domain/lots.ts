@@ -1,0 +1,36 @@
+import type { CreditLot } from './model.js';
+
+export function balanceOf(lots: readonly CreditLot[], now: Date): bigint {
+  return lots.filter((lot) => lot.expiresAt > now).reduce((sum, lot) => sum + lot.remainingNano, 0n);
+}
+
+/**
+ * Which lots pay for amountNano: the earliest expiry first, a lot counting only while
+ * now < expires_at. Undefined when the unexpired lots cannot cover it.
+ */
+export function planSpend(
+  lots: readonly CreditLot[],
+  amountNano: bigint,
+  now: Date,
+): Array<{ lotId: bigint; takeNano: bigint }> | undefined {
+  const plan: Array<{ lotId: bigint; takeNano: bigint }> = [];
+  let left = amountNano;
+  const spendable = lots
+    .filter((lot) => lot.expiresAt > now && lot.remainingNano > 0n)
+    .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime() || Number(a.id - b.id));
+  for (const lot of spendable) {
+    if (left === 0n) {
+      break;
+    }
+    const take = lot.remainingNano < left ? lot.remainingNano : left;
+    plan.push({ lotId: lot.id, takeNano: take });
+    left -= take;
+  }
+  return left === 0n ? plan : undefined;
+}
+
+export const DAY_MS = 86_400_000;
+
+export function expiryAfterDays(now: Date, days: number): Date {
+  return new Date(now.getTime() + days * DAY_MS);
+}

@@ -1,0 +1,85 @@
+/** The accounts domain's own view of its rows (money in nano-USD bigint). */
+export interface AccountRecord {
+  id: bigint;
+  parentId: bigint | null;
+  ownerId: bigint | null;
+  dna: string;
+  name: string;
+  email: string;
+  alias: string;
+  billingEmail: string;
+  qrCode: string;
+  isOwner: boolean;
+  isRoot: boolean;
+  level: number;
+  gear: number;
+  role: number;
+  tier: number;
+  factor: number;
+  rates: number;
+  status: boolean;
+  suspended: boolean;
+  spendBlocked: boolean;
+  hardLimitNano: bigint;
+  softLimitNano: bigint;
+  dailyLimitNano: bigint;
+  userLimitNano: bigint;
+  autoQuotaNano: bigint;
+  rpm: bigint;
+  rph: bigint;
+  rpd: bigint;
+  tpm: bigint;
+  tph: bigint;
+  tpd: bigint;
+  allowIps: string;
+  allowModels: string;
+  allowLevels: string;
+  resources: string;
+  modelLimits: Record<string, unknown>;
+  modelMapper: string;
+  levelMapper: string;
+  keyHash: string;
+  keyPrefix: string;
+  keyLast4: string;
+  daySpendNano: bigint;
+  monthSpendNano: bigint;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CreditLot {
+  id: bigint;
+  accountId: bigint;
+  remainingNano: bigint;
+  expiresAt: Date;
+}
+
+/** An account together with its live balance, as the transports return it. */
+export interface AccountView {
+  account: AccountRecord;
+  balanceNano: bigint;
+  lots: CreditLot[];
+}
+
+/** Fields copied from the parent when a subaccount is created (access lists, limits, mappings). */
+export const INHERITED_FIELDS = [
+  'rates',
+  'rpm',
+  'rph',
+  'rpd',
+  'tpm',
+  'tph',
+  'tpd',
+  'allowIps',
+  'allowModels',
+  'allowLevels',
+  'resources',
+  'modelLimits',
+  'modelMapper',
+  'levelMapper',
+] as const satisfies ReadonlyArray<keyof AccountRecord>;
+
+export type NewAccount = Omit<
+  AccountRecord,
+  'id' | 'dna' | 'createdAt' | 'updatedAt' | 'spendBlocked' | 'daySpendNano' | 'monthSpendNano'
+>;

@@ -1,0 +1,55 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { assertRoot } from './access.js';
+import { describeKey, generateApiKey, isAcceptableSuppliedKey } from './api-key.js';
+import { loadCaller } from './load-caller.js';
+import type { AccountsDeps } from './ports.js';
+
+export interface RotateKeyInput {
+  callerId: bigint;
+  confirm: string;
+  key: string | undefined;
+  /** /x-root: root rotating its own key with the -ROTATE-ROOT phrase. */
+  root: boolean;
+}
+
+export interface RotatedKey {
+  id: bigint;
+  name: string;
+  key: string;
+  rotatedAt: Date;
+}
+
+/** `<YYYY-MM-DD of today, UTC>-ROTATE-SELF` (or -ROTATE-ROOT): only today's phrase is accepted. */
+export function confirmPhrase(now: Date, root: boolean): string {
+  return `${now.toISOString().slice(0, 10)}-ROTATE-${root ? 'ROOT' : 'SELF'}`;
+}
+
+/**
+ * Replaces the caller's API key. The old hash is announced on gw.account.changed.<id> so every
+ * edge replica drops it at once. A supplied key is used when acceptable, else one is generated.
+ */
+export async function rotateKey(deps: AccountsDeps, input: RotateKeyInput): Promise<RotatedKey> {
+  const caller = await loadCaller(deps, input.callerId);
+  if (input.root) {
+    assertRoot(caller);
+  }
+  const now = deps.clock.now();
+  if (input.confirm !== confirmPhrase(now, input.root)) {
+    throw new AppError(ErrorCode.InvalidRequest, `confirm must be "${confirmPhrase(now, input.root)}"`);
+  }
+  const key = input.key !== undefined && isAcceptableSuppliedKey(input.key) ? input.key : generateApiKey();
+  const described = describeKey(key);
+  const oldHash = await deps.store.transaction(async (tx) => {
+    const locked = await tx.lockAccount(caller.id);
+    if (!locked) {
+      throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
+    }
+    if (await tx.keyHashTaken(described.hash)) {
+      throw new AppError(ErrorCode.InvalidRequest, 'this key cannot be used');
+    }
+    await tx.setKey(locked.id, described);
+    return locked.keyHash;
+  });
+  deps.events.accountChanged(caller.id, 'rotated', oldHash);
+  return { id: caller.id, name: caller.name, key, rotatedAt: now };
+}

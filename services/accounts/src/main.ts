@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import {
+  connectNats,
+  createLogger,
+  exitOnStartupFailure,
+  listenAddress,
+  onShutdown,
+  openDatabase,
+  startGrpcService,
+} from '@gw/kit';
+import { accounts as pb } from '@gw/proto';
+import { loadAccountsConfig } from './config.js';
+import { bootstrapRoot } from './domain/bootstrap-root.js';
+import { DrizzleAccountsStore } from './store/accounts-store.js';
+import { accountsHandlers } from './transport/grpc/accounts-service.js';
+import { natsAccountEvents } from './transport/nats/account-events.js';
+
+const log = createLogger('accounts');
+
+async function main() {
+  const config = loadAccountsConfig(process.env);
+  log.level = config.LOG_LEVEL;
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.GW_DATA_DIR,
+    schema: 'accounts',
+    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
+    log,
+    poolSize: config.GW_DB_POOL,
+  });
+  const nc = await connectNats(config.NATS_URL, 'accounts', log);
+  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc), clock: { now: () => new Date() } };
+
+  const { generatedKey } = await bootstrapRoot(deps, config.GW_ROOT_KEY);
+  if (generatedKey) {
+    // Printed once, on purpose outside the JSON log (whose redaction would hide it).
+    process.stdout.write(`\n  Root API key (shown once, keep it safe): ${generatedKey}\n\n`);
+  }
+
+  const { server } = await startGrpcService<pb.AccountsServiceServer>({
+    service: 'accounts',
+    address: listenAddress('accounts', config),
+    token: config.GW_INTERNAL_TOKEN,
+    log,
+    definition: pb.AccountsServiceService,
+    handlers: accountsHandlers(deps),
+  });
+
+  onShutdown(log, [
+    ['grpc', () => server.stop()],
+    ['nats', () => nc.drain()],
+    ['database', () => database.close()],
+  ]);
+}
+
+main().catch((error: unknown) => exitOnStartupFailure(log, error));

@@ -1,0 +1,68 @@
+import type { accounts as pb } from '@gw/proto';
+import type { AccountFields } from '../../domain/create-account.js';
+import type { AccountView } from '../../domain/model.js';
+
+export function toProtoAccount(view: AccountView): pb.Account {
+  const { account: a } = view;
+  return {
+    id: a.id,
+    name: a.name,
+    email: a.email,
+    alias: a.alias,
+    billingEmail: a.billingEmail,
+    parentId: a.parentId ?? 0n,
+    ownerId: a.ownerId ?? a.id,
+    dna: a.dna,
+    isOwner: a.isOwner,
+    isRoot: a.isRoot,
+    level: a.level,
+    gear: a.gear,
+    role: a.role,
+    tier: a.tier,
+    factor: a.factor,
+    rates: a.rates,
+    status: a.status,
+    suspended: a.suspended,
+    spendBlocked: a.spendBlocked,
+    balanceNano: view.balanceNano,
+    credits: view.lots.map((lot) => ({ remainingNano: lot.remainingNano, expiresAt: lot.expiresAt.toISOString() })),
+    hardLimitNano: a.hardLimitNano,
+    softLimitNano: a.softLimitNano,
+    dailyLimitNano: a.dailyLimitNano,
+    userLimitNano: a.userLimitNano,
+    autoQuotaNano: a.autoQuotaNano,
+    rpm: a.rpm,
+    rph: a.rph,
+    rpd: a.rpd,
+    tpm: a.tpm,
+    tph: a.tph,
+    tpd: a.tpd,
+    allowIps: a.allowIps,
+    allowModels: a.allowModels,
+    allowLevels: a.allowLevels,
+    resources: a.resources,
+    modelLimitsJson: JSON.stringify(a.modelLimits),
+    modelMapper: a.modelMapper,
+    levelMapper: a.levelMapper,
+    qrCode: a.qrCode,
+    keyPrefix: a.keyPrefix,
+    keyLast4: a.keyLast4,
+    daySpendNano: a.daySpendNano,
+    monthSpendNano: a.monthSpendNano,
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+  };
+}
+
+/** proto optional fields → the domain's partial field set (unset stays unset). */
+export function fromProtoFields(fields: pb.AccountFields | undefined): AccountFields {
+  if (!fields) {
+    return {};
+  }
+  const { modelLimitsJson, ...rest } = fields;
+  const out: AccountFields = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  if (modelLimitsJson !== undefined) {
+    out.modelLimits = JSON.parse(modelLimitsJson) as Record<string, unknown>;
+  }
+  return out;
+}

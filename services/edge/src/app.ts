@@ -1,0 +1,28 @@
+import { AppError, ErrorCode, type Logger } from '@gw/kit';
+import express, { type Express } from 'express';
+import { authenticate } from './auth/authenticate.js';
+import type { EdgeDeps } from './deps.js';
+import { errorHandler } from './http/errors.js';
+import { assignRequestId, withRequestContext } from './http/request-id.js';
+import { ROUTES } from './routes.js';
+
+/** Builds the Express app: request ids, JSON bodies, the route table, 404 and the error shape. */
+export function buildApp(deps: EdgeDeps, log: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(assignRequestId);
+  app.use(express.json({ limit: deps.config.GW_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(withRequestContext);
+
+  for (const route of ROUTES) {
+    const handlers = route.access === 'public' ? [] : [authenticate(deps.cache, route.access)];
+    app[route.method](route.path, ...handlers, (req, res) => route.handle(deps, req, res));
+  }
+
+  app.use(() => {
+    throw new AppError(ErrorCode.NotFound, 'no such endpoint');
+  });
+  app.use(errorHandler(log));
+  return app;
+}

@@ -1,0 +1,69 @@
+import type { accounts } from '@gw/proto';
+
+type Account = accounts.Account;
+
+interface Entry {
+  account: Account;
+  expiresAt: number;
+}
+
+/**
+ * API-key hash → account, answered from memory on the hot path. A miss asks accounts once
+ * (concurrent misses for the same hash share one call). Entries leave on gw.account.changed.<id>
+ * or after the TTL, the backstop for lost events. An invalidation that lands while a lookup is in
+ * flight wins: the stale answer is returned to its caller but never stored.
+ */
+export class AuthCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Each account has one key at a time, so an invalidation by id finds its entry directly. */
+  private readonly hashByAccount = new Map<bigint, string>();
+  private readonly inFlight = new Map<string, Promise<Account | undefined>>();
+  private epoch = 0;
+
+  constructor(
+    private readonly lookup: (keyHash: string) => Promise<Account | undefined>,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(keyHash: string): Promise<Account | undefined> {
+    const entry = this.entries.get(keyHash);
+    if (entry && entry.expiresAt > this.now()) {
+      return entry.account;
+    }
+    this.entries.delete(keyHash);
+    const pending = this.inFlight.get(keyHash);
+    if (pending) {
+      return pending;
+    }
+    const startedAt = this.epoch;
+    const fetching = this.lookup(keyHash)
+      .then((account) => {
+        if (account && startedAt === this.epoch) {
+          this.entries.set(keyHash, { account, expiresAt: this.now() + this.ttlMs });
+          this.hashByAccount.set(account.id, keyHash);
+        }
+        return account;
+      })
+      .finally(() => this.inFlight.delete(keyHash));
+    this.inFlight.set(keyHash, fetching);
+    return fetching;
+  }
+
+  /** Drops every cached key of the account (rotation, disable, delete, limits). */
+  invalidateAccount(accountId: bigint, keyHash?: string): void {
+    this.epoch += 1;
+    if (keyHash) {
+      this.entries.delete(keyHash);
+    }
+    const cached = this.hashByAccount.get(accountId);
+    if (cached) {
+      this.entries.delete(cached);
+      this.hashByAccount.delete(accountId);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

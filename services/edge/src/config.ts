@@ -1,0 +1,26 @@
+import { addressVariable, commonEnv, DEFAULT_ADDRESSES, env, GRPC_SERVICES, loadConfig } from '@gw/kit';
+import { z } from 'zod';
+
+const addresses = Object.fromEntries(
+  [...GRPC_SERVICES, 'proxy' as const].map((service) => [addressVariable(service), env.address(DEFAULT_ADDRESSES[service])]),
+) as Record<`${Uppercase<(typeof GRPC_SERVICES)[number] | 'proxy'>}_ADDR`, ReturnType<typeof env.address>>;
+
+const shape = {
+  ...commonEnv,
+  ...addresses,
+  PORT: env.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  GW_PUBLIC_URL: env.optionalUrl(),
+  SIGN_ENABLE: env.flag(false),
+  SAFE_ENABLE: env.flag(true),
+  /** Largest JSON body accepted on management routes. */
+  GW_BODY_LIMIT: z.string().default('1mb'),
+  /** Backstop for lost invalidation events (RELIABILITY Decision 8). */
+  GW_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+};
+
+export type Config = ReturnType<typeof loadEdgeConfig>;
+
+export function loadEdgeConfig(source: NodeJS.ProcessEnv) {
+  return loadConfig(shape, source);
+}

@@ -1,0 +1,13 @@
+import type { PromiseClient } from '@gw/kit';
+import type { accounts } from '@gw/proto';
+import type { AuthCache } from './auth/auth-cache.js';
+import type { Config } from './config.js';
+import type { HealthReport } from './health.js';
+
+/** Everything a route handler may use; built once in main.ts. */
+export interface EdgeDeps {
+  config: Config;
+  cache: AuthCache;
+  accounts: PromiseClient<accounts.AccountsServiceClient>;
+  health: () => Promise<HealthReport>;
+}

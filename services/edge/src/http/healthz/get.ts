@@ -1,0 +1,22 @@
+import type { Route } from '../route.js';
+
+/** GET /healthz: 200 once every process serves; 503 naming the ones that do not. */
+export const getHealthz: Route = {
+  method: 'get',
+  path: '/healthz',
+  access: 'public',
+  async handle(deps, _req, res) {
+    const report = await deps.health();
+    if (report.ok) {
+      res.json({ status: 'ok', services: report.services });
+      return;
+    }
+    const failing = Object.entries(report.services)
+      .filter(([, state]) => state !== 'serving')
+      .map(([name]) => name);
+    res.status(503).json({
+      error: { message: `not serving: ${failing.join(', ')}`, type: 'api_error', code: 'unavailable' },
+      services: report.services,
+    });
+  },
+};

@@ -1,0 +1,24 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Access } from '../auth/authenticate.js';
+import type { EdgeDeps } from '../deps.js';
+
+/** One endpoint: its URL, who may call it and its handler. The route table lists them all. */
+export interface Route {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  access: Access;
+  handle(deps: EdgeDeps, req: Request, res: Response): Promise<void>;
+}
+
+/** Validates a body with its zod schema; the first problem is named in a 400. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    throw new AppError(ErrorCode.InvalidRequest, field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid body'), { field });
+  }
+  return result.data;
+}

@@ -1,0 +1,46 @@
+import { AppError, createGrpcClient, createLogger, ErrorCode, exitOnStartupFailure, connectNats, onShutdown, SUBJECTS, subscribeEvents } from '@gw/kit';
+import { accounts, events } from '@gw/proto';
+import { AuthCache } from './auth/auth-cache.js';
+import { buildApp } from './app.js';
+import { loadEdgeConfig } from './config.js';
+import { healthChecker } from './health.js';
+
+const log = createLogger('edge');
+
+async function main() {
+  const config = loadEdgeConfig(process.env);
+  log.level = config.LOG_LEVEL;
+  const accountsClient = createGrpcClient(accounts.AccountsServiceClient, config.ACCOUNTS_ADDR, config.GW_INTERNAL_TOKEN);
+  const cache = new AuthCache(async (keyHash) => {
+    try {
+      return (await accountsClient.authenticateKey({ keyHash })).account;
+    } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.NotFound) {
+        return undefined;
+      }
+      throw error;
+    }
+  }, config.GW_AUTH_CACHE_TTL_MS);
+
+  const nc = await connectNats(config.NATS_URL, 'edge', log);
+  subscribeEvents(nc, SUBJECTS.accountChangedAll, events.AccountChanged, (event) => {
+    cache.invalidateAccount(event.accountId, event.keyHash || undefined);
+  }, log);
+
+  const app = buildApp({ config, cache, accounts: accountsClient, health: healthChecker(config) }, log);
+  const server = app.listen(config.PORT, config.HOST, () => {
+    log.info({ port: config.PORT }, 'edge listening');
+  });
+  server.on('error', (error) => exitOnStartupFailure(log, error));
+
+  onShutdown(log, [
+    ['http', () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    })],
+    ['nats', () => nc.drain()],
+    ['grpc clients', () => accountsClient.close()],
+  ]);
+}
+
+main().catch((error: unknown) => exitOnStartupFailure(log, error));
