@@ -1,0 +1,188 @@
+// Type-aware lint (STYLE rules 3, 5, 7, 15, 17, 26). One TypeScript program from the root
+// tsconfig.json serves every file, so a full run stays fast.
+//
+// Boundaries are per-folder `no-restricted-imports` overrides. In a flat config a later block
+// replaces an earlier block's options for the same rule, so each block that sets it lists every
+// pattern that still applies to its files.
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+const SERVICES = readdirSync(new URL('./services', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** The only workspace packages a service may import (STYLE 5). */
+const ALLOWED_GW = ['@gw/kit', '@gw/proto', '@gw/testkit'];
+
+const NO_OTHER_SERVICE = [
+  {
+    group: ['@gw/*', ...ALLOWED_GW.map((name) => `!${name}`)],
+    message:
+      'Import only @gw/kit, @gw/proto and @gw/testkit, never a service (STYLE 5): ask it over gRPC or NATS.',
+  },
+  {
+    regex: String.raw`^(\.\./){2,}(services/)?(${SERVICES.join('|')})/(src|test)(/|$)`,
+    message: 'A service never imports another service (STYLE 5): ask it over gRPC or NATS.',
+  },
+];
+
+const ENV_MESSAGE = 'Read the environment only in config.ts, once, with zod (STYLE 15).';
+const NO_ENV_IMPORT = [
+  { name: 'node:process', importNames: ['env'], message: ENV_MESSAGE },
+  { name: 'process', importNames: ['env'], message: ENV_MESSAGE },
+];
+
+const NO_DOMAIN_IO = {
+  group: [
+    'pg',
+    'pg/*',
+    'drizzle-orm',
+    'drizzle-orm/*',
+    '@grpc/*',
+    'nats',
+    'nats/*',
+    'ioredis',
+    'ioredis/*',
+    'bullmq',
+    'bullmq/*',
+    'node:net',
+    'net',
+    'node:fs',
+    'node:fs/*',
+    'fs',
+    'fs/*',
+  ],
+  message: 'The domain does no I/O: receive a port (store, clock, events) in deps instead (STYLE 3).',
+};
+
+const restrictedImports = (patterns) => ['error', { paths: NO_ENV_IMPORT, patterns }];
+
+export default defineConfig(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.data/**',
+      '**/coverage/**',
+      'packages/proto/src/gen/**',
+    ],
+  },
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  js.configs.recommended,
+  tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // Practical relaxations of strictTypeChecked.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      '@typescript-eslint/no-unnecessary-condition': [
+        'error',
+        { allowConstantLoopConditions: 'only-allowed-literals' },
+      ],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      curly: ['error', 'all'],
+      'no-console': 'error',
+    },
+  },
+  // Plain JS (scripts, this file): linted without type information.
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
+  },
+  // STYLE 15: process.env only in config.ts.
+  {
+    files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: ['**/config.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: ENV_MESSAGE }],
+    },
+  },
+  // main.ts may hand process.env to its config loader and do nothing else with it (STYLE 15:
+  // `const config = loadConfig(process.env)` is the first line of main.ts).
+  {
+    files: ['services/*/src/main.ts', 'packages/*/src/main.ts'],
+    rules: {
+      'no-restricted-properties': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[object.name='process'][property.name='env']:not(CallExpression[callee.name=/^load[A-Za-z]*Config$/] > MemberExpression.arguments)",
+          message: `${ENV_MESSAGE} main.ts may only pass process.env to its load…Config function.`,
+        },
+      ],
+    },
+  },
+  // STYLE 5: a service imports packages only (packages never import services either).
+  {
+    files: ['services/**/*.ts', 'packages/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': restrictedImports(NO_OTHER_SERVICE),
+    },
+  },
+  // STYLE 3: the domain does no I/O.
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': restrictedImports([...NO_OTHER_SERVICE, NO_DOMAIN_IO]),
+    },
+  },
+  // STYLE 17: console only in scripts and benchmarks.
+  {
+    files: ['scripts/**', 'bench/**', 'packages/*/scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
+  // Tests may assert through `!` and handle loosely typed values.
+  {
+    files: ['**/*.test.ts', '**/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+);

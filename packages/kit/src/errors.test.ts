@@ -1,0 +1,75 @@
+import { status } from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { AppError, ErrorCode, isErrorCode, toGrpcStatus } from './errors.js';
+
+/** One row per code: adding a code without a row fails the type check and the completeness test. */
+const EXPECTED_STATUS: Record<ErrorCode, status> = {
+  invalid_request: status.INVALID_ARGUMENT,
+  unauthenticated: status.UNAUTHENTICATED,
+  forbidden: status.PERMISSION_DENIED,
+  not_found: status.NOT_FOUND,
+  conflict: status.ALREADY_EXISTS,
+  payload_too_large: status.INVALID_ARGUMENT,
+  insufficient_credit: status.INVALID_ARGUMENT,
+  rate_limited: status.RESOURCE_EXHAUSTED,
+  unavailable: status.UNAVAILABLE,
+  internal: status.INTERNAL,
+};
+
+describe('toGrpcStatus', () => {
+  it('has an expectation for every error code and no other', () => {
+    expect(Object.keys(EXPECTED_STATUS).sort()).toEqual(Object.values(ErrorCode).sort());
+  });
+
+  it.each(Object.entries(EXPECTED_STATUS))('maps %s to gRPC status %i', (code, expected) => {
+    expect(toGrpcStatus(code as ErrorCode)).toBe(expected);
+  });
+
+  it('uses the numbers the STYLE examples name (not_found 5, rate_limited 8)', () => {
+    expect(toGrpcStatus(ErrorCode.NotFound)).toBe(5);
+    expect(toGrpcStatus(ErrorCode.RateLimited)).toBe(8);
+  });
+});
+
+describe('isErrorCode', () => {
+  it.each(Object.values(ErrorCode))('accepts %s', (code) => {
+    expect(isErrorCode(code)).toBe(true);
+  });
+
+  it.each(['', 'NotFound', 'NOT_FOUND', 'not-found', 'toString', '__proto__', 'internal '])(
+    'refuses %j',
+    (value) => {
+      expect(isErrorCode(value)).toBe(false);
+    },
+  );
+});
+
+describe('AppError', () => {
+  it('carries its code, message and details', () => {
+    const error = new AppError(ErrorCode.InsufficientCredit, 'balance too low', { accountId: '7' });
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.name).toBe('AppError');
+    expect(error.code).toBe('insufficient_credit');
+    expect(error.message).toBe('balance too low');
+    expect(error.details).toEqual({ accountId: '7' });
+    expect(error.stack).toContain('balance too low');
+  });
+
+  it('leaves details and cause undefined when not given', () => {
+    const error = new AppError(ErrorCode.NotFound, 'no such account');
+
+    expect(error.details).toBeUndefined();
+    expect(error.cause).toBeUndefined();
+    expect('cause' in error).toBe(false);
+  });
+
+  it('keeps the cause it wraps', () => {
+    const cause = new Error('connection reset');
+    const error = new AppError(ErrorCode.Unavailable, 'accounts did not answer', undefined, cause);
+
+    expect(error.cause).toBe(cause);
+    expect(error.details).toBeUndefined();
+  });
+});

@@ -1,0 +1,92 @@
+import type { accounts } from '@gw/proto';
+import { describe, expect, it } from 'vitest';
+import { AuthCache } from './auth-cache.js';
+
+function account(id: bigint): accounts.Account {
+  return { id } as accounts.Account;
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('AuthCache', () => {
+  it('answers repeated lookups from memory', async () => {
+    let calls = 0;
+    const cache = new AuthCache(async () => {
+      calls += 1;
+      return account(7n);
+    }, 30_000);
+    await cache.get('h1');
+    await cache.get('h1');
+    expect(calls).toBe(1);
+  });
+
+  it('shares one backend call between concurrent misses of the same key', async () => {
+    let calls = 0;
+    const gate = deferred<accounts.Account>();
+    const cache = new AuthCache(() => {
+      calls += 1;
+      return gate.promise;
+    }, 30_000);
+    const both = Promise.all([cache.get('h1'), cache.get('h1')]);
+    gate.resolve(account(1n));
+    expect((await both).map((a) => a?.id)).toEqual([1n, 1n]);
+    expect(calls).toBe(1);
+  });
+
+  it('asks again after an invalidation of the account', async () => {
+    let calls = 0;
+    const cache = new AuthCache(async () => {
+      calls += 1;
+      return account(7n);
+    }, 30_000);
+    await cache.get('h1');
+    cache.invalidateAccount(7n);
+    await cache.get('h1');
+    expect(calls).toBe(2);
+  });
+
+  it('expires entries after the TTL backstop', async () => {
+    let now = 0;
+    let calls = 0;
+    const cache = new AuthCache(async () => {
+      calls += 1;
+      return account(7n);
+    }, 1_000, () => now);
+    await cache.get('h1');
+    now = 999;
+    await cache.get('h1');
+    now = 1_000;
+    await cache.get('h1');
+    expect(calls).toBe(2);
+  });
+
+  it('never stores an answer that was in flight when an invalidation arrived', async () => {
+    let calls = 0;
+    const gate = deferred<accounts.Account>();
+    const cache = new AuthCache(() => {
+      calls += 1;
+      return calls === 1 ? gate.promise : Promise.resolve(undefined);
+    }, 30_000);
+    const stale = cache.get('h1');
+    cache.invalidateAccount(7n);
+    gate.resolve(account(7n));
+    expect((await stale)?.id).toBe(7n);
+    expect(await cache.get('h1')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not cache unknown keys', async () => {
+    let calls = 0;
+    const cache = new AuthCache(async () => {
+      calls += 1;
+      return undefined;
+    }, 30_000);
+    await cache.get('nope');
+    await cache.get('nope');
+    expect(calls).toBe(2);
+  });
+});

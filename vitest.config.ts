@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects (STYLE rule 21): `unit` runs the `*.test.ts` files beside the code, with no I/O;
+ * `int` runs `*.int.test.ts` and the HTTP end-to-end tests against real stores, one file at a
+ * time. `vitest run` runs both; `--project unit` or `--project int` picks one.
+ */
+const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/{src,test}/**/*.test.ts', 'services/*/{src,test}/**/*.test.ts'],
+          exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts', 'services/*/test/e2e/**'],
+        },
+      },
+      {
+        test: {
+          name: 'int',
+          include: ['{packages,services}/*/{src,test}/**/*.int.test.ts', 'services/*/test/e2e/**/*.test.ts'],
+          exclude: ALWAYS_EXCLUDED,
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
