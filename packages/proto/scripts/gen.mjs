@@ -1,7 +1,7 @@
 // Regenerates TypeScript from ../../proto with buf + ts-proto. With --check it generates into a
 // temporary copy and fails when the committed code differs ("generated files not up to date").
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ if (!check) {
 const scratch = mkdtempSync(join(tmpdir(), 'gw-proto-'));
 try {
   cpSync(join(pkgDir, 'buf.gen.yaml'), join(scratch, 'buf.gen.yaml'));
-  cpSync(join(pkgDir, 'node_modules'), join(scratch, 'node_modules'), { recursive: true, dereference: false, verbatimSymlinks: true });
+  symlinkSync(join(pkgDir, 'node_modules'), join(scratch, 'node_modules'), 'dir');
   run(['generate', protoDir, '--template', 'buf.gen.yaml'], scratch);
   const fresh = join(scratch, 'src', 'gen');
   const committed = join(pkgDir, 'src', 'gen');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressVariable, GRPC_SERVICES, type ServiceName } from '@gw/kit';
+import { inheritedEnv } from './config.js';
 import { freePort, waitFor } from './ports.js';
 import { startProcess, type RunningProcess } from './process.js';
 
@@ -24,7 +25,7 @@ export interface Gateway {
   processes: Map<string, RunningProcess>;
   /** Starts one more edge replica against the same services; returns its base URL. */
   startEdgeReplica(): Promise<string>;
-  /** Calls the edge with the root key unless another key (or none) is given. */
+  /** Calls the edge with the (current) root key unless another key (or none) is given. */
   request(path: string, init?: RequestInit & { key?: string | null; json?: unknown; base?: string }): Promise<Response>;
   stop(): Promise<void>;
 }
@@ -32,7 +33,7 @@ export interface Gateway {
 function serviceProcess(name: ServiceName, env: Record<string, string>): RunningProcess {
   return startProcess(name, process.execPath, ['--import', 'tsx', join('services', name, 'src', 'main.ts')], {
     cwd: REPO,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { ...inheritedEnv(), ...env },
   });
 }
 
@@ -87,7 +88,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   };
 
   try {
-    await waitFor(async () => nats.output().includes('Server is ready'), 'nats-server', 10_000);
+    await waitFor(() => Promise.resolve(nats.output().includes('Server is ready')), 'nats-server', 10_000);
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
       processes.set(service, serviceProcess(service, env));
     }
@@ -101,7 +102,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       processes,
       startEdgeReplica: () => startEdge(`edge-${++replicas}`),
       request(path, init = {}) {
-        const { key = rootKey, json, base = baseUrl, headers, ...rest } = init;
+        const { key = gateway.rootKey, json, base = baseUrl, headers, ...rest } = init;
         const merged = new Headers(headers);
         if (key !== null) {
           merged.set('authorization', `Bearer ${key}`);

@@ -13,8 +13,8 @@ export interface RunningProcess {
 export function startProcess(name: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): RunningProcess {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   const chunks: string[] = [];
-  child.stdout?.on('data', (data: Buffer) => chunks.push(data.toString()));
-  child.stderr?.on('data', (data: Buffer) => chunks.push(data.toString()));
+  child.stdout.on('data', (data: Buffer) => chunks.push(data.toString()));
+  child.stderr.on('data', (data: Buffer) => chunks.push(data.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const alive = () => child.exitCode === null && child.signalCode === null;
   return {

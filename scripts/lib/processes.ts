@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ManagedProcess {
+  name: string;
+  child: ChildProcess;
+  /** Settles once the process has exited (never rejects; a spawn error reads as code 127). */
+  exited: Promise<ExitInfo>;
+  /** Whether the process has exited already. */
+  readonly done: boolean;
+}
+
+const COLORS = [36, 32, 33, 35, 34, 96, 92, 93, 95, 94];
+let nextColor = 0;
+
+/** `[name] ` padded to width, colored when the output is a terminal. */
+export function linePrefix(name: string, width = name.length, color = process.stdout.isTTY): string {
+  const label = `[${name}]`.padEnd(width + 2);
+  if (!color) {
+    return `${label} `;
+  }
+  const code = COLORS[nextColor++ % COLORS.length] ?? 36;
+  return `\u001b[${code}m${label}\u001b[0m `;
+}
+
+/** Copies a stream line by line to out, each line starting with prefix. */
+export function pipeWithPrefix(stream: Readable, prefix: string, out: Writable): void {
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  lines.on('line', (line) => out.write(`${prefix}${line}\n`));
+}
+
+export interface SpawnOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Prefix for each output line; defaults to `[name] `. */
+  prefix?: string;
+  stdout?: Writable;
+  stderr?: Writable;
+}
+
+/** Spawns a child whose stdout and stderr lines come out prefixed with its name. */
+export function spawnPrefixed(
+  name: string,
+  command: string,
+  args: string[],
+  options: SpawnOptions = {},
+): ManagedProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = options.prefix ?? linePrefix(name);
+  pipeWithPrefix(child.stdout, prefix, options.stdout ?? process.stdout);
+  pipeWithPrefix(child.stderr, prefix, options.stderr ?? process.stderr);
+  let done = false;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('error', (error) => {
+      (options.stderr ?? process.stderr).write(`${prefix}failed to start: ${error.message}\n`);
+      if (child.pid === undefined) {
+        done = true;
+        resolve({ code: 127, signal: null });
+      }
+    });
+    child.once('exit', (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+    });
+  });
+  return {
+    name,
+    child,
+    exited,
+    get done() {
+      return done;
+    },
+  };
+}
+
+/**
+ * Sends SIGTERM to every running process, waits up to timeoutMs for all of them, then SIGKILLs
+ * whatever is left. Resolves with the names that had to be killed.
+ */
+export async function stopAll(processes: ManagedProcess[], timeoutMs = 15_000): Promise<string[]> {
+  const running = processes.filter((p) => !p.done);
+  for (const p of running) {
+    p.child.kill('SIGTERM');
+  }
+  const all = Promise.all(running.map((p) => p.exited)).then(() => 'exited' as const);
+  const outcome = await Promise.race([all, sleep(timeoutMs, 'timeout' as const)]);
+  if (outcome === 'exited') {
+    return [];
+  }
+  const stuck = running.filter((p) => !p.done);
+  for (const p of stuck) {
+    p.child.kill('SIGKILL');
+  }
+  await Promise.all(stuck.map((p) => p.exited));
+  return stuck.map((p) => p.name);
+}
+
+/** Resolves with the first process to exit (and its exit info). */
+export function firstExit(processes: ManagedProcess[]): Promise<{ process: ManagedProcess; exit: ExitInfo }> {
+  return Promise.race(processes.map((p) => p.exited.then((exit) => ({ process: p, exit }))));
+}
