@@ -2,18 +2,22 @@ import { fileURLToPath } from 'node:url';
 import {
   connectNats,
   createLogger,
+  ensureStream,
   exitOnStartupFailure,
   listenAddress,
   onShutdown,
   openDatabase,
   startGrpcService,
+  STREAMS,
 } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
 import { loadAccountsConfig } from './config.js';
 import { bootstrapRoot } from './domain/bootstrap-root.js';
 import { DrizzleAccountsStore } from './store/accounts-store.js';
 import { accountsHandlers } from './transport/grpc/accounts-service.js';
+import { bullSpendAlerts } from './transport/jobs/spend-alerts.js';
 import { natsAccountEvents } from './transport/nats/account-events.js';
+import { consumeAuditEvents } from './transport/nats/audit-consumer.js';
 
 const log = createLogger('accounts');
 
@@ -29,7 +33,10 @@ async function main() {
     poolSize: config.GW_DB_POOL,
   });
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
-  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc), clock: { now: () => new Date() } };
+  const alerts = bullSpendAlerts(config.REDIS_URL, log);
+  await ensureStream(nc, STREAMS.audit);
+  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc, log), clock: { now: () => new Date() }, alerts };
+  const auditConsumer = await consumeAuditEvents(nc, deps, log);
 
   const { generatedKey } = await bootstrapRoot(deps, config.GW_ROOT_KEY);
   if (generatedKey) {
@@ -48,7 +55,9 @@ async function main() {
 
   onShutdown(log, [
     ['grpc', () => server.stop()],
+    ['audit consumer', () => auditConsumer.stop()],
     ['nats', () => nc.drain()],
+    ['redis', () => alerts.close()],
     ['database', () => database.close()],
   ]);
 }

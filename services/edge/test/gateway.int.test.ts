@@ -37,7 +37,8 @@ describe.each([
   });
 
   afterAll(async () => {
-    await gw?.stop();
+    // beforeAll may have failed before assigning them.
+    await (gw as Gateway | undefined)?.stop();
     await database?.drop();
   });
 
@@ -81,8 +82,9 @@ describe('edge authentication and bad input', () => {
   });
 
   afterAll(async () => {
-    await gw?.stop();
-    await database?.drop();
+    // beforeAll may have failed before assigning them.
+    await (gw as Gateway | undefined)?.stop();
+    await (database as TestDatabase | undefined)?.drop();
   });
 
   it('refuses a rotated-out key on another edge replica once gw.account.changed is published', async () => {

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import { balanceOf } from './lots.js';
+import { viewOf } from './lots.js';
 import type { AccountView } from './model.js';
 import type { AccountsDeps } from './ports.js';
 
@@ -14,5 +14,5 @@ export async function authenticateKey(deps: AccountsDeps, keyHash: string): Prom
   }
   const now = deps.clock.now();
   const lots = await deps.store.liveLots(account.id, now);
-  return { account, lots, balanceNano: balanceOf(lots, now) };
+  return viewOf(account, lots, now);
 }

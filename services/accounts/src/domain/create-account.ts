@@ -1,8 +1,9 @@
-import { AppError, ErrorCode, usd } from '@gw/kit';
+import { AppError, ErrorCode, formatUsd, usd } from '@gw/kit';
 import { describeKey, generateApiKey } from './api-key.js';
 import { creditDays, moveCredit } from './credit.js';
 import { loadCaller } from './load-caller.js';
-import { balanceOf } from './lots.js';
+import { checkIdempotency, runOnce } from './idempotency.js';
+import { viewOf } from './lots.js';
 import { INHERITED_FIELDS, type AccountRecord, type AccountView, type NewAccount } from './model.js';
 import { emailKey, emailProblem, nameKey, nameProblem, normaliseName } from './names.js';
 import type { AccountsDeps } from './ports.js';
@@ -29,10 +30,15 @@ export interface CreateAccountInput {
   creditGrantedNano: bigint;
   days: number | undefined;
   idempotencyKey: string;
+  /** Hex SHA-256 of the HTTP request; required with an idempotency key. */
+  requestHash?: string;
+  ipAddress?: string;
 }
 
 export interface CreatedAccount extends AccountView {
+  /** Empty on a replay: the key is shown once and never stored. */
   secretKey: string;
+  replayed: boolean;
 }
 
 function isOwnerLike(caller: AccountRecord): boolean {
@@ -63,9 +69,11 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
     throw new AppError(ErrorCode.InvalidRequest, "Rates must be at least the parent's");
   }
 
+  const idempotency = { callerId: input.callerId, key: input.idempotencyKey, requestHash: input.requestHash ?? '' };
+  checkIdempotency(idempotency);
   const key = generateApiKey();
   const now = deps.clock.now();
-  const child = await deps.store.transaction(async (tx) => {
+  const { value, replayed } = await deps.store.transaction((tx) => runOnce(tx, idempotency, 'create', async (): Promise<AccountView> => {
     // Locking the parent row serialises its grants, so concurrent creations cannot overdraw it.
     const caller = await tx.lockAccount(input.callerId);
     if (!caller) {
@@ -115,11 +123,19 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
       to: created,
       amountNano: input.creditGrantedNano,
       days,
-      idempotencyKey: input.idempotencyKey || `create:${created.id}`,
+      idempotencyKey: `create:${created.id}`,
       now,
     });
-    return created;
-  });
-  const lots = await deps.store.liveLots(child.id, now);
-  return { account: child, lots, balanceNano: balanceOf(lots, now), secretKey: key };
+    return viewOf(created, await tx.liveLots(created.id, now), now);
+  }));
+  if (!replayed) {
+    deps.events.audit({
+      action: 'add_user',
+      operatorId: input.callerId,
+      targetId: value.account.id,
+      details: `created ${value.account.name} (${value.account.id}) with ${formatUsd(input.creditGrantedNano)} USD`,
+      ipAddress: input.ipAddress ?? '',
+    });
+  }
+  return { ...value, secretKey: replayed ? '' : key, replayed };
 }

@@ -45,8 +45,60 @@ export async function moveCredit(
       throw new AppError(ErrorCode.Conflict, 'idempotency key already used for this account');
     }
   }
-  await tx.insertLot({ accountId: to.id, amountNano, expiresAt: expiryAfterDays(now, args.days), ledgerId: receiverLedgerId });
+  await creditLot(tx, { accountId: to.id, amountNano, expiresAt: expiryAfterDays(now, args.days), ledgerId: receiverLedgerId });
   return true;
+}
+
+/**
+ * Gives an account credit: post-paid debt is settled first, the rest becomes a lot. The balance
+ * (lots − debt) rises by amountNano either way, so conservation is unchanged.
+ */
+export async function creditLot(
+  tx: AccountsTx,
+  lot: { accountId: bigint; amountNano: bigint; expiresAt: Date; ledgerId: bigint },
+): Promise<void> {
+  const absorbed = await tx.absorbDebt(lot.accountId, lot.amountNano);
+  const rest = lot.amountNano - absorbed;
+  if (rest > 0n) {
+    await tx.insertLot({ ...lot, amountNano: rest });
+  }
+}
+
+/**
+ * Negative CreditGranted: moves amountNano from `from` (the target) back to `to` (the caller),
+ * taken from the target's lots earliest expiry first; never below zero. Money clawed back to root
+ * is un-minted (a negative mint row), since root holds no lots of its own grants.
+ */
+export async function clawBack(
+  tx: AccountsTx,
+  args: { from: AccountRecord; to: AccountRecord; amountNano: bigint; days: number; idempotencyKey: string; now: Date },
+): Promise<void> {
+  const { from, to, amountNano, now, idempotencyKey } = args;
+  if (amountNano <= 0n) {
+    throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
+  }
+  const plan = from.debtNano > 0n ? undefined : planSpend(await tx.lockSpendableLots(from.id, now), amountNano, now);
+  if (!plan) {
+    throw new AppError(ErrorCode.InsufficientCredit, "the target's balance is lower than the amount to claw back");
+  }
+  for (const step of plan) {
+    if (!(await tx.takeFromLot(step.lotId, step.takeNano))) {
+      throw new AppError(ErrorCode.InsufficientCredit, "the target's balance is lower than the amount to claw back");
+    }
+  }
+  if (to.isRoot) {
+    const unminted = await tx.insertLedger({ idempotencyKey, kind: 'mint', accountId: from.id, counterpartyId: to.id, amountNano: -amountNano });
+    if (unminted === undefined) {
+      throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
+    }
+    return;
+  }
+  const senderLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'clawback', accountId: from.id, counterpartyId: to.id, amountNano: -amountNano });
+  const receiverLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'clawback', accountId: to.id, counterpartyId: from.id, amountNano });
+  if (senderLedgerId === undefined || receiverLedgerId === undefined) {
+    throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
+  }
+  await creditLot(tx, { accountId: to.id, amountNano, expiresAt: expiryAfterDays(now, args.days), ledgerId: receiverLedgerId });
 }
 
 export function creditDays(days: number | undefined): number {

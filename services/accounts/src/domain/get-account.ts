@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { assertManages, assertSelfOrManages } from './access.js';
 import { parseIdentifier } from './identifier.js';
 import { loadCaller } from './load-caller.js';
-import { balanceOf } from './lots.js';
+import { viewOf } from './lots.js';
 import type { AccountView } from './model.js';
 import { emailKey, nameKey } from './names.js';
 import type { AccountLookup, AccountsDeps } from './ports.js';
@@ -52,5 +52,5 @@ export async function getAccount(deps: AccountsDeps, input: GetAccountInput): Pr
   }
   const now = deps.clock.now();
   const lots = await deps.store.liveLots(target.id, now);
-  return { account: target, lots, balanceNano: balanceOf(lots, now) };
+  return viewOf(target, lots, now);
 }

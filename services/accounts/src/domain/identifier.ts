@@ -39,7 +39,7 @@ export function parseIdentifier(raw: string): Identifier | undefined {
   if (factor) {
     return { kind: 'filter', field: 'factor', value: Number(factor[1]) };
   }
-  if (/^[LGRTF]-?[\d.eE+-]+$/.test(text)) {
+  if (/^[LGRTF][-+]?[\d.][\d.eE+-]*$/.test(text)) {
     // Looks like a filter but is not a valid one (L-1, F1e400): refuse rather than guess a name.
     return undefined;
   }

@@ -1,7 +1,28 @@
-import type { CreditLot } from './model.js';
+import type { AccountRecord, AccountView, CreditLot } from './model.js';
 
+/** Σ unexpired lot remainders (a lot counts while now < expires_at). */
 export function balanceOf(lots: readonly CreditLot[], now: Date): bigint {
   return lots.filter((lot) => lot.expiresAt > now).reduce((sum, lot) => sum + lot.remainingNano, 0n);
+}
+
+/** The account's balance: unexpired lots minus post-paid debt (may be negative). */
+export function viewOf(account: AccountRecord, lots: CreditLot[], now: Date): AccountView {
+  const live = lots.filter((lot) => lot.expiresAt > now);
+  return { account, lots: live, balanceNano: balanceOf(live, now) - account.debtNano };
+}
+
+/**
+ * Post-paid spending (Debit): takes what the lots hold, earliest expiry first, up to amountNano;
+ * `shortfallNano` is what they could not cover.
+ */
+export function planSpendUpTo(
+  lots: readonly CreditLot[],
+  amountNano: bigint,
+  now: Date,
+): { steps: Array<{ lotId: bigint; takeNano: bigint }>; shortfallNano: bigint } {
+  const available = balanceOf(lots.filter((lot) => lot.remainingNano > 0n), now);
+  const covered = available < amountNano ? available : amountNano;
+  return { steps: planSpend(lots, covered, now) ?? [], shortfallNano: amountNano - covered };
 }
 
 /**

@@ -43,6 +43,8 @@ export interface AccountRecord {
   keyLast4: string;
   daySpendNano: bigint;
   monthSpendNano: bigint;
+  /** Post-paid usage the lots could not cover (RELIABILITY Decision 1); the balance subtracts it. */
+  debtNano: bigint;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -81,5 +83,5 @@ export const INHERITED_FIELDS = [
 
 export type NewAccount = Omit<
   AccountRecord,
-  'id' | 'dna' | 'createdAt' | 'updatedAt' | 'spendBlocked' | 'daySpendNano' | 'monthSpendNano'
+  'id' | 'dna' | 'createdAt' | 'updatedAt' | 'spendBlocked' | 'daySpendNano' | 'monthSpendNano' | 'debtNano'
 >;

@@ -14,12 +14,14 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
+// Control characters are exactly what this pattern is for.
+// eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/u;
 
 /** Why a name is refused, or undefined when it is acceptable. */
 export function nameProblem(name: string): string | undefined {
   const normal = normaliseName(name);
-  const length = [...normal].length;
+  const length = Array.from(normal).length; // code points, not UTF-16 units
   if (length < 4 || length > 63) {
     return 'Name must be 4-63 characters';
   }

@@ -10,6 +10,7 @@ export interface RotateKeyInput {
   key: string | undefined;
   /** /x-root: root rotating its own key with the -ROTATE-ROOT phrase. */
   root: boolean;
+  ipAddress?: string;
 }
 
 export interface RotatedKey {
@@ -51,5 +52,12 @@ export async function rotateKey(deps: AccountsDeps, input: RotateKeyInput): Prom
     return locked.keyHash;
   });
   deps.events.accountChanged(caller.id, 'rotated', oldHash);
+  deps.events.audit({
+    action: input.root ? 'rotate_root' : 'rotate_self',
+    operatorId: caller.id,
+    targetId: caller.id,
+    details: `rotated the key of ${caller.name} (${caller.id}); new key ${described.prefix}...${described.last4}`,
+    ipAddress: input.ipAddress ?? '',
+  });
   return { id: caller.id, name: caller.name, key, rotatedAt: now };
 }

@@ -1,17 +1,78 @@
 import { AppError, ErrorCode, type Database } from '@gw/kit';
-import { and, asc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { childDna } from '../domain/dna.js';
 import type { AccountRecord, CreditLot } from '../domain/model.js';
-import type { AccountLookup, AccountsStore, AccountsTx, LedgerRow } from '../domain/ports.js';
-import { accounts, creditLots, ledger } from './schema.js';
+import type {
+  AccountLookup,
+  AccountPatch,
+  AccountsStore,
+  AccountsTx,
+  ConservationRow,
+  DebitTarget,
+  LedgerKind,
+  LedgerRow,
+  ListQuery,
+  OperationQuery,
+  OperationRecord,
+  SpendUpdate,
+} from '../domain/ports.js';
+import { accounts, creditLots, idempotencyKeys, ledger, operationLog } from './schema.js';
 
 type Row = typeof accounts.$inferSelect;
 type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 
 function toRecord(row: Row): AccountRecord {
-  const { nameKey: _nameKey, emailKey: _emailKey, keyLastUsedAt: _used, dayStart: _day, monthStart: _month, ...record } = row;
-  return record;
+  const {
+    nameKey: _nameKey,
+    emailKey: _emailKey,
+    keyLastUsedAt: _used,
+    dayStart: _day,
+    monthStart: _month,
+    deletedAt: _deleted,
+    softAlertMonth: _alert,
+    ...record
+  } = row;
+  // Spend of a past day or month reads as zero (Debit starts the new period from zero too).
+  const today = new Date().toISOString().slice(0, 10);
+  return {
+    ...record,
+    daySpendNano: row.dayStart === today ? row.daySpendNano : 0n,
+    monthSpendNano: row.monthStart === `${today.slice(0, 7)}-01` ? row.monthSpendNano : 0n,
+  };
 }
+
+const live = isNull(accounts.deletedAt);
+
+/** LIKE pattern text matched literally: backslash is PostgreSQL's default LIKE escape. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+function lotsOf(db: Executor, accountId: bigint, now: Date) {
+  return db
+    .select()
+    .from(creditLots)
+    .where(and(eq(creditLots.accountId, accountId), gt(creditLots.remainingNano, 0n), gt(creditLots.expiresAt, now)))
+    .orderBy(asc(creditLots.expiresAt), asc(creditLots.id));
+}
+
+async function findOneIn(db: Executor, where: AccountLookup, dnaPrefix: string) {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(lookupCondition(where), live, sql`${accounts.dna} LIKE ${`${escapeLike(dnaPrefix)}%`}`));
+  return row ? toRecord(row) : undefined;
+}
+
+const ORDER_COLUMNS = {
+  id: accounts.id,
+  name: accounts.nameKey,
+  email: accounts.emailKey,
+  level: accounts.level,
+  dna: accounts.dna,
+  created_at: accounts.createdAt,
+  updated_at: accounts.updatedAt,
+} as const;
 
 function toLot(row: typeof creditLots.$inferSelect): CreditLot {
   return { id: row.id, accountId: row.accountId, remainingNano: row.remainingNano, expiresAt: row.expiresAt };
@@ -44,8 +105,126 @@ class Tx implements AccountsTx {
   constructor(private readonly db: Executor) {}
 
   async lockAccount(id: bigint) {
-    const [row] = await this.db.select().from(accounts).where(eq(accounts.id, id)).for('update');
+    const [row] = await this.db.select().from(accounts).where(and(eq(accounts.id, id), live)).for('update');
     return row ? toRecord(row) : undefined;
+  }
+
+  async lockForDebit(id: bigint): Promise<DebitTarget | undefined> {
+    const [row] = await this.db.select().from(accounts).where(eq(accounts.id, id)).for('update');
+    if (!row) {
+      return undefined;
+    }
+    return {
+      account: toRecord(row),
+      deleted: row.deletedAt !== null,
+      dayStart: row.dayStart,
+      monthStart: row.monthStart,
+      softAlertMonth: row.softAlertMonth,
+    };
+  }
+
+  async setSpend(id: bigint, spend: SpendUpdate) {
+    await this.db.update(accounts).set({ ...spend, updatedAt: sql`now()` }).where(eq(accounts.id, id));
+  }
+
+  async absorbDebt(accountId: bigint, amountNano: bigint) {
+    const result = await this.db.execute(sql`
+      UPDATE accounts.accounts AS a SET debt_nano = a.debt_nano - LEAST(a.debt_nano, ${amountNano}::bigint)
+      FROM (SELECT id, debt_nano FROM accounts.accounts WHERE id = ${accountId} FOR UPDATE) AS old
+      WHERE a.id = old.id
+      RETURNING LEAST(old.debt_nano, ${amountNano}::bigint)::text AS absorbed`);
+    const [row] = (result as { rows: Array<{ absorbed: string } | undefined> }).rows;
+    return BigInt(row?.absorbed ?? '0');
+  }
+
+  async addDebt(accountId: bigint, amountNano: bigint) {
+    await this.db
+      .update(accounts)
+      .set({ debtNano: sql`${accounts.debtNano} + ${amountNano}` })
+      .where(eq(accounts.id, accountId));
+  }
+
+  findOne(where: AccountLookup, dnaPrefix: string) {
+    return findOneIn(this.db, where, dnaPrefix);
+  }
+
+  async liveLots(accountId: bigint, now: Date) {
+    return (await lotsOf(this.db, accountId, now)).map(toLot);
+  }
+
+  async updateAccount(id: bigint, patch: AccountPatch) {
+    try {
+      const [row] = await this.db
+        .update(accounts)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(and(eq(accounts.id, id), live))
+        .returning();
+      if (!row) {
+        throw new AppError(ErrorCode.NotFound, 'no such account');
+      }
+      return toRecord(row);
+    } catch (error) {
+      return translateUniqueViolation(error);
+    }
+  }
+
+  async liveChildren(id: bigint) {
+    return this.db
+      .select({ id: accounts.id, name: accounts.name })
+      .from(accounts)
+      .where(and(eq(accounts.parentId, id), live))
+      .orderBy(asc(accounts.id));
+  }
+
+  async markDeleted(id: bigint) {
+    // Unique columns get a per-row prefix so the name, e-mail and key are free again.
+    await this.db
+      .update(accounts)
+      .set({
+        deletedAt: sql`now()`,
+        status: false,
+        nameKey: sql`'deleted:' || ${accounts.id} || ':' || ${accounts.nameKey}`,
+        emailKey: sql`'deleted:' || ${accounts.id} || ':' || ${accounts.emailKey}`,
+        keyHash: sql`'deleted:' || ${accounts.id}`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(accounts.id, id));
+  }
+
+  async findLedger(idempotencyKey: string, kind: LedgerKind) {
+    const [row] = await this.db
+      .select({ id: ledger.id, accountId: ledger.accountId, amountNano: ledger.amountNano })
+      .from(ledger)
+      .where(and(eq(ledger.idempotencyKey, idempotencyKey), eq(ledger.kind, kind)))
+      .orderBy(asc(ledger.id))
+      .limit(1);
+    return row;
+  }
+
+  async claimIdempotencyKey(callerId: bigint, key: string, requestHash: string, operation: string) {
+    const claimed = await this.db
+      .insert(idempotencyKeys)
+      .values({ callerId, key, requestHash, operation, response: '', createdAt: sql`now()` })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length === 1) {
+      return undefined;
+    }
+    const [stored] = await this.db
+      .select({ requestHash: idempotencyKeys.requestHash, operation: idempotencyKeys.operation, response: idempotencyKeys.response })
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.callerId, callerId), eq(idempotencyKeys.key, key)));
+    if (!stored) {
+      throw new Error('idempotency key claimed but not readable');
+    }
+    return stored;
+  }
+
+  async saveIdempotencyResponse(callerId: bigint, key: string, response: string) {
+    await this.db
+      .update(idempotencyKeys)
+      .set({ response })
+      .where(and(eq(idempotencyKeys.callerId, callerId), eq(idempotencyKeys.key, key)));
   }
 
   async nameOrEmailTaken(nameKey: string, emailKey: string, exceptId?: bigint) {
@@ -64,7 +243,8 @@ class Tx implements AccountsTx {
     try {
       // The DNA needs the new id, so the id is drawn from the sequence first.
       const drawn = await this.db.execute(sql`SELECT nextval(pg_get_serial_sequence('accounts.accounts', 'id'))::text AS id`);
-      const id = BigInt((drawn as unknown as { rows: Array<{ id: string }> }).rows[0]?.id ?? '0');
+      const [drawnRow] = (drawn as { rows: Array<{ id: string } | undefined> }).rows;
+      const id = BigInt(drawnRow?.id ?? '0');
       const [row] = await this.db
         .insert(accounts)
         .values({
@@ -75,6 +255,7 @@ class Tx implements AccountsTx {
           spendBlocked: false,
           daySpendNano: 0n,
           monthSpendNano: 0n,
+          debtNano: 0n,
           createdAt: sql`now()`,
           updatedAt: sql`now()`,
         })
@@ -110,12 +291,7 @@ class Tx implements AccountsTx {
   }
 
   async lockSpendableLots(accountId: bigint, now: Date) {
-    const rows = await this.db
-      .select()
-      .from(creditLots)
-      .where(and(eq(creditLots.accountId, accountId), gt(creditLots.remainingNano, 0n), gt(creditLots.expiresAt, now)))
-      .orderBy(asc(creditLots.expiresAt), asc(creditLots.id))
-      .for('update');
+    const rows = await lotsOf(this.db, accountId, now).for('update');
     return rows.map(toLot);
   }
 
@@ -149,12 +325,12 @@ export class DrizzleAccountsStore implements AccountsStore {
   }
 
   async findByKeyHash(keyHash: string) {
-    const [row] = await this.db.select().from(accounts).where(eq(accounts.keyHash, keyHash));
+    const [row] = await this.db.select().from(accounts).where(and(eq(accounts.keyHash, keyHash), live));
     return row ? toRecord(row) : undefined;
   }
 
   async findById(id: bigint) {
-    const [row] = await this.db.select().from(accounts).where(eq(accounts.id, id));
+    const [row] = await this.db.select().from(accounts).where(and(eq(accounts.id, id), live));
     return row ? toRecord(row) : undefined;
   }
 
@@ -163,20 +339,133 @@ export class DrizzleAccountsStore implements AccountsStore {
     return row ? toRecord(row) : undefined;
   }
 
-  async findOne(where: AccountLookup, dnaPrefix: string) {
-    const [row] = await this.db
-      .select()
-      .from(accounts)
-      .where(and(lookupCondition(where), sql`${accounts.dna} LIKE ${`${dnaPrefix}%`}`));
-    return row ? toRecord(row) : undefined;
+  findOne(where: AccountLookup, dnaPrefix: string) {
+    return findOneIn(this.db, where, dnaPrefix);
   }
 
   async liveLots(accountId: bigint, now: Date) {
+    return (await lotsOf(this.db, accountId, now)).map(toLot);
+  }
+
+  async liveLotsFor(accountIds: readonly bigint[], now: Date) {
+    if (accountIds.length === 0) {
+      return [];
+    }
     const rows = await this.db
       .select()
       .from(creditLots)
-      .where(and(eq(creditLots.accountId, accountId), gt(creditLots.remainingNano, 0n), gt(creditLots.expiresAt, now)))
+      .where(and(inArray(creditLots.accountId, [...accountIds]), gt(creditLots.remainingNano, 0n), gt(creditLots.expiresAt, now)))
       .orderBy(asc(creditLots.expiresAt), asc(creditLots.id));
     return rows.map(toLot);
+  }
+
+  async listAccounts(query: ListQuery) {
+    // Scope first: the caller's DNA with its trailing dot, so `.1.2.` never matches `.1.23.`.
+    const conditions: SQL[] = [
+      live,
+      sql`${accounts.dna} LIKE ${`${escapeLike(query.scopeDna)}%`}`,
+      ne(accounts.dna, query.scopeDna),
+    ];
+    if (query.parentId !== undefined) {
+      conditions.push(eq(accounts.parentId, query.parentId));
+    }
+    if (query.id !== undefined) {
+      conditions.push(eq(accounts.id, query.id));
+    }
+    if (query.nameContains !== undefined) {
+      conditions.push(sql`${accounts.nameKey} LIKE ${`%${escapeLike(query.nameContains)}%`}`);
+    }
+    if (query.emailKey !== undefined) {
+      conditions.push(eq(accounts.emailKey, query.emailKey));
+    }
+    if (query.dnaPrefix !== undefined) {
+      conditions.push(sql`${accounts.dna} LIKE ${`${escapeLike(query.dnaPrefix)}%`}`);
+    }
+    for (const field of ['level', 'gear', 'role', 'tier'] as const) {
+      const value = query[field];
+      if (value !== undefined) {
+        conditions.push(eq(accounts[field], value));
+      }
+    }
+    if (query.factor !== undefined) {
+      conditions.push(sql`${accounts.factor} = ${query.factor}::numeric`);
+    }
+    const where = and(...conditions);
+    const column = ORDER_COLUMNS[query.order.column];
+    const direction = query.order.descending ? desc : asc;
+    const rows = await this.db
+      .select()
+      .from(accounts)
+      .where(where)
+      .orderBy(direction(column), direction(accounts.id))
+      .limit(query.limit)
+      .offset(query.offset);
+    const [counted] = await this.db.select({ n: count() }).from(accounts).where(where);
+    return { rows: rows.map(toRecord), total: counted?.n ?? 0 };
+  }
+
+  async insertOperation(entry: OperationRecord) {
+    const rows = await this.db.insert(operationLog).values(entry).onConflictDoNothing().returning({ id: operationLog.id });
+    return rows.length === 1;
+  }
+
+  async listOperations(query: OperationQuery) {
+    const conditions: SQL[] = [];
+    const mine = or(eq(operationLog.operatorId, query.accountId), eq(operationLog.targetId, query.accountId));
+    if (mine) {
+      conditions.push(mine);
+    }
+    if (query.action !== undefined) {
+      conditions.push(eq(operationLog.action, query.action));
+    }
+    if (query.targetId !== undefined) {
+      conditions.push(eq(operationLog.targetId, query.targetId));
+    }
+    if (query.status !== undefined) {
+      conditions.push(eq(operationLog.status, query.status));
+    }
+    const where = and(...conditions);
+    const rows = await this.db.select().from(operationLog).where(where).orderBy(desc(operationLog.id)).limit(query.limit).offset(query.offset);
+    const [counted] = await this.db.select({ n: count() }).from(operationLog).where(where);
+    return { rows, total: counted?.n ?? 0 };
+  }
+
+  async conservationTotals(now: Date) {
+    const result = await this.db.execute(sql`
+      SELECT o.owner_id::text AS owner_id,
+             COALESCE(m.minted, 0)::text AS minted, COALESCE(m.transfers, 0)::text AS transfers,
+             COALESCE(m.usage, 0)::text AS usage, COALESCE(m.fees, 0)::text AS fees,
+             COALESCE(c.live, 0)::text AS live, COALESCE(c.expired, 0)::text AS expired, o.debt::text AS debt
+      FROM (SELECT owner_id, SUM(debt_nano) AS debt FROM accounts.accounts GROUP BY owner_id) o
+      LEFT JOIN (
+        SELECT a.owner_id,
+               SUM(CASE WHEN g.kind = 'mint' THEN g.amount_nano ELSE 0 END) AS minted,
+               SUM(CASE WHEN g.kind IN ('grant', 'clawback', 'refund') THEN g.amount_nano ELSE 0 END) AS transfers,
+               SUM(CASE WHEN g.kind = 'usage' THEN -g.amount_nano ELSE 0 END) AS usage,
+               SUM(CASE WHEN g.kind = 'fee' THEN -g.amount_nano ELSE 0 END) AS fees
+        FROM accounts.ledger g JOIN accounts.accounts a ON a.id = g.account_id
+        GROUP BY a.owner_id
+      ) m ON m.owner_id = o.owner_id
+      LEFT JOIN (
+        SELECT a.owner_id,
+               SUM(CASE WHEN l.expires_at > ${now} THEN l.remaining_nano ELSE 0 END) AS live,
+               SUM(CASE WHEN l.expires_at <= ${now} THEN l.remaining_nano ELSE 0 END) AS expired
+        FROM accounts.credit_lots l JOIN accounts.accounts a ON a.id = l.account_id
+        GROUP BY a.owner_id
+      ) c ON c.owner_id = o.owner_id
+      ORDER BY o.owner_id`);
+    const rows = (result as { rows: Array<Record<string, string>> }).rows;
+    return rows.map(
+      (row): ConservationRow => ({
+        ownerId: BigInt(row.owner_id ?? '0'),
+        mintedNano: BigInt(row.minted ?? '0'),
+        transfersInNano: BigInt(row.transfers ?? '0'),
+        lotsNano: BigInt(row.live ?? '0'),
+        debtNano: BigInt(row.debt ?? '0'),
+        usageNano: BigInt(row.usage ?? '0'),
+        feesNano: BigInt(row.fees ?? '0'),
+        expiredNano: BigInt(row.expired ?? '0'),
+      }),
+    );
   }
 }

@@ -56,6 +56,9 @@ export const accounts = accountsSchema.table('accounts', {
   monthStart: date('month_start'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  debtNano: nano('debt_nano').notNull(),
+  softAlertMonth: date('soft_alert_month'),
 });
 
 export const ledger = accountsSchema.table('ledger', {
@@ -75,5 +78,26 @@ export const creditLots = accountsSchema.table('credit_lots', {
   remainingNano: nano('remaining_nano').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   ledgerId: nano('ledger_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const idempotencyKeys = accountsSchema.table('idempotency_keys', {
+  callerId: nano('caller_id').notNull(),
+  key: text('key').notNull(),
+  requestHash: text('request_hash').notNull(),
+  operation: text('operation').notNull(),
+  response: text('response').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export const operationLog = accountsSchema.table('operation_log', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  eventId: text('event_id').notNull(),
+  action: text('action').notNull(),
+  operatorId: nano('operator_id').notNull(),
+  targetId: nano('target_id').notNull(),
+  details: text('details').notNull(),
+  ipAddress: text('ip_address').notNull(),
+  status: text('status').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });

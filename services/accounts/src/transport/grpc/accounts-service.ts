@@ -1,17 +1,32 @@
-import { AppError, ErrorCode, type AsyncHandlers } from '@gw/kit';
+import type { AsyncHandlers } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
-
-const { Reach } = pb;
 import { authenticateKey } from '../../domain/authenticate-key.js';
 import { createAccount } from '../../domain/create-account.js';
+import { checkConservation, type ConservationTotals } from '../../domain/check-conservation.js';
+import { debit } from '../../domain/debit.js';
+import { listOperations } from '../../domain/list-operations.js';
+import { deleteAccount } from '../../domain/delete-account.js';
+import { listAccounts } from '../../domain/list-accounts.js';
+import { updateAccount } from '../../domain/update-account.js';
 import { getAccount } from '../../domain/get-account.js';
 import type { AccountsDeps } from '../../domain/ports.js';
 import { rotateKey } from '../../domain/rotate-key.js';
+import { transferCredit } from '../../domain/transfer-credit.js';
 import { fromProtoFields, toProtoAccount } from './mappers.js';
 
-function notInThisRelease(rpc: string): never {
-  // Declared in the contract for the accounts issue; answering a clear error keeps callers honest.
-  throw new AppError(ErrorCode.Unavailable, `${rpc} is not available yet`);
+const { Reach } = pb;
+
+function toProtoTotals(totals: ConservationTotals): pb.ConservationTotals {
+  return {
+    ownerId: totals.ownerId,
+    mintedNano: totals.mintedNano,
+    transfersInNano: totals.transfersInNano,
+    balancesNano: totals.balancesNano,
+    usageNano: totals.usageNano,
+    feesNano: totals.feesNano,
+    expiredNano: totals.expiredNano,
+    differenceNano: totals.differenceNano,
+  };
 }
 
 /** Thin gRPC adapter: decode, call one operation, encode. Errors map in the kit's server. */
@@ -34,8 +49,56 @@ export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsS
         creditGrantedNano: request.creditGrantedNano,
         days: request.days,
         idempotencyKey: request.idempotencyKey,
+        requestHash: request.requestHash,
+        ipAddress: request.ipAddress,
       });
-      return { account: toProtoAccount(created), secretKey: created.secretKey };
+      return { account: toProtoAccount(created), secretKey: created.secretKey, replayed: created.replayed };
+    },
+    listAccounts: async (request) => {
+      const filter = request.filter;
+      const listed = await listAccounts(deps, {
+        callerId: request.callerId,
+        reach: request.reach === Reach.REACH_CHILDREN ? 'children' : 'descendants',
+        filter: {
+          id: filter?.id,
+          name: filter?.name,
+          email: filter?.email,
+          level: filter?.level,
+          dna: filter?.dna,
+          identifier: filter?.identifier,
+        },
+        page: request.page,
+        size: request.size,
+        order: request.order,
+      });
+      return { accounts: listed.views.map(toProtoAccount), total: BigInt(listed.total), page: listed.page, size: listed.size };
+    },
+    updateAccount: async (request) => {
+      const updated = await updateAccount(deps, {
+        callerId: request.callerId,
+        identifier: request.identifier,
+        fields: fromProtoFields(request.fields),
+        creditGrantedNano: request.creditGrantedNano,
+        days: request.days,
+        idempotencyKey: request.idempotencyKey,
+        requestHash: request.requestHash,
+        ipAddress: request.ipAddress,
+      });
+      return { account: toProtoAccount(updated), replayed: updated.replayed };
+    },
+    deleteAccount: async (request) => {
+      const deleted = await deleteAccount(deps, {
+        callerId: request.callerId,
+        identifier: request.identifier,
+        idempotencyKey: request.idempotencyKey,
+        requestHash: request.requestHash,
+        ipAddress: request.ipAddress,
+      });
+      return { id: deleted.id, name: deleted.name, refundedNano: deleted.refundedNano, feeNano: deleted.feeNano, replayed: deleted.replayed };
+    },
+    debit: async (request) => {
+      const charged = await debit(deps, { accountId: request.accountId, amountNano: request.amountNano, idempotencyKey: request.idempotencyKey });
+      return { ledgerId: String(charged.ledgerId), balanceNano: charged.balanceNano, spendBlocked: charged.spendBlocked, replayed: charged.replayed };
     },
     rotateKey: async (request) => {
       const rotated = await rotateKey(deps, {
@@ -43,13 +106,32 @@ export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsS
         confirm: request.confirm,
         key: request.key,
         root: request.root,
+        ipAddress: request.ipAddress,
       });
       return { id: rotated.id, name: rotated.name, key: rotated.key, rotatedAt: rotated.rotatedAt.toISOString() };
     },
-    listAccounts: () => notInThisRelease('ListAccounts'),
-    updateAccount: () => notInThisRelease('UpdateAccount'),
-    deleteAccount: () => notInThisRelease('DeleteAccount'),
-    transfer: () => notInThisRelease('Transfer'),
-    debit: () => notInThisRelease('Debit'),
+    transfer: (request) =>
+      transferCredit(deps, {
+        callerId: request.callerId,
+        identifier: request.identifier,
+        amountNano: request.amountNano,
+        days: request.days,
+        idempotencyKey: request.idempotencyKey,
+      }),
+    listOperations: async (request) => {
+      const listed = await listOperations(deps, {
+        callerId: request.callerId,
+        page: request.page,
+        size: request.size,
+        action: request.action,
+        targetId: request.targetId,
+        status: request.status,
+      });
+      return { entries: listed.entries, total: BigInt(listed.total), page: listed.page, size: listed.size };
+    },
+    checkConservation: async (request) => {
+      const checked = await checkConservation(deps, request.callerId);
+      return { overall: toProtoTotals(checked.overall), owners: checked.owners.map(toProtoTotals) };
+    },
   };
 }

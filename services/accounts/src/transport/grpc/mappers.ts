@@ -60,7 +60,7 @@ export function fromProtoFields(fields: pb.AccountFields | undefined): AccountFi
     return {};
   }
   const { modelLimitsJson, ...rest } = fields;
-  const out: AccountFields = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  const out: AccountFields = Object.fromEntries((Object.entries(rest) as Array<[string, unknown]>).filter(([, value]) => value !== undefined));
   if (modelLimitsJson !== undefined) {
     out.modelLimits = JSON.parse(modelLimitsJson) as Record<string, unknown>;
   }

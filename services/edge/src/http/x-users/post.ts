@@ -1,10 +1,11 @@
 import { AppError, ErrorCode, nanoToUsd, parseUsd } from '@gw/kit';
 import { callerOf } from '../../auth/authenticate.js';
+import { idempotencyOf, markReplay } from '../idempotency.js';
 import { managementView } from '../render.js';
 import { parseBody, type Route } from '../route.js';
 import { createUserBody } from './schemas.js';
 
-function toNano(field: string, amount: number | undefined): bigint | undefined {
+export function toNano(field: string, amount: number | undefined): bigint | undefined {
   if (amount === undefined) {
     return undefined;
   }
@@ -28,7 +29,7 @@ export const postUsers: Route = {
       callerId: caller.id,
       creditGrantedNano: credit,
       days: body.Days,
-      idempotencyKey: '',
+      ...idempotencyOf(req),
       ipAddress: req.ip ?? '',
       fields: {
         name: body.Name,
@@ -56,6 +57,7 @@ export const postUsers: Route = {
       throw new Error('accounts answered without an account');
     }
     const view = managementView(created.account);
+    markReplay(res, created.replayed);
     res.json({
       Action: 'add',
       User: {

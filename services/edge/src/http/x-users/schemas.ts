@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** A USD amount as a JSON number: finite, at most 9 decimals (checked again when converted). */
-const usdAmount = z.number().finite();
+/** A USD amount as a JSON number (zod 4 numbers are finite); at most 9 decimals, checked when converted. */
+const usdAmount = z.number();
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = (max: number) => z.string().max(max);
 
@@ -12,7 +12,7 @@ export const createUserBody = z.strictObject({
   CreditGranted: usdAmount,
   Alias: text(256).optional(),
   BillingEmail: text(320).optional(),
-  Rates: z.number().finite().positive().optional(),
+  Rates: z.number().positive().optional(),
   Days: z.number().int().min(1).max(3650).optional(),
   HardLimit: usdAmount.min(0).optional(),
   SoftLimit: usdAmount.min(0).optional(),
@@ -30,3 +30,58 @@ export const createUserBody = z.strictObject({
   ModelLimits: z.record(z.string().max(256), z.record(z.string(), count)).optional(),
 });
 export type CreateUserBody = z.infer<typeof createUserBody>;
+
+const ownerInt = z.number().int().min(0).max(1_000_000);
+
+/** PUT|POST /x-users/{identifier}: every field optional; unknown fields refused. */
+export const updateUserBody = z.strictObject({
+  Name: text(256).optional(),
+  Email: text(320).optional(),
+  Alias: text(256).optional(),
+  BillingEmail: text(320).optional(),
+  QRCode: text(4096).optional(),
+  Status: z.boolean().optional(),
+  Suspended: z.boolean().optional(),
+  CreditGranted: usdAmount.optional(),
+  Days: z.number().int().min(1).max(3650).optional(),
+  Rates: z.number().positive().optional(),
+  DailyLimit: usdAmount.min(0).optional(),
+  HardLimit: usdAmount.min(0).optional(),
+  SoftLimit: usdAmount.min(0).optional(),
+  UserLimit: usdAmount.min(0).optional(),
+  AutoQuota: usdAmount.min(0).optional(),
+  RPM: count.optional(),
+  RPH: count.optional(),
+  RPD: count.optional(),
+  TPM: count.optional(),
+  TPH: count.optional(),
+  TPD: count.optional(),
+  Resources: text(4096).optional(),
+  AllowIPs: text(4096).optional(),
+  AllowModels: text(4096).optional(),
+  AllowLevels: text(256).optional(),
+  ModelMapper: text(4096).optional(),
+  ModelLimits: z.record(z.string().max(256), z.record(z.string(), count)).optional(),
+  // Owner only (the accounts service refuses them to others with 403).
+  Level: z.number().int().min(0).max(9).optional(),
+  Role: ownerInt.optional(),
+  Gear: ownerInt.optional(),
+  Tier: ownerInt.optional(),
+  Factor: z.number().min(0).max(1_000_000).optional(),
+  LevelMapper: text(4096).optional(),
+});
+export type UpdateUserBody = z.infer<typeof updateUserBody>;
+
+const digits = (max: number) => z.string().regex(new RegExp(`^\\d{1,${max}}$`), 'must be a positive integer');
+
+/** Query of GET /x-users and /x-dna. Repeated parameters (arrays) are refused. */
+export const listQuery = z.object({
+  id: digits(19).optional(),
+  name: z.string().max(256).optional(),
+  email: z.string().max(320).optional(),
+  level: z.string().regex(/^\d$/, 'must be an integer from 0 to 9').optional(),
+  dna: z.string().max(1024).optional(),
+  page: digits(7).refine((value) => Number(value) >= 1, 'must be at least 1').optional(),
+  size: digits(9).refine((value) => Number(value) >= 1, 'must be at least 1').optional(),
+  order: z.string().max(64).optional(),
+});

@@ -224,14 +224,21 @@ export interface CreateAccountRequest {
   days?: number | undefined;
   idempotencyKey: string;
   ipAddress: string;
+  /**
+   * SHA-256 of the HTTP request (method, path, canonical body) when idempotency_key is set:
+   * the same key with another hash is a conflict.
+   */
+  requestHash: string;
 }
 
 export interface CreateAccountResponse {
   account?:
     | Account
     | undefined;
-  /** shown once */
+  /** shown once; empty on a replay (the key is never stored) */
   secretKey: string;
+  /** the answer of an earlier request with the same idempotency key */
+  replayed: boolean;
 }
 
 export interface UpdateAccountRequest {
@@ -245,10 +252,12 @@ export interface UpdateAccountRequest {
   days?: number | undefined;
   idempotencyKey: string;
   ipAddress: string;
+  requestHash: string;
 }
 
 export interface UpdateAccountResponse {
   account?: Account | undefined;
+  replayed: boolean;
 }
 
 export interface DeleteAccountRequest {
@@ -256,6 +265,7 @@ export interface DeleteAccountRequest {
   identifier: string;
   idempotencyKey: string;
   ipAddress: string;
+  requestHash: string;
 }
 
 export interface DeleteAccountResponse {
@@ -263,6 +273,7 @@ export interface DeleteAccountResponse {
   name: string;
   refundedNano: bigint;
   feeNano: bigint;
+  replayed: boolean;
 }
 
 export interface TransferRequest {
@@ -309,6 +320,62 @@ export interface RotateKeyResponse {
   name: string;
   key: string;
   rotatedAt: string;
+}
+
+/** One operation-log entry (`created_at` as YYYY-MM-DD HH:MM:SS, UTC). Never a secret. */
+export interface OperationEntry {
+  id: bigint;
+  action: string;
+  operatorId: bigint;
+  targetId: bigint;
+  details: string;
+  ipAddress: string;
+  createdAt: string;
+  status: string;
+}
+
+/** The caller's log: operations it did or that targeted it. */
+export interface ListOperationsRequest {
+  callerId: bigint;
+  /** 0: 1 */
+  page: number;
+  /** 0: 24; at most 100 */
+  size: number;
+  action?: string | undefined;
+  targetId?: bigint | undefined;
+  status?: string | undefined;
+}
+
+export interface ListOperationsResponse {
+  entries: OperationEntry[];
+  total: bigint;
+  page: number;
+  size: number;
+}
+
+/** Root only: the conservation invariant computed live, overall and per owner. */
+export interface CheckConservationRequest {
+  callerId: bigint;
+}
+
+/** minted + transfers_in = balances + usage + fees + expired; difference is what is left over. */
+export interface ConservationTotals {
+  /** 0 for the overall row */
+  ownerId: bigint;
+  mintedNano: bigint;
+  /** net grants, claw-backs and refunds from other owners' trees */
+  transfersInNano: bigint;
+  /** unexpired lot remainders − post-paid debt */
+  balancesNano: bigint;
+  usageNano: bigint;
+  feesNano: bigint;
+  expiredNano: bigint;
+  differenceNano: bigint;
+}
+
+export interface CheckConservationResponse {
+  overall?: ConservationTotals | undefined;
+  owners: ConservationTotals[];
 }
 
 function createBaseCreditLot(): CreditLot {
@@ -2836,7 +2903,15 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
 };
 
 function createBaseCreateAccountRequest(): CreateAccountRequest {
-  return { callerId: 0n, fields: undefined, creditGrantedNano: 0n, days: undefined, idempotencyKey: "", ipAddress: "" };
+  return {
+    callerId: 0n,
+    fields: undefined,
+    creditGrantedNano: 0n,
+    days: undefined,
+    idempotencyKey: "",
+    ipAddress: "",
+    requestHash: "",
+  };
 }
 
 export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
@@ -2864,6 +2939,9 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
     }
     if (message.ipAddress !== "") {
       writer.uint32(50).string(message.ipAddress);
+    }
+    if (message.requestHash !== "") {
+      writer.uint32(58).string(message.requestHash);
     }
     return writer;
   },
@@ -2929,6 +3007,14 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
             message.ipAddress = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.requestHash = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2965,6 +3051,11 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
         : isSet(object.ip_address)
         ? globalThis.String(object.ip_address)
         : "",
+      requestHash: isSet(object.requestHash)
+        ? globalThis.String(object.requestHash)
+        : isSet(object.request_hash)
+        ? globalThis.String(object.request_hash)
+        : "",
     };
   },
 
@@ -2988,6 +3079,9 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
     if (message.ipAddress !== "") {
       obj.ipAddress = message.ipAddress;
     }
+    if (message.requestHash !== "") {
+      obj.requestHash = message.requestHash;
+    }
     return obj;
   },
 
@@ -3006,12 +3100,13 @@ export const CreateAccountRequest: MessageFns<CreateAccountRequest> = {
     message.days = object.days ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.ipAddress = object.ipAddress ?? "";
+    message.requestHash = object.requestHash ?? "";
     return message;
   },
 };
 
 function createBaseCreateAccountResponse(): CreateAccountResponse {
-  return { account: undefined, secretKey: "" };
+  return { account: undefined, secretKey: "", replayed: false };
 }
 
 export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
@@ -3021,6 +3116,9 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
     }
     if (message.secretKey !== "") {
       writer.uint32(18).string(message.secretKey);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(24).bool(message.replayed);
     }
     return writer;
   },
@@ -3054,6 +3152,14 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
             message.secretKey = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3074,6 +3180,7 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
         : isSet(object.secret_key)
         ? globalThis.String(object.secret_key)
         : "",
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
     };
   },
 
@@ -3084,6 +3191,9 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
     }
     if (message.secretKey !== "") {
       obj.secretKey = message.secretKey;
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
     }
     return obj;
   },
@@ -3097,6 +3207,7 @@ export const CreateAccountResponse: MessageFns<CreateAccountResponse> = {
       ? Account.fromPartial(object.account)
       : undefined;
     message.secretKey = object.secretKey ?? "";
+    message.replayed = object.replayed ?? false;
     return message;
   },
 };
@@ -3110,6 +3221,7 @@ function createBaseUpdateAccountRequest(): UpdateAccountRequest {
     days: undefined,
     idempotencyKey: "",
     ipAddress: "",
+    requestHash: "",
   };
 }
 
@@ -3141,6 +3253,9 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     }
     if (message.ipAddress !== "") {
       writer.uint32(58).string(message.ipAddress);
+    }
+    if (message.requestHash !== "") {
+      writer.uint32(66).string(message.requestHash);
     }
     return writer;
   },
@@ -3214,6 +3329,14 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
             message.ipAddress = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.requestHash = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3251,6 +3374,11 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
         : isSet(object.ip_address)
         ? globalThis.String(object.ip_address)
         : "",
+      requestHash: isSet(object.requestHash)
+        ? globalThis.String(object.requestHash)
+        : isSet(object.request_hash)
+        ? globalThis.String(object.request_hash)
+        : "",
     };
   },
 
@@ -3277,6 +3405,9 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     if (message.ipAddress !== "") {
       obj.ipAddress = message.ipAddress;
     }
+    if (message.requestHash !== "") {
+      obj.requestHash = message.requestHash;
+    }
     return obj;
   },
 
@@ -3296,18 +3427,22 @@ export const UpdateAccountRequest: MessageFns<UpdateAccountRequest> = {
     message.days = object.days ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.ipAddress = object.ipAddress ?? "";
+    message.requestHash = object.requestHash ?? "";
     return message;
   },
 };
 
 function createBaseUpdateAccountResponse(): UpdateAccountResponse {
-  return { account: undefined };
+  return { account: undefined, replayed: false };
 }
 
 export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
   encode(message: UpdateAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.account !== undefined) {
       Account.encode(message.account, writer.uint32(10).fork()).join();
+    }
+    if (message.replayed !== false) {
+      writer.uint32(16).bool(message.replayed);
     }
     return writer;
   },
@@ -3333,6 +3468,14 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
             message.account = Account.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3346,13 +3489,19 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
   },
 
   fromJSON(object: any): UpdateAccountResponse {
-    return { account: isSet(object.account) ? Account.fromJSON(object.account) : undefined };
+    return {
+      account: isSet(object.account) ? Account.fromJSON(object.account) : undefined,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+    };
   },
 
   toJSON(message: UpdateAccountResponse): unknown {
     const obj: any = {};
     if (message.account !== undefined) {
       obj.account = Account.toJSON(message.account);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
     }
     return obj;
   },
@@ -3365,12 +3514,13 @@ export const UpdateAccountResponse: MessageFns<UpdateAccountResponse> = {
     message.account = (object.account !== undefined && object.account !== null)
       ? Account.fromPartial(object.account)
       : undefined;
+    message.replayed = object.replayed ?? false;
     return message;
   },
 };
 
 function createBaseDeleteAccountRequest(): DeleteAccountRequest {
-  return { callerId: 0n, identifier: "", idempotencyKey: "", ipAddress: "" };
+  return { callerId: 0n, identifier: "", idempotencyKey: "", ipAddress: "", requestHash: "" };
 }
 
 export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
@@ -3389,6 +3539,9 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
     }
     if (message.ipAddress !== "") {
       writer.uint32(34).string(message.ipAddress);
+    }
+    if (message.requestHash !== "") {
+      writer.uint32(42).string(message.requestHash);
     }
     return writer;
   },
@@ -3438,6 +3591,14 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
             message.ipAddress = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.requestHash = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3468,6 +3629,11 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
         : isSet(object.ip_address)
         ? globalThis.String(object.ip_address)
         : "",
+      requestHash: isSet(object.requestHash)
+        ? globalThis.String(object.requestHash)
+        : isSet(object.request_hash)
+        ? globalThis.String(object.request_hash)
+        : "",
     };
   },
 
@@ -3485,6 +3651,9 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
     if (message.ipAddress !== "") {
       obj.ipAddress = message.ipAddress;
     }
+    if (message.requestHash !== "") {
+      obj.requestHash = message.requestHash;
+    }
     return obj;
   },
 
@@ -3497,12 +3666,13 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
     message.identifier = object.identifier ?? "";
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.ipAddress = object.ipAddress ?? "";
+    message.requestHash = object.requestHash ?? "";
     return message;
   },
 };
 
 function createBaseDeleteAccountResponse(): DeleteAccountResponse {
-  return { id: 0n, name: "", refundedNano: 0n, feeNano: 0n };
+  return { id: 0n, name: "", refundedNano: 0n, feeNano: 0n, replayed: false };
 }
 
 export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
@@ -3527,6 +3697,9 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
         throw new globalThis.Error("value provided for field message.feeNano of type int64 too large");
       }
       writer.uint32(32).int64(message.feeNano);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(40).bool(message.replayed);
     }
     return writer;
   },
@@ -3576,6 +3749,14 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
             message.feeNano = reader.int64() as bigint;
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3598,6 +3779,7 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
         ? BigInt(object.refunded_nano)
         : 0n,
       feeNano: isSet(object.feeNano) ? BigInt(object.feeNano) : isSet(object.fee_nano) ? BigInt(object.fee_nano) : 0n,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
     };
   },
 
@@ -3615,6 +3797,9 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
     if (message.feeNano !== 0n) {
       obj.feeNano = message.feeNano.toString();
     }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
     return obj;
   },
 
@@ -3629,6 +3814,7 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
       ? BigInt(object.refundedNano)
       : 0n;
     message.feeNano = (object.feeNano !== undefined && object.feeNano !== null) ? BigInt(object.feeNano) : 0n;
+    message.replayed = object.replayed ?? false;
     return message;
   },
 };
@@ -4412,6 +4598,918 @@ export const RotateKeyResponse: MessageFns<RotateKeyResponse> = {
   },
 };
 
+function createBaseOperationEntry(): OperationEntry {
+  return { id: 0n, action: "", operatorId: 0n, targetId: 0n, details: "", ipAddress: "", createdAt: "", status: "" };
+}
+
+export const OperationEntry: MessageFns<OperationEntry> = {
+  encode(message: OperationEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0n) {
+      if (BigInt.asIntN(64, message.id) !== message.id) {
+        throw new globalThis.Error("value provided for field message.id of type int64 too large");
+      }
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(24).int64(message.operatorId);
+    }
+    if (message.targetId !== 0n) {
+      if (BigInt.asIntN(64, message.targetId) !== message.targetId) {
+        throw new globalThis.Error("value provided for field message.targetId of type int64 too large");
+      }
+      writer.uint32(32).int64(message.targetId);
+    }
+    if (message.details !== "") {
+      writer.uint32(42).string(message.details);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(50).string(message.ipAddress);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    if (message.status !== "") {
+      writer.uint32(66).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OperationEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOperationEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.targetId = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.details = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OperationEntry {
+    return {
+      id: isSet(object.id) ? BigInt(object.id) : 0n,
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+      targetId: isSet(object.targetId)
+        ? BigInt(object.targetId)
+        : isSet(object.target_id)
+        ? BigInt(object.target_id)
+        : 0n,
+      details: isSet(object.details) ? globalThis.String(object.details) : "",
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: OperationEntry): unknown {
+    const obj: any = {};
+    if (message.id !== 0n) {
+      obj.id = message.id.toString();
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    if (message.targetId !== 0n) {
+      obj.targetId = message.targetId.toString();
+    }
+    if (message.details !== "") {
+      obj.details = message.details;
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OperationEntry>, I>>(base?: I): OperationEntry {
+    return OperationEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OperationEntry>, I>>(object: I): OperationEntry {
+    const message = createBaseOperationEntry();
+    message.id = (object.id !== undefined && object.id !== null) ? BigInt(object.id) : 0n;
+    message.action = object.action ?? "";
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    message.targetId = (object.targetId !== undefined && object.targetId !== null) ? BigInt(object.targetId) : 0n;
+    message.details = object.details ?? "";
+    message.ipAddress = object.ipAddress ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseListOperationsRequest(): ListOperationsRequest {
+  return { callerId: 0n, page: 0, size: 0, action: undefined, targetId: undefined, status: undefined };
+}
+
+export const ListOperationsRequest: MessageFns<ListOperationsRequest> = {
+  encode(message: ListOperationsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.callerId !== 0n) {
+      if (BigInt.asIntN(64, message.callerId) !== message.callerId) {
+        throw new globalThis.Error("value provided for field message.callerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.callerId);
+    }
+    if (message.page !== 0) {
+      writer.uint32(16).int32(message.page);
+    }
+    if (message.size !== 0) {
+      writer.uint32(24).int32(message.size);
+    }
+    if (message.action !== undefined) {
+      writer.uint32(34).string(message.action);
+    }
+    if (message.targetId !== undefined) {
+      if (BigInt.asIntN(64, message.targetId) !== message.targetId) {
+        throw new globalThis.Error("value provided for field message.targetId of type int64 too large");
+      }
+      writer.uint32(40).int64(message.targetId);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(50).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOperationsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOperationsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.callerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.targetId = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOperationsRequest {
+    return {
+      callerId: isSet(object.callerId)
+        ? BigInt(object.callerId)
+        : isSet(object.caller_id)
+        ? BigInt(object.caller_id)
+        : 0n,
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      action: isSet(object.action) ? globalThis.String(object.action) : undefined,
+      targetId: isSet(object.targetId)
+        ? BigInt(object.targetId)
+        : isSet(object.target_id)
+        ? BigInt(object.target_id)
+        : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+    };
+  },
+
+  toJSON(message: ListOperationsRequest): unknown {
+    const obj: any = {};
+    if (message.callerId !== 0n) {
+      obj.callerId = message.callerId.toString();
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.action !== undefined) {
+      obj.action = message.action;
+    }
+    if (message.targetId !== undefined) {
+      obj.targetId = message.targetId.toString();
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOperationsRequest>, I>>(base?: I): ListOperationsRequest {
+    return ListOperationsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOperationsRequest>, I>>(object: I): ListOperationsRequest {
+    const message = createBaseListOperationsRequest();
+    message.callerId = (object.callerId !== undefined && object.callerId !== null) ? BigInt(object.callerId) : 0n;
+    message.page = object.page ?? 0;
+    message.size = object.size ?? 0;
+    message.action = object.action ?? undefined;
+    message.targetId = (object.targetId !== undefined && object.targetId !== null)
+      ? BigInt(object.targetId)
+      : undefined;
+    message.status = object.status ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListOperationsResponse(): ListOperationsResponse {
+  return { entries: [], total: 0n, page: 0, size: 0 };
+}
+
+export const ListOperationsResponse: MessageFns<ListOperationsResponse> = {
+  encode(message: ListOperationsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      OperationEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0n) {
+      if (BigInt.asIntN(64, message.total) !== message.total) {
+        throw new globalThis.Error("value provided for field message.total of type int64 too large");
+      }
+      writer.uint32(16).int64(message.total);
+    }
+    if (message.page !== 0) {
+      writer.uint32(24).int32(message.page);
+    }
+    if (message.size !== 0) {
+      writer.uint32(32).int32(message.size);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOperationsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOperationsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(OperationEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOperationsResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => OperationEntry.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? BigInt(object.total) : 0n,
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+    };
+  },
+
+  toJSON(message: ListOperationsResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => OperationEntry.toJSON(e));
+    }
+    if (message.total !== 0n) {
+      obj.total = message.total.toString();
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOperationsResponse>, I>>(base?: I): ListOperationsResponse {
+    return ListOperationsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOperationsResponse>, I>>(object: I): ListOperationsResponse {
+    const message = createBaseListOperationsResponse();
+    message.entries = object.entries?.map((e) => OperationEntry.fromPartial(e)) || [];
+    message.total = (object.total !== undefined && object.total !== null) ? BigInt(object.total) : 0n;
+    message.page = object.page ?? 0;
+    message.size = object.size ?? 0;
+    return message;
+  },
+};
+
+function createBaseCheckConservationRequest(): CheckConservationRequest {
+  return { callerId: 0n };
+}
+
+export const CheckConservationRequest: MessageFns<CheckConservationRequest> = {
+  encode(message: CheckConservationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.callerId !== 0n) {
+      if (BigInt.asIntN(64, message.callerId) !== message.callerId) {
+        throw new globalThis.Error("value provided for field message.callerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.callerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckConservationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckConservationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.callerId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckConservationRequest {
+    return {
+      callerId: isSet(object.callerId)
+        ? BigInt(object.callerId)
+        : isSet(object.caller_id)
+        ? BigInt(object.caller_id)
+        : 0n,
+    };
+  },
+
+  toJSON(message: CheckConservationRequest): unknown {
+    const obj: any = {};
+    if (message.callerId !== 0n) {
+      obj.callerId = message.callerId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckConservationRequest>, I>>(base?: I): CheckConservationRequest {
+    return CheckConservationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckConservationRequest>, I>>(object: I): CheckConservationRequest {
+    const message = createBaseCheckConservationRequest();
+    message.callerId = (object.callerId !== undefined && object.callerId !== null) ? BigInt(object.callerId) : 0n;
+    return message;
+  },
+};
+
+function createBaseConservationTotals(): ConservationTotals {
+  return {
+    ownerId: 0n,
+    mintedNano: 0n,
+    transfersInNano: 0n,
+    balancesNano: 0n,
+    usageNano: 0n,
+    feesNano: 0n,
+    expiredNano: 0n,
+    differenceNano: 0n,
+  };
+}
+
+export const ConservationTotals: MessageFns<ConservationTotals> = {
+  encode(message: ConservationTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.mintedNano !== 0n) {
+      if (BigInt.asIntN(64, message.mintedNano) !== message.mintedNano) {
+        throw new globalThis.Error("value provided for field message.mintedNano of type int64 too large");
+      }
+      writer.uint32(16).int64(message.mintedNano);
+    }
+    if (message.transfersInNano !== 0n) {
+      if (BigInt.asIntN(64, message.transfersInNano) !== message.transfersInNano) {
+        throw new globalThis.Error("value provided for field message.transfersInNano of type int64 too large");
+      }
+      writer.uint32(24).int64(message.transfersInNano);
+    }
+    if (message.balancesNano !== 0n) {
+      if (BigInt.asIntN(64, message.balancesNano) !== message.balancesNano) {
+        throw new globalThis.Error("value provided for field message.balancesNano of type int64 too large");
+      }
+      writer.uint32(32).int64(message.balancesNano);
+    }
+    if (message.usageNano !== 0n) {
+      if (BigInt.asIntN(64, message.usageNano) !== message.usageNano) {
+        throw new globalThis.Error("value provided for field message.usageNano of type int64 too large");
+      }
+      writer.uint32(40).int64(message.usageNano);
+    }
+    if (message.feesNano !== 0n) {
+      if (BigInt.asIntN(64, message.feesNano) !== message.feesNano) {
+        throw new globalThis.Error("value provided for field message.feesNano of type int64 too large");
+      }
+      writer.uint32(48).int64(message.feesNano);
+    }
+    if (message.expiredNano !== 0n) {
+      if (BigInt.asIntN(64, message.expiredNano) !== message.expiredNano) {
+        throw new globalThis.Error("value provided for field message.expiredNano of type int64 too large");
+      }
+      writer.uint32(56).int64(message.expiredNano);
+    }
+    if (message.differenceNano !== 0n) {
+      if (BigInt.asIntN(64, message.differenceNano) !== message.differenceNano) {
+        throw new globalThis.Error("value provided for field message.differenceNano of type int64 too large");
+      }
+      writer.uint32(64).int64(message.differenceNano);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConservationTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConservationTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mintedNano = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transfersInNano = reader.int64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.balancesNano = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.usageNano = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.feesNano = reader.int64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.expiredNano = reader.int64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.differenceNano = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConservationTotals {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      mintedNano: isSet(object.mintedNano)
+        ? BigInt(object.mintedNano)
+        : isSet(object.minted_nano)
+        ? BigInt(object.minted_nano)
+        : 0n,
+      transfersInNano: isSet(object.transfersInNano)
+        ? BigInt(object.transfersInNano)
+        : isSet(object.transfers_in_nano)
+        ? BigInt(object.transfers_in_nano)
+        : 0n,
+      balancesNano: isSet(object.balancesNano)
+        ? BigInt(object.balancesNano)
+        : isSet(object.balances_nano)
+        ? BigInt(object.balances_nano)
+        : 0n,
+      usageNano: isSet(object.usageNano)
+        ? BigInt(object.usageNano)
+        : isSet(object.usage_nano)
+        ? BigInt(object.usage_nano)
+        : 0n,
+      feesNano: isSet(object.feesNano)
+        ? BigInt(object.feesNano)
+        : isSet(object.fees_nano)
+        ? BigInt(object.fees_nano)
+        : 0n,
+      expiredNano: isSet(object.expiredNano)
+        ? BigInt(object.expiredNano)
+        : isSet(object.expired_nano)
+        ? BigInt(object.expired_nano)
+        : 0n,
+      differenceNano: isSet(object.differenceNano)
+        ? BigInt(object.differenceNano)
+        : isSet(object.difference_nano)
+        ? BigInt(object.difference_nano)
+        : 0n,
+    };
+  },
+
+  toJSON(message: ConservationTotals): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.mintedNano !== 0n) {
+      obj.mintedNano = message.mintedNano.toString();
+    }
+    if (message.transfersInNano !== 0n) {
+      obj.transfersInNano = message.transfersInNano.toString();
+    }
+    if (message.balancesNano !== 0n) {
+      obj.balancesNano = message.balancesNano.toString();
+    }
+    if (message.usageNano !== 0n) {
+      obj.usageNano = message.usageNano.toString();
+    }
+    if (message.feesNano !== 0n) {
+      obj.feesNano = message.feesNano.toString();
+    }
+    if (message.expiredNano !== 0n) {
+      obj.expiredNano = message.expiredNano.toString();
+    }
+    if (message.differenceNano !== 0n) {
+      obj.differenceNano = message.differenceNano.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConservationTotals>, I>>(base?: I): ConservationTotals {
+    return ConservationTotals.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConservationTotals>, I>>(object: I): ConservationTotals {
+    const message = createBaseConservationTotals();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.mintedNano = (object.mintedNano !== undefined && object.mintedNano !== null)
+      ? BigInt(object.mintedNano)
+      : 0n;
+    message.transfersInNano = (object.transfersInNano !== undefined && object.transfersInNano !== null)
+      ? BigInt(object.transfersInNano)
+      : 0n;
+    message.balancesNano = (object.balancesNano !== undefined && object.balancesNano !== null)
+      ? BigInt(object.balancesNano)
+      : 0n;
+    message.usageNano = (object.usageNano !== undefined && object.usageNano !== null) ? BigInt(object.usageNano) : 0n;
+    message.feesNano = (object.feesNano !== undefined && object.feesNano !== null) ? BigInt(object.feesNano) : 0n;
+    message.expiredNano = (object.expiredNano !== undefined && object.expiredNano !== null)
+      ? BigInt(object.expiredNano)
+      : 0n;
+    message.differenceNano = (object.differenceNano !== undefined && object.differenceNano !== null)
+      ? BigInt(object.differenceNano)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseCheckConservationResponse(): CheckConservationResponse {
+  return { overall: undefined, owners: [] };
+}
+
+export const CheckConservationResponse: MessageFns<CheckConservationResponse> = {
+  encode(message: CheckConservationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.overall !== undefined) {
+      ConservationTotals.encode(message.overall, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.owners) {
+      ConservationTotals.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckConservationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckConservationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.overall = ConservationTotals.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.owners.push(ConservationTotals.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckConservationResponse {
+    return {
+      overall: isSet(object.overall) ? ConservationTotals.fromJSON(object.overall) : undefined,
+      owners: globalThis.Array.isArray(object?.owners)
+        ? object.owners.map((e: any) => ConservationTotals.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CheckConservationResponse): unknown {
+    const obj: any = {};
+    if (message.overall !== undefined) {
+      obj.overall = ConservationTotals.toJSON(message.overall);
+    }
+    if (message.owners?.length) {
+      obj.owners = message.owners.map((e) => ConservationTotals.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckConservationResponse>, I>>(base?: I): CheckConservationResponse {
+    return CheckConservationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckConservationResponse>, I>>(object: I): CheckConservationResponse {
+    const message = createBaseCheckConservationResponse();
+    message.overall = (object.overall !== undefined && object.overall !== null)
+      ? ConservationTotals.fromPartial(object.overall)
+      : undefined;
+    message.owners = object.owners?.map((e) => ConservationTotals.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 export type AccountsServiceService = typeof AccountsServiceService;
 export const AccountsServiceService = {
   authenticateKey: {
@@ -4501,6 +5599,28 @@ export const AccountsServiceService = {
     responseSerialize: (value: RotateKeyResponse): Buffer => Buffer.from(RotateKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateKeyResponse => RotateKeyResponse.decode(value),
   },
+  listOperations: {
+    path: "/gw.accounts.v1.AccountsService/ListOperations" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListOperationsRequest): Buffer =>
+      Buffer.from(ListOperationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListOperationsRequest => ListOperationsRequest.decode(value),
+    responseSerialize: (value: ListOperationsResponse): Buffer =>
+      Buffer.from(ListOperationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOperationsResponse => ListOperationsResponse.decode(value),
+  },
+  checkConservation: {
+    path: "/gw.accounts.v1.AccountsService/CheckConservation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckConservationRequest): Buffer =>
+      Buffer.from(CheckConservationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckConservationRequest => CheckConservationRequest.decode(value),
+    responseSerialize: (value: CheckConservationResponse): Buffer =>
+      Buffer.from(CheckConservationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckConservationResponse => CheckConservationResponse.decode(value),
+  },
 } as const;
 
 export interface AccountsServiceServer extends UntypedServiceImplementation {
@@ -4513,6 +5633,8 @@ export interface AccountsServiceServer extends UntypedServiceImplementation {
   transfer: handleUnaryCall<TransferRequest, TransferResponse>;
   debit: handleUnaryCall<DebitRequest, DebitResponse>;
   rotateKey: handleUnaryCall<RotateKeyRequest, RotateKeyResponse>;
+  listOperations: handleUnaryCall<ListOperationsRequest, ListOperationsResponse>;
+  checkConservation: handleUnaryCall<CheckConservationRequest, CheckConservationResponse>;
 }
 
 export interface AccountsServiceClient extends Client {
@@ -4650,6 +5772,36 @@ export interface AccountsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateKeyResponse) => void,
+  ): ClientUnaryCall;
+  listOperations(
+    request: ListOperationsRequest,
+    callback: (error: ServiceError | null, response: ListOperationsResponse) => void,
+  ): ClientUnaryCall;
+  listOperations(
+    request: ListOperationsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOperationsResponse) => void,
+  ): ClientUnaryCall;
+  listOperations(
+    request: ListOperationsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOperationsResponse) => void,
+  ): ClientUnaryCall;
+  checkConservation(
+    request: CheckConservationRequest,
+    callback: (error: ServiceError | null, response: CheckConservationResponse) => void,
+  ): ClientUnaryCall;
+  checkConservation(
+    request: CheckConservationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckConservationResponse) => void,
+  ): ClientUnaryCall;
+  checkConservation(
+    request: CheckConservationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckConservationResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { applyAllowModels, resourcesOutsideParent } from './allow-models.js';
+
+describe('applyAllowModels', () => {
+  it('adds entries once, in order', () => {
+    expect(applyAllowModels('', 'gpt-4o, claude-*')).toBe('gpt-4o claude-*');
+    expect(applyAllowModels('gpt-4o', 'gpt-4o o3')).toBe('gpt-4o o3');
+  });
+
+  it('removes an entry with -model and ignores a missing one', () => {
+    expect(applyAllowModels('gpt-4o o3', '-gpt-4o')).toBe('o3');
+    expect(applyAllowModels('o3', '-nothing')).toBe('o3');
+  });
+
+  it('resets with * and applies what follows', () => {
+    expect(applyAllowModels('gpt-4o o3', '*')).toBe('');
+    expect(applyAllowModels('gpt-4o o3', '* gemini-*')).toBe('gemini-*');
+  });
+});
+
+describe('resourcesOutsideParent', () => {
+  it('allows everything under a parent without a list', () => {
+    expect(resourcesOutsideParent('/v1/chat /v1/images', '')).toEqual([]);
+  });
+
+  it('names the entries the parent does not have', () => {
+    expect(resourcesOutsideParent('/v1/chat /v1/images', '/v1/chat,/v1/embeddings')).toEqual(['/v1/images']);
+  });
+});

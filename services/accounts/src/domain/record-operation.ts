@@ -1,0 +1,36 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { redactSecrets } from './operation-log.js';
+import type { AccountsDeps } from './ports.js';
+
+export interface OperationEvent {
+  eventId: string;
+  action: string;
+  operatorId: bigint;
+  targetId: bigint;
+  details: string;
+  ipAddress: string;
+  status: string;
+  /** ISO 8601; the receive time when absent or unreadable. */
+  at: string;
+}
+
+/**
+ * Writes one gw.audit.* event into the operation log, once per event id (redeliveries are
+ * no-ops), with anything secret-looking scrubbed from its text.
+ */
+export async function recordOperation(deps: Pick<AccountsDeps, 'store' | 'clock'>, event: OperationEvent): Promise<boolean> {
+  if (event.eventId === '' || event.eventId.length > 128 || !/^[a-z_]{1,64}$/.test(event.action)) {
+    throw new AppError(ErrorCode.InvalidRequest, 'an audit event needs an event id and an action');
+  }
+  const at = new Date(event.at);
+  return deps.store.insertOperation({
+    eventId: event.eventId,
+    action: event.action,
+    operatorId: event.operatorId,
+    targetId: event.targetId,
+    details: redactSecrets(event.details).slice(0, 4000),
+    ipAddress: event.ipAddress.slice(0, 64),
+    status: (event.status || 'success').slice(0, 32),
+    createdAt: Number.isNaN(at.getTime()) ? deps.clock.now() : at,
+  });
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { callerOf } from '../../../auth/authenticate.js';
+import { parseBody, type Route } from '../../route.js';
+
+const digits = (max: number) => z.string().regex(new RegExp(`^\\d{1,${max}}$`), 'must be a positive integer');
+
+const logsQuery = z.object({
+  page: digits(7).refine((value) => Number(value) >= 1, 'must be at least 1').optional(),
+  size: digits(4).refine((value) => Number(value) >= 1 && Number(value) <= 100, 'must be from 1 to 100').optional(),
+  action: z.string().regex(/^[a-z_]{1,64}$/, 'must be an action name').optional(),
+  target_id: digits(19).optional(),
+  status: z.string().max(32).optional(),
+});
+
+/** GET /dashboard/logs (old path /dashboard/x-user-logs): the caller's operation log, newest first. */
+export function dashboardLogs(path: string): Route {
+  return {
+    method: 'get',
+    path,
+    access: 'user',
+    async handle(deps, req, res) {
+      const query = parseBody(logsQuery, req.query);
+      const caller = callerOf(res);
+      const listed = await deps.accounts.listOperations({
+        callerId: caller.id,
+        page: query.page === undefined ? 1 : Number(query.page),
+        size: query.size === undefined ? 24 : Number(query.size),
+        action: query.action,
+        targetId: query.target_id === undefined ? undefined : BigInt(query.target_id),
+        status: query.status,
+      });
+      const total = Number(listed.total);
+      res.json({
+        logs: listed.entries.map((entry) => ({
+          id: Number(entry.id),
+          action: entry.action,
+          operator_id: Number(entry.operatorId),
+          target_id: Number(entry.targetId),
+          details: entry.details,
+          ip_address: entry.ipAddress,
+          created_at: entry.createdAt,
+          status: entry.status,
+        })),
+        total,
+        page: listed.page,
+        size: listed.size,
+        has_more: listed.page * listed.size < total,
+      });
+    },
+  };
+}

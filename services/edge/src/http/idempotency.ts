@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { AppError, ErrorCode } from '@gw/kit';
+import type { Request, Response } from 'express';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** JSON with object keys sorted, so the same body hashes the same whatever its key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(canonicalJson).join(',')}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return value === undefined ? 'null' : JSON.stringify(value);
+}
+
+/**
+ * The optional `Idempotency-Key` header of a money-moving call (RELIABILITY Decision 3) and the
+ * hash of the request it guards (method, path, canonical body): accounts replays the first answer
+ * for the same hash and refuses another one with 409.
+ */
+export function idempotencyOf(req: Request): { idempotencyKey: string; requestHash: string } {
+  const key = req.get('idempotency-key');
+  if (key === undefined) {
+    return { idempotencyKey: '', requestHash: '' };
+  }
+  if (!KEY.test(key)) {
+    throw new AppError(ErrorCode.InvalidRequest, 'Idempotency-Key must be 1-255 printable ASCII characters');
+  }
+  const requestHash = createHash('sha256')
+    .update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? {})}`)
+    .digest('hex');
+  return { idempotencyKey: key, requestHash };
+}
+
+export function markReplay(res: Response, replayed: boolean): void {
+  if (replayed) {
+    res.setHeader('Idempotent-Replayed', 'true');
+  }
+}

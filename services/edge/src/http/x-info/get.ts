@@ -1,0 +1,32 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { accounts } from '@gw/proto';
+import { z } from 'zod';
+import { callerOf } from '../../auth/authenticate.js';
+import { userInfoView } from '../render.js';
+import { parseBody, type Route } from '../route.js';
+
+const infoQuery = z.object({ user: z.string().min(1).max(320).optional() });
+
+/** GET /x-info?user=<identifier>: the owner reads the `user_info` of itself or an account below it. */
+export const getInfo: Route = {
+  method: 'get',
+  path: '/x-info',
+  access: 'owner',
+  async handle(deps, req, res) {
+    const query = parseBody(infoQuery, req.query);
+    const caller = callerOf(res);
+    const identifier = query.user ?? String(caller.id);
+    if (identifier.trim() === '') {
+      throw new AppError(ErrorCode.InvalidRequest, 'user must name an account');
+    }
+    const { account } = await deps.accounts.getAccount({
+      callerId: caller.id,
+      identifier,
+      reach: accounts.Reach.REACH_SELF_OR_DESCENDANTS,
+    });
+    if (!account) {
+      throw new Error('accounts answered without an account');
+    }
+    res.json(userInfoView(account));
+  },
+};

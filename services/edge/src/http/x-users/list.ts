@@ -1,0 +1,48 @@
+import type { accounts } from '@gw/proto';
+import type { Request, Response } from 'express';
+import { callerOf } from '../../auth/authenticate.js';
+import type { EdgeDeps } from '../../deps.js';
+import { managementView } from '../render.js';
+import { parseBody, type Route } from '../route.js';
+import { listQuery } from './schemas.js';
+
+const MAX_SIZE = 1000;
+
+/**
+ * GET /x-users[/{identifier}] (direct children) and /x-dna[/{identifier}] (all descendants):
+ * `{ success, users, total, page, size }` plus the X-Total-Count, X-Page, X-Per-Page and
+ * X-Total-Pages headers. A size above 1000 is served as 1000.
+ */
+export function listRoute(path: string, reach: accounts.Reach): Route {
+  return {
+    method: 'get',
+    path,
+    access: 'user',
+    async handle(deps: EdgeDeps, req: Request, res: Response) {
+      const query = parseBody(listQuery, req.query);
+      const caller = callerOf(res);
+      const identifier = typeof req.params.identifier === 'string' ? req.params.identifier : undefined;
+      const listed = await deps.accounts.listAccounts({
+        callerId: caller.id,
+        reach,
+        filter: {
+          id: query.id === undefined ? undefined : BigInt(query.id),
+          name: query.name,
+          email: query.email,
+          level: query.level === undefined ? undefined : Number(query.level),
+          dna: query.dna,
+          identifier,
+        },
+        page: query.page === undefined ? 1 : Number(query.page),
+        size: query.size === undefined ? 100 : Math.min(Number(query.size), MAX_SIZE),
+        order: query.order ?? '',
+      });
+      const total = Number(listed.total);
+      res.setHeader('X-Total-Count', String(total));
+      res.setHeader('X-Page', String(listed.page));
+      res.setHeader('X-Per-Page', String(listed.size));
+      res.setHeader('X-Total-Pages', String(Math.ceil(total / listed.size)));
+      res.json({ success: true, users: listed.accounts.map(managementView), total, page: listed.page, size: listed.size });
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { AppError, createGrpcClient, usd, type PromiseClient } from '@gw/kit';
+import { accounts } from '@gw/proto';
+import { createTestDatabase, startGateway, type Gateway, type TestDatabase } from '@gw/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceNano, conservation, createUser, expectError, moneyState } from './accounts-helpers.js';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe('POST /x-root and the Transfer RPC', () => {
+  let gw: Gateway;
+  let database: TestDatabase;
+  let client: PromiseClient<accounts.AccountsServiceClient>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    gw = await startGateway({ databaseUrl: database.url });
+    client = createGrpcClient(accounts.AccountsServiceClient, gw.env.ACCOUNTS_ADDR ?? '', gw.env.GW_INTERNAL_TOKEN ?? '');
+  });
+
+  afterAll(async () => {
+    (client as PromiseClient<accounts.AccountsServiceClient> | undefined)?.close();
+    await (gw as Gateway | undefined)?.stop();
+    await (database as TestDatabase | undefined)?.drop();
+  });
+
+  it('refuses /x-root to anyone but root, and the self phrase for root', async () => {
+    const child = await createUser(gw);
+    await expectError(await gw.request('/x-root', { method: 'POST', key: child.key, json: { confirm: `${today()}-ROTATE-ROOT` } }), 403, 'forbidden');
+    await expectError(await gw.request('/x-root', { method: 'POST', json: { confirm: `${today()}-ROTATE-SELF` } }), 400, 'invalid_request');
+    await expectError(await gw.request('/x-root', { method: 'POST', json: { confirm: `${today()}-ROTATE-ROOT`, name: 'someone' } }), 400, 'invalid_request');
+    expect((await gw.request('/dashboard/status')).status).toBe(200);
+  });
+
+  it('rotates the root key: the old one is refused at once, the new one works', async () => {
+    const response = await gw.request('/x-root', { method: 'POST', json: { confirm: `${today()}-ROTATE-ROOT`, name: 'root' } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { rotate: { action: string; key: string; name: string } };
+    expect(body.rotate).toMatchObject({ action: 'rotate_root', name: 'root' });
+    expect((await gw.request('/dashboard/status')).status).toBe(401);
+    expect((await gw.request('/dashboard/status', { key: body.rotate.key })).status).toBe(200);
+    gw.rootKey = body.rotate.key;
+  });
+
+  it('moves credit both ways between a caller and an account it manages, exactly', async () => {
+    const parent = await createUser(gw, { credit: 10 });
+    const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
+
+    const out = await client.transfer({ callerId: BigInt(parent.id), identifier: String(child.id), amountNano: usd(3), idempotencyKey: 'tr-1' });
+    expect(out).toMatchObject({ callerBalanceNano: usd(5), targetBalanceNano: usd(5) });
+    const back = await client.transfer({ callerId: BigInt(parent.id), identifier: child.name, amountNano: -usd('1.5'), idempotencyKey: 'tr-2' });
+    expect(back).toMatchObject({ callerBalanceNano: usd('6.5'), targetBalanceNano: usd('3.5') });
+
+    const replay = await client.transfer({ callerId: BigInt(parent.id), identifier: String(child.id), amountNano: usd(3), idempotencyKey: 'tr-1' });
+    // A replay answers what the first call answered and moves nothing again.
+    expect(replay.targetBalanceNano).toBe(usd(5));
+    expect(await balanceNano(database, child.id)).toBe(usd('3.5'));
+    expect((await conservation(database)).difference).toBe(0n);
+  });
+
+  it('refuses a zero, overdrawn or out-of-scope transfer and moves nothing', async () => {
+    const parent = await createUser(gw, { credit: 4 });
+    const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
+    const stranger = await createUser(gw);
+    const before = await moneyState(database);
+    const attempts = [
+      { callerId: BigInt(parent.id), identifier: String(child.id), amountNano: 0n, idempotencyKey: '' },
+      { callerId: BigInt(parent.id), identifier: String(child.id), amountNano: usd(3), idempotencyKey: '' },
+      { callerId: BigInt(parent.id), identifier: String(child.id), amountNano: -usd(3), idempotencyKey: '' },
+      { callerId: BigInt(parent.id), identifier: String(stranger.id), amountNano: usd(1), idempotencyKey: '' },
+      { callerId: BigInt(child.id), identifier: String(parent.id), amountNano: usd(1), idempotencyKey: '' },
+    ];
+    const codes = [];
+    for (const attempt of attempts) {
+      const error = await client.transfer(attempt).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      codes.push((error as AppError).code);
+    }
+    expect(codes).toEqual(['invalid_request', 'insufficient_credit', 'insufficient_credit', 'forbidden', 'forbidden']);
+    expect(await moneyState(database)).toBe(before);
+  });
+});
