@@ -12,3 +12,6 @@ export * from './subjects.js';
 export * from './version.js';
 export * from './topology.js';
 export * from './service.js';
+export * from './caller.js';
+export * from './secret-box.js';
+export * from './key-check.js';

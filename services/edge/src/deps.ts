@@ -1,5 +1,5 @@
 import type { PromiseClient } from '@gw/kit';
-import type { accounts } from '@gw/proto';
+import type { accounts, config as configPb, keypool } from '@gw/proto';
 import type { AuthCache } from './auth/auth-cache.js';
 import type { Config } from './config.js';
 import type { HealthReport } from './health.js';
@@ -9,5 +9,7 @@ export interface EdgeDeps {
   config: Config;
   cache: AuthCache;
   accounts: PromiseClient<accounts.AccountsServiceClient>;
+  keypool: PromiseClient<keypool.KeypoolServiceClient>;
+  configs: PromiseClient<configPb.ConfigServiceClient>;
   health: () => Promise<HealthReport>;
 }

@@ -1,8 +1,32 @@
+import { dashboardInfo } from './http/dashboard/info/get.js';
+import { dashboardLogs } from './http/dashboard/logs/get.js';
+import { getAudit } from './http/x-audit/get.js';
+import { getDnaOne } from './http/x-dna/[identifier]/get.js';
+import { getDna } from './http/x-dna/get.js';
+import { getInfo } from './http/x-info/get.js';
+import { deleteUser } from './http/x-users/[identifier]/delete.js';
+import { getUser } from './http/x-users/[identifier]/get.js';
+import { postUser, putUser } from './http/x-users/[identifier]/put.js';
+import { getUsers } from './http/x-users/get.js';
 import { dashboardStatus } from './http/dashboard/status/get.js';
 import { getHealthz } from './http/healthz/get.js';
 import type { Route } from './http/route.js';
+import { postRoot } from './http/x-root/post.js';
 import { postSelf } from './http/x-self/post.js';
 import { postUsers } from './http/x-users/post.js';
+import { getKeys } from './http/x-keys/get.js';
+import { postKeys } from './http/x-keys/post.js';
+import { getKeysBySelector } from './http/x-keys/[selector]/get.js';
+import { postKey, putKey } from './http/x-keys/[selector]/put.js';
+import { deleteKey } from './http/x-keys/[selector]/delete.js';
+import { getGeneratedKey } from './http/x-gkey/get.js';
+import { getEncryptedKey } from './http/x-ekey/[plain]/get.js';
+import { getDecryptedKey } from './http/x-dkey/[cipher]/get.js';
+import { getConfig } from './http/x-config/get.js';
+import { postConfig, putConfig } from './http/x-config/put.js';
+import { deleteConfig } from './http/x-config/delete.js';
+import { getConf } from './http/x-conf/get.js';
+import { postConf } from './http/x-conf/post.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
@@ -14,4 +38,37 @@ export const ROUTES: readonly Route[] = [
   dashboardStatus('/dashboard/x-user-status'),
   postUsers,
   postSelf,
+  postRoot,
+  // Accounts: subaccount management and the dashboard's user_info.
+  getUsers,
+  getUser,
+  getDna,
+  getDnaOne,
+  putUser,
+  postUser,
+  deleteUser,
+  dashboardInfo('/dashboard/info'),
+  dashboardInfo('/dashboard/x-user-info'),
+  getInfo,
+  dashboardLogs('/dashboard/logs'),
+  dashboardLogs('/dashboard/x-user-logs'),
+  getAudit,
+  // Keypool: the owner's provider keys and the /x-ekey, /x-dkey ciphers.
+  getKeys,
+  postKeys,
+  getKeysBySelector,
+  putKey,
+  postKey,
+  deleteKey,
+  getGeneratedKey,
+  getEncryptedKey,
+  getDecryptedKey,
+  // Config: the owner's configuration.
+  getConfig,
+  putConfig,
+  postConfig,
+  deleteConfig,
+  // Owner overview and batch configuration.
+  getConf,
+  postConf,
 ];

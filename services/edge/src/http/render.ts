@@ -59,3 +59,60 @@ export function managementView(account: Account) {
     UpdatedAt: account.updatedAt,
   };
 }
+
+function listOf(text: string): string[] {
+  return text.split(/[\s,]+/).filter((item) => item !== '');
+}
+
+/**
+ * The nested `user_info` form of /dashboard/info and /x-info. Usage cost comes from the
+ * account's day and month spend; request and token counts are billing's and read 0 here.
+ */
+export function userInfoView(account: Account) {
+  const modelLimits = JSON.parse(account.modelLimitsJson || '{}') as Record<string, Record<string, number>>;
+  return {
+    object: 'user_info',
+    user: {
+      id: Number(account.id),
+      name: account.name,
+      email: account.email,
+      alias: account.alias,
+      level: account.level,
+      gear: account.gear,
+      role: account.role,
+      tier: account.tier,
+      factor: account.factor,
+      rates: account.rates,
+      dna: account.dna,
+      created_at: account.createdAt,
+      updated_at: account.updatedAt,
+    },
+    balance: {
+      total: nanoToUsd(account.balanceNano),
+      credits: account.credits.map((lot) => ({ amount: nanoToUsd(lot.remainingNano), expires_at: lot.expiresAt })),
+    },
+    limits: {
+      hard_limit: nanoToUsd(account.hardLimitNano),
+      soft_limit: nanoToUsd(account.softLimitNano),
+      auto_quota: nanoToUsd(account.autoQuotaNano),
+      rpm: Number(account.rpm),
+      rph: Number(account.rph),
+      rpd: Number(account.rpd),
+      tpm: Number(account.tpm),
+      tph: Number(account.tph),
+      tpd: Number(account.tpd),
+    },
+    usage: {
+      today: { requests: 0, tokens: 0, cost: nanoToUsd(account.daySpendNano) },
+      month: { requests: 0, tokens: 0, cost: nanoToUsd(account.monthSpendNano) },
+    },
+    restrictions: {
+      allow_ips: listOf(account.allowIps),
+      allow_models: listOf(account.allowModels),
+      resources: listOf(account.resources),
+    },
+    model_limits: Object.fromEntries(
+      Object.entries(modelLimits).map(([model, limits]) => [model, { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 }]),
+    ),
+  };
+}

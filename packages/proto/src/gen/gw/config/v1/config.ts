@@ -25,11 +25,25 @@ export const protobufFileName = "gw/config/v1/config.proto";
 
 export interface GetOwnerConfigRequest {
   ownerId: bigint;
+  /**
+   * Internal readers that need EMAIL_PASS (the mailer) set this; the edge never does, and
+   * then EMAIL_PASS comes back masked.
+   */
+  revealSecrets?: boolean | undefined;
 }
 
+/**
+ * values holds every key that is set, as its stored canonical string (MODEL_LIMITS as JSON,
+ * PRICING as given). Keys not present use the defaults.
+ */
 export interface GetOwnerConfigResponse {
   version: bigint;
   values: { [key: string]: string };
+  /**
+   * Every allowed key as GET /x-config shows it (defaults included): mapper keys, RESOURCES and
+   * MODEL_LIMITS as objects, PRICING and the mail settings as strings, EMAIL_PASS masked.
+   */
+  configsJson: string;
 }
 
 export interface GetOwnerConfigResponse_ValuesEntry {
@@ -37,8 +51,85 @@ export interface GetOwnerConfigResponse_ValuesEntry {
   value: string;
 }
 
+export interface UpdateOwnerConfigRequest {
+  ownerId: bigint;
+  /**
+   * Allowed keys only (case-sensitive). Mapper values (MODEL_MAPPER, LEVEL_MAPPER,
+   * MODEL_FAILOVER, SWITCH_OVER) are applied as operations on the stored mapping:
+   * `a=b` adds or replaces a, `-a` removes it. Other values replace the stored one; "" restores
+   * the default.
+   */
+  values: { [key: string]: string };
+  /**
+   * POST /x-conf semantics for MODEL_LIMITS: `*` or `=` clears, `-m1,-m2` removes models, an
+   * object merges into the stored limits. false: the value replaces the stored limits.
+   */
+  mergeLimits: boolean;
+  operatorId: bigint;
+}
+
+export interface UpdateOwnerConfigRequest_ValuesEntry {
+  key: string;
+  value: string;
+}
+
+export interface UpdateOwnerConfigResponse {
+  version: bigint;
+  /** the whole configuration after the change, secrets masked */
+  values: { [key: string]: string };
+  /** as in GetOwnerConfigResponse */
+  configsJson: string;
+}
+
+export interface UpdateOwnerConfigResponse_ValuesEntry {
+  key: string;
+  value: string;
+}
+
+export interface DeleteOwnerConfigRequest {
+  ownerId: bigint;
+  keys: string[];
+  operatorId: bigint;
+}
+
+export interface DeleteOwnerConfigResponse {
+  version: bigint;
+  values: { [key: string]: string };
+  configsJson: string;
+}
+
+export interface DeleteOwnerConfigResponse_ValuesEntry {
+  key: string;
+  value: string;
+}
+
+/**
+ * After a key is added: LEVEL_MAPPER entries for the model families the Provider is known to
+ * serve (exact host match, then similarity of the host to a provider's name), for patterns the
+ * owner has not mapped yet. Logged as the auto_config operation.
+ */
+export interface AutoConfigLevelsRequest {
+  ownerId: bigint;
+  provider: string;
+  level: number;
+  operatorId: bigint;
+  ipAddress: string;
+}
+
+export interface AutoConfigLevelsResponse {
+  /** unchanged when nothing was added */
+  version: bigint;
+  /** pattern → level */
+  added: { [key: string]: number };
+}
+
+export interface AutoConfigLevelsResponse_AddedEntry {
+  key: string;
+  value: number;
+}
+
 function createBaseGetOwnerConfigRequest(): GetOwnerConfigRequest {
-  return { ownerId: 0n };
+  return { ownerId: 0n, revealSecrets: undefined };
 }
 
 export const GetOwnerConfigRequest: MessageFns<GetOwnerConfigRequest> = {
@@ -48,6 +139,9 @@ export const GetOwnerConfigRequest: MessageFns<GetOwnerConfigRequest> = {
         throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
       }
       writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.revealSecrets !== undefined) {
+      writer.uint32(16).bool(message.revealSecrets);
     }
     return writer;
   },
@@ -73,6 +167,14 @@ export const GetOwnerConfigRequest: MessageFns<GetOwnerConfigRequest> = {
             message.ownerId = reader.int64() as bigint;
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.revealSecrets = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -88,6 +190,11 @@ export const GetOwnerConfigRequest: MessageFns<GetOwnerConfigRequest> = {
   fromJSON(object: any): GetOwnerConfigRequest {
     return {
       ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      revealSecrets: isSet(object.revealSecrets)
+        ? globalThis.Boolean(object.revealSecrets)
+        : isSet(object.reveal_secrets)
+        ? globalThis.Boolean(object.reveal_secrets)
+        : undefined,
     };
   },
 
@@ -95,6 +202,9 @@ export const GetOwnerConfigRequest: MessageFns<GetOwnerConfigRequest> = {
     const obj: any = {};
     if (message.ownerId !== 0n) {
       obj.ownerId = message.ownerId.toString();
+    }
+    if (message.revealSecrets !== undefined) {
+      obj.revealSecrets = message.revealSecrets;
     }
     return obj;
   },
@@ -105,12 +215,13 @@ export const GetOwnerConfigRequest: MessageFns<GetOwnerConfigRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetOwnerConfigRequest>, I>>(object: I): GetOwnerConfigRequest {
     const message = createBaseGetOwnerConfigRequest();
     message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.revealSecrets = object.revealSecrets ?? undefined;
     return message;
   },
 };
 
 function createBaseGetOwnerConfigResponse(): GetOwnerConfigResponse {
-  return { version: 0n, values: {} };
+  return { version: 0n, values: {}, configsJson: "" };
 }
 
 export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
@@ -124,6 +235,9 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
     globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
       GetOwnerConfigResponse_ValuesEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
     });
+    if (message.configsJson !== "") {
+      writer.uint32(26).string(message.configsJson);
+    }
     return writer;
   },
 
@@ -159,6 +273,14 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
             }
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.configsJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -188,6 +310,11 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
           {},
         )
         : {},
+      configsJson: isSet(object.configsJson)
+        ? globalThis.String(object.configsJson)
+        : isSet(object.configs_json)
+        ? globalThis.String(object.configs_json)
+        : "",
     };
   },
 
@@ -204,6 +331,9 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
           obj.values[k] = v;
         });
       }
+    }
+    if (message.configsJson !== "") {
+      obj.configsJson = message.configsJson;
     }
     return obj;
   },
@@ -223,6 +353,7 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
       },
       {},
     );
+    message.configsJson = object.configsJson ?? "";
     return message;
   },
 };
@@ -316,6 +447,1181 @@ export const GetOwnerConfigResponse_ValuesEntry: MessageFns<GetOwnerConfigRespon
   },
 };
 
+function createBaseUpdateOwnerConfigRequest(): UpdateOwnerConfigRequest {
+  return { ownerId: 0n, values: {}, mergeLimits: false, operatorId: 0n };
+}
+
+export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
+  encode(message: UpdateOwnerConfigRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
+      UpdateOwnerConfigRequest_ValuesEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    if (message.mergeLimits !== false) {
+      writer.uint32(24).bool(message.mergeLimits);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(32).int64(message.operatorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOwnerConfigRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOwnerConfigRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = UpdateOwnerConfigRequest_ValuesEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.values[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.mergeLimits = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateOwnerConfigRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      values: isObject(object.values)
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      mergeLimits: isSet(object.mergeLimits)
+        ? globalThis.Boolean(object.mergeLimits)
+        : isSet(object.merge_limits)
+        ? globalThis.Boolean(object.merge_limits)
+        : false,
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+    };
+  },
+
+  toJSON(message: UpdateOwnerConfigRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.values) {
+      const entries = globalThis.Object.entries(message.values) as [string, string][];
+      if (entries.length > 0) {
+        obj.values = {};
+        entries.forEach(([k, v]) => {
+          obj.values[k] = v;
+        });
+      }
+    }
+    if (message.mergeLimits !== false) {
+      obj.mergeLimits = message.mergeLimits;
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateOwnerConfigRequest>, I>>(base?: I): UpdateOwnerConfigRequest {
+    return UpdateOwnerConfigRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateOwnerConfigRequest>, I>>(object: I): UpdateOwnerConfigRequest {
+    const message = createBaseUpdateOwnerConfigRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.values = (globalThis.Object.entries(object.values ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.mergeLimits = object.mergeLimits ?? false;
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseUpdateOwnerConfigRequest_ValuesEntry(): UpdateOwnerConfigRequest_ValuesEntry {
+  return { key: "", value: "" };
+}
+
+export const UpdateOwnerConfigRequest_ValuesEntry: MessageFns<UpdateOwnerConfigRequest_ValuesEntry> = {
+  encode(message: UpdateOwnerConfigRequest_ValuesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOwnerConfigRequest_ValuesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOwnerConfigRequest_ValuesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateOwnerConfigRequest_ValuesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: UpdateOwnerConfigRequest_ValuesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateOwnerConfigRequest_ValuesEntry>, I>>(
+    base?: I,
+  ): UpdateOwnerConfigRequest_ValuesEntry {
+    return UpdateOwnerConfigRequest_ValuesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateOwnerConfigRequest_ValuesEntry>, I>>(
+    object: I,
+  ): UpdateOwnerConfigRequest_ValuesEntry {
+    const message = createBaseUpdateOwnerConfigRequest_ValuesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateOwnerConfigResponse(): UpdateOwnerConfigResponse {
+  return { version: 0n, values: {}, configsJson: "" };
+}
+
+export const UpdateOwnerConfigResponse: MessageFns<UpdateOwnerConfigResponse> = {
+  encode(message: UpdateOwnerConfigResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(8).int64(message.version);
+    }
+    globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
+      UpdateOwnerConfigResponse_ValuesEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    if (message.configsJson !== "") {
+      writer.uint32(26).string(message.configsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOwnerConfigResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOwnerConfigResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = UpdateOwnerConfigResponse_ValuesEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.values[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.configsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateOwnerConfigResponse {
+    return {
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+      values: isObject(object.values)
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      configsJson: isSet(object.configsJson)
+        ? globalThis.String(object.configsJson)
+        : isSet(object.configs_json)
+        ? globalThis.String(object.configs_json)
+        : "",
+    };
+  },
+
+  toJSON(message: UpdateOwnerConfigResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    if (message.values) {
+      const entries = globalThis.Object.entries(message.values) as [string, string][];
+      if (entries.length > 0) {
+        obj.values = {};
+        entries.forEach(([k, v]) => {
+          obj.values[k] = v;
+        });
+      }
+    }
+    if (message.configsJson !== "") {
+      obj.configsJson = message.configsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateOwnerConfigResponse>, I>>(base?: I): UpdateOwnerConfigResponse {
+    return UpdateOwnerConfigResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateOwnerConfigResponse>, I>>(object: I): UpdateOwnerConfigResponse {
+    const message = createBaseUpdateOwnerConfigResponse();
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    message.values = (globalThis.Object.entries(object.values ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.configsJson = object.configsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateOwnerConfigResponse_ValuesEntry(): UpdateOwnerConfigResponse_ValuesEntry {
+  return { key: "", value: "" };
+}
+
+export const UpdateOwnerConfigResponse_ValuesEntry: MessageFns<UpdateOwnerConfigResponse_ValuesEntry> = {
+  encode(message: UpdateOwnerConfigResponse_ValuesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOwnerConfigResponse_ValuesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOwnerConfigResponse_ValuesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateOwnerConfigResponse_ValuesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: UpdateOwnerConfigResponse_ValuesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateOwnerConfigResponse_ValuesEntry>, I>>(
+    base?: I,
+  ): UpdateOwnerConfigResponse_ValuesEntry {
+    return UpdateOwnerConfigResponse_ValuesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateOwnerConfigResponse_ValuesEntry>, I>>(
+    object: I,
+  ): UpdateOwnerConfigResponse_ValuesEntry {
+    const message = createBaseUpdateOwnerConfigResponse_ValuesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteOwnerConfigRequest(): DeleteOwnerConfigRequest {
+  return { ownerId: 0n, keys: [], operatorId: 0n };
+}
+
+export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
+  encode(message: DeleteOwnerConfigRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    for (const v of message.keys) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(24).int64(message.operatorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOwnerConfigRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOwnerConfigRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keys.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOwnerConfigRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => globalThis.String(e)) : [],
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+    };
+  },
+
+  toJSON(message: DeleteOwnerConfigRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.keys?.length) {
+      obj.keys = message.keys;
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOwnerConfigRequest>, I>>(base?: I): DeleteOwnerConfigRequest {
+    return DeleteOwnerConfigRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOwnerConfigRequest>, I>>(object: I): DeleteOwnerConfigRequest {
+    const message = createBaseDeleteOwnerConfigRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.keys = object.keys?.map((e) => e) || [];
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseDeleteOwnerConfigResponse(): DeleteOwnerConfigResponse {
+  return { version: 0n, values: {}, configsJson: "" };
+}
+
+export const DeleteOwnerConfigResponse: MessageFns<DeleteOwnerConfigResponse> = {
+  encode(message: DeleteOwnerConfigResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(8).int64(message.version);
+    }
+    globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
+      DeleteOwnerConfigResponse_ValuesEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    if (message.configsJson !== "") {
+      writer.uint32(26).string(message.configsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOwnerConfigResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOwnerConfigResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = DeleteOwnerConfigResponse_ValuesEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.values[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.configsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOwnerConfigResponse {
+    return {
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+      values: isObject(object.values)
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      configsJson: isSet(object.configsJson)
+        ? globalThis.String(object.configsJson)
+        : isSet(object.configs_json)
+        ? globalThis.String(object.configs_json)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteOwnerConfigResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    if (message.values) {
+      const entries = globalThis.Object.entries(message.values) as [string, string][];
+      if (entries.length > 0) {
+        obj.values = {};
+        entries.forEach(([k, v]) => {
+          obj.values[k] = v;
+        });
+      }
+    }
+    if (message.configsJson !== "") {
+      obj.configsJson = message.configsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOwnerConfigResponse>, I>>(base?: I): DeleteOwnerConfigResponse {
+    return DeleteOwnerConfigResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOwnerConfigResponse>, I>>(object: I): DeleteOwnerConfigResponse {
+    const message = createBaseDeleteOwnerConfigResponse();
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    message.values = (globalThis.Object.entries(object.values ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.configsJson = object.configsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteOwnerConfigResponse_ValuesEntry(): DeleteOwnerConfigResponse_ValuesEntry {
+  return { key: "", value: "" };
+}
+
+export const DeleteOwnerConfigResponse_ValuesEntry: MessageFns<DeleteOwnerConfigResponse_ValuesEntry> = {
+  encode(message: DeleteOwnerConfigResponse_ValuesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOwnerConfigResponse_ValuesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOwnerConfigResponse_ValuesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOwnerConfigResponse_ValuesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: DeleteOwnerConfigResponse_ValuesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOwnerConfigResponse_ValuesEntry>, I>>(
+    base?: I,
+  ): DeleteOwnerConfigResponse_ValuesEntry {
+    return DeleteOwnerConfigResponse_ValuesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOwnerConfigResponse_ValuesEntry>, I>>(
+    object: I,
+  ): DeleteOwnerConfigResponse_ValuesEntry {
+    const message = createBaseDeleteOwnerConfigResponse_ValuesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseAutoConfigLevelsRequest(): AutoConfigLevelsRequest {
+  return { ownerId: 0n, provider: "", level: 0, operatorId: 0n, ipAddress: "" };
+}
+
+export const AutoConfigLevelsRequest: MessageFns<AutoConfigLevelsRequest> = {
+  encode(message: AutoConfigLevelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.provider !== "") {
+      writer.uint32(18).string(message.provider);
+    }
+    if (message.level !== 0) {
+      writer.uint32(24).int32(message.level);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(32).int64(message.operatorId);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(42).string(message.ipAddress);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AutoConfigLevelsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAutoConfigLevelsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AutoConfigLevelsRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
+    };
+  },
+
+  toJSON(message: AutoConfigLevelsRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.level !== 0) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AutoConfigLevelsRequest>, I>>(base?: I): AutoConfigLevelsRequest {
+    return AutoConfigLevelsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AutoConfigLevelsRequest>, I>>(object: I): AutoConfigLevelsRequest {
+    const message = createBaseAutoConfigLevelsRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.provider = object.provider ?? "";
+    message.level = object.level ?? 0;
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    message.ipAddress = object.ipAddress ?? "";
+    return message;
+  },
+};
+
+function createBaseAutoConfigLevelsResponse(): AutoConfigLevelsResponse {
+  return { version: 0n, added: {} };
+}
+
+export const AutoConfigLevelsResponse: MessageFns<AutoConfigLevelsResponse> = {
+  encode(message: AutoConfigLevelsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(8).int64(message.version);
+    }
+    globalThis.Object.entries(message.added).forEach(([key, value]: [string, number]) => {
+      AutoConfigLevelsResponse_AddedEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AutoConfigLevelsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAutoConfigLevelsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = AutoConfigLevelsResponse_AddedEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.added[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AutoConfigLevelsResponse {
+    return {
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+      added: isObject(object.added)
+        ? (globalThis.Object.entries(object.added) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: AutoConfigLevelsResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    if (message.added) {
+      const entries = globalThis.Object.entries(message.added) as [string, number][];
+      if (entries.length > 0) {
+        obj.added = {};
+        entries.forEach(([k, v]) => {
+          obj.added[k] = Math.round(v);
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AutoConfigLevelsResponse>, I>>(base?: I): AutoConfigLevelsResponse {
+    return AutoConfigLevelsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AutoConfigLevelsResponse>, I>>(object: I): AutoConfigLevelsResponse {
+    const message = createBaseAutoConfigLevelsResponse();
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    message.added = (globalThis.Object.entries(object.added ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseAutoConfigLevelsResponse_AddedEntry(): AutoConfigLevelsResponse_AddedEntry {
+  return { key: "", value: 0 };
+}
+
+export const AutoConfigLevelsResponse_AddedEntry: MessageFns<AutoConfigLevelsResponse_AddedEntry> = {
+  encode(message: AutoConfigLevelsResponse_AddedEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).int32(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AutoConfigLevelsResponse_AddedEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAutoConfigLevelsResponse_AddedEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AutoConfigLevelsResponse_AddedEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: AutoConfigLevelsResponse_AddedEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = Math.round(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AutoConfigLevelsResponse_AddedEntry>, I>>(
+    base?: I,
+  ): AutoConfigLevelsResponse_AddedEntry {
+    return AutoConfigLevelsResponse_AddedEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AutoConfigLevelsResponse_AddedEntry>, I>>(
+    object: I,
+  ): AutoConfigLevelsResponse_AddedEntry {
+    const message = createBaseAutoConfigLevelsResponse_AddedEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
 export type ConfigServiceService = typeof ConfigServiceService;
 export const ConfigServiceService = {
   getOwnerConfig: {
@@ -329,10 +1635,46 @@ export const ConfigServiceService = {
       Buffer.from(GetOwnerConfigResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOwnerConfigResponse => GetOwnerConfigResponse.decode(value),
   },
+  updateOwnerConfig: {
+    path: "/gw.config.v1.ConfigService/UpdateOwnerConfig" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateOwnerConfigRequest): Buffer =>
+      Buffer.from(UpdateOwnerConfigRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateOwnerConfigRequest => UpdateOwnerConfigRequest.decode(value),
+    responseSerialize: (value: UpdateOwnerConfigResponse): Buffer =>
+      Buffer.from(UpdateOwnerConfigResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateOwnerConfigResponse => UpdateOwnerConfigResponse.decode(value),
+  },
+  deleteOwnerConfig: {
+    path: "/gw.config.v1.ConfigService/DeleteOwnerConfig" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteOwnerConfigRequest): Buffer =>
+      Buffer.from(DeleteOwnerConfigRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteOwnerConfigRequest => DeleteOwnerConfigRequest.decode(value),
+    responseSerialize: (value: DeleteOwnerConfigResponse): Buffer =>
+      Buffer.from(DeleteOwnerConfigResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteOwnerConfigResponse => DeleteOwnerConfigResponse.decode(value),
+  },
+  autoConfigLevels: {
+    path: "/gw.config.v1.ConfigService/AutoConfigLevels" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AutoConfigLevelsRequest): Buffer =>
+      Buffer.from(AutoConfigLevelsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AutoConfigLevelsRequest => AutoConfigLevelsRequest.decode(value),
+    responseSerialize: (value: AutoConfigLevelsResponse): Buffer =>
+      Buffer.from(AutoConfigLevelsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AutoConfigLevelsResponse => AutoConfigLevelsResponse.decode(value),
+  },
 } as const;
 
 export interface ConfigServiceServer extends UntypedServiceImplementation {
   getOwnerConfig: handleUnaryCall<GetOwnerConfigRequest, GetOwnerConfigResponse>;
+  updateOwnerConfig: handleUnaryCall<UpdateOwnerConfigRequest, UpdateOwnerConfigResponse>;
+  deleteOwnerConfig: handleUnaryCall<DeleteOwnerConfigRequest, DeleteOwnerConfigResponse>;
+  autoConfigLevels: handleUnaryCall<AutoConfigLevelsRequest, AutoConfigLevelsResponse>;
 }
 
 export interface ConfigServiceClient extends Client {
@@ -350,6 +1692,51 @@ export interface ConfigServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOwnerConfigResponse) => void,
+  ): ClientUnaryCall;
+  updateOwnerConfig(
+    request: UpdateOwnerConfigRequest,
+    callback: (error: ServiceError | null, response: UpdateOwnerConfigResponse) => void,
+  ): ClientUnaryCall;
+  updateOwnerConfig(
+    request: UpdateOwnerConfigRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateOwnerConfigResponse) => void,
+  ): ClientUnaryCall;
+  updateOwnerConfig(
+    request: UpdateOwnerConfigRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateOwnerConfigResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnerConfig(
+    request: DeleteOwnerConfigRequest,
+    callback: (error: ServiceError | null, response: DeleteOwnerConfigResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnerConfig(
+    request: DeleteOwnerConfigRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteOwnerConfigResponse) => void,
+  ): ClientUnaryCall;
+  deleteOwnerConfig(
+    request: DeleteOwnerConfigRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteOwnerConfigResponse) => void,
+  ): ClientUnaryCall;
+  autoConfigLevels(
+    request: AutoConfigLevelsRequest,
+    callback: (error: ServiceError | null, response: AutoConfigLevelsResponse) => void,
+  ): ClientUnaryCall;
+  autoConfigLevels(
+    request: AutoConfigLevelsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AutoConfigLevelsResponse) => void,
+  ): ClientUnaryCall;
+  autoConfigLevels(
+    request: AutoConfigLevelsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AutoConfigLevelsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -29,23 +29,209 @@ export interface ProviderKey {
   name: string;
   level: number;
   provider: string;
-  /** plaintext only inside snapshots for proxies; masked everywhere else */
+  /**
+   * Plaintext only inside GetSnapshot (for proxies); everywhere else all but the last 4
+   * characters are masked.
+   */
   secretKey: string;
   status: boolean;
+  /**
+   * The provider-type configuration as a JSON object. Sensitive fields (private_key) are
+   * plaintext only inside GetSnapshot and masked everywhere else.
+   */
   configJson: string;
+  /** ISO 8601, UTC */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Fields a caller may set; unset means "keep" (update) or "default" (create). */
+export interface KeyFields {
+  name?: string | undefined;
+  level?: number | undefined;
+  provider?: string | undefined;
+  secretKey?: string | undefined;
+  status?:
+    | boolean
+    | undefined;
+  /** a JSON object; "" or "{}" means the standard type */
+  configJson?: string | undefined;
+}
+
+export interface ListKeysRequest {
+  ownerId: bigint;
+  id?: bigint | undefined;
+  level?:
+    | number
+    | undefined;
+  /** a full URL or a host; "" for any */
+  provider: string;
+  status?:
+    | boolean
+    | undefined;
+  /** 1-based; 0 means 1 */
+  page: number;
+  /** 0 means the default page size */
+  size: number;
+}
+
+export interface ListKeysResponse {
+  keys: ProviderKey[];
+  total: bigint;
+  page: number;
+  size: number;
+}
+
+export interface GetKeyRequest {
+  ownerId: bigint;
+  id: bigint;
+}
+
+export interface GetKeyResponse {
+  key?: ProviderKey | undefined;
+}
+
+export interface CreateKeyRequest {
+  ownerId: bigint;
+  /**
+   * The pool belongs to root (single-tenant or the operator's own pool): private network
+   * ranges are allowed for Provider (self-hosted models). Loopback, link-local and the
+   * gateway's own addresses are refused for every pool.
+   */
+  ownerIsRoot: boolean;
+  operatorId: bigint;
+  ipAddress: string;
+  fields?: KeyFields | undefined;
+}
+
+export interface CreateKeyResponse {
+  key?: ProviderKey | undefined;
+  version: bigint;
+  /**
+   * LEVEL_MAPPER entries the config service added for this Provider (best effort; empty when
+   * none or when the config service did not answer).
+   */
+  autoLevelMapper: { [key: string]: number };
+}
+
+export interface CreateKeyResponse_AutoLevelMapperEntry {
+  key: string;
+  value: number;
+}
+
+export interface UpdateKeyRequest {
+  ownerId: bigint;
+  ownerIsRoot: boolean;
+  operatorId: bigint;
+  ipAddress: string;
+  id: bigint;
+  fields?: KeyFields | undefined;
+}
+
+export interface UpdateKeyResponse {
+  key?: ProviderKey | undefined;
+  version: bigint;
+}
+
+export interface DeleteKeyRequest {
+  ownerId: bigint;
+  operatorId: bigint;
+  ipAddress: string;
+  id: bigint;
+}
+
+export interface DeleteKeyResponse {
+  id: bigint;
+  version: bigint;
 }
 
 export interface GetSnapshotRequest {
   ownerId: bigint;
 }
 
+/** Every key of the owner with plaintext secrets, for proxies only (internal gRPC). */
 export interface GetSnapshotResponse {
   version: bigint;
   keys: ProviderKey[];
 }
 
+export interface EncryptSecretRequest {
+  ownerId: bigint;
+  plaintext: string;
+}
+
+export interface EncryptSecretResponse {
+  ciphertext: string;
+}
+
+export interface DecryptSecretRequest {
+  ownerId: bigint;
+  ciphertext: string;
+}
+
+export interface DecryptSecretResponse {
+  plaintext: string;
+}
+
+/** A key put to sleep by the proxies after repeated failures; the state lives in Redis. */
+export interface SleepingKey {
+  keyId: bigint;
+  remainingMs: bigint;
+  /** how many times in a row it was put to sleep */
+  sleepTimes: number;
+}
+
+export interface ListSleepingKeysRequest {
+  ownerId: bigint;
+}
+
+export interface ListSleepingKeysResponse {
+  keys: SleepingKey[];
+}
+
+export interface SleepKeyRequest {
+  ownerId: bigint;
+  keyId: bigint;
+  /** 0: the escalating schedule (5, 15, then 30 minutes) */
+  durationMs: bigint;
+}
+
+export interface SleepKeyResponse {
+  key?: SleepingKey | undefined;
+}
+
+export interface WakeKeysRequest {
+  ownerId: bigint;
+  /** empty: every sleeping key of the owner */
+  keyIds: bigint[];
+}
+
+export interface WakeKeysResponse {
+  woken: number;
+  version: bigint;
+}
+
+export interface ReloadKeysRequest {
+  ownerId: bigint;
+}
+
+export interface ReloadKeysResponse {
+  version: bigint;
+}
+
 function createBaseProviderKey(): ProviderKey {
-  return { id: 0n, ownerId: 0n, name: "", level: 0, provider: "", secretKey: "", status: false, configJson: "" };
+  return {
+    id: 0n,
+    ownerId: 0n,
+    name: "",
+    level: 0,
+    provider: "",
+    secretKey: "",
+    status: false,
+    configJson: "",
+    createdAt: "",
+    updatedAt: "",
+  };
 }
 
 export const ProviderKey: MessageFns<ProviderKey> = {
@@ -79,6 +265,12 @@ export const ProviderKey: MessageFns<ProviderKey> = {
     }
     if (message.configJson !== "") {
       writer.uint32(66).string(message.configJson);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(82).string(message.updatedAt);
     }
     return writer;
   },
@@ -160,6 +352,22 @@ export const ProviderKey: MessageFns<ProviderKey> = {
             message.configJson = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -190,6 +398,16 @@ export const ProviderKey: MessageFns<ProviderKey> = {
         : isSet(object.config_json)
         ? globalThis.String(object.config_json)
         : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
     };
   },
 
@@ -219,6 +437,12 @@ export const ProviderKey: MessageFns<ProviderKey> = {
     if (message.configJson !== "") {
       obj.configJson = message.configJson;
     }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
     return obj;
   },
 
@@ -235,6 +459,1501 @@ export const ProviderKey: MessageFns<ProviderKey> = {
     message.secretKey = object.secretKey ?? "";
     message.status = object.status ?? false;
     message.configJson = object.configJson ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseKeyFields(): KeyFields {
+  return {
+    name: undefined,
+    level: undefined,
+    provider: undefined,
+    secretKey: undefined,
+    status: undefined,
+    configJson: undefined,
+  };
+}
+
+export const KeyFields: MessageFns<KeyFields> = {
+  encode(message: KeyFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== undefined) {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.level !== undefined) {
+      writer.uint32(16).int32(message.level);
+    }
+    if (message.provider !== undefined) {
+      writer.uint32(26).string(message.provider);
+    }
+    if (message.secretKey !== undefined) {
+      writer.uint32(34).string(message.secretKey);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(40).bool(message.status);
+    }
+    if (message.configJson !== undefined) {
+      writer.uint32(50).string(message.configJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeyFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.secretKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.status = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.configJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): KeyFields {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      level: isSet(object.level) ? globalThis.Number(object.level) : undefined,
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : undefined,
+      secretKey: isSet(object.secretKey)
+        ? globalThis.String(object.secretKey)
+        : isSet(object.secret_key)
+        ? globalThis.String(object.secret_key)
+        : undefined,
+      status: isSet(object.status) ? globalThis.Boolean(object.status) : undefined,
+      configJson: isSet(object.configJson)
+        ? globalThis.String(object.configJson)
+        : isSet(object.config_json)
+        ? globalThis.String(object.config_json)
+        : undefined,
+    };
+  },
+
+  toJSON(message: KeyFields): unknown {
+    const obj: any = {};
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.level !== undefined) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.provider !== undefined) {
+      obj.provider = message.provider;
+    }
+    if (message.secretKey !== undefined) {
+      obj.secretKey = message.secretKey;
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.configJson !== undefined) {
+      obj.configJson = message.configJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<KeyFields>, I>>(base?: I): KeyFields {
+    return KeyFields.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<KeyFields>, I>>(object: I): KeyFields {
+    const message = createBaseKeyFields();
+    message.name = object.name ?? undefined;
+    message.level = object.level ?? undefined;
+    message.provider = object.provider ?? undefined;
+    message.secretKey = object.secretKey ?? undefined;
+    message.status = object.status ?? undefined;
+    message.configJson = object.configJson ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListKeysRequest(): ListKeysRequest {
+  return { ownerId: 0n, id: undefined, level: undefined, provider: "", status: undefined, page: 0, size: 0 };
+}
+
+export const ListKeysRequest: MessageFns<ListKeysRequest> = {
+  encode(message: ListKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.id !== undefined) {
+      if (BigInt.asIntN(64, message.id) !== message.id) {
+        throw new globalThis.Error("value provided for field message.id of type int64 too large");
+      }
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.level !== undefined) {
+      writer.uint32(24).int32(message.level);
+    }
+    if (message.provider !== "") {
+      writer.uint32(34).string(message.provider);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(40).bool(message.status);
+    }
+    if (message.page !== 0) {
+      writer.uint32(48).int32(message.page);
+    }
+    if (message.size !== 0) {
+      writer.uint32(56).int32(message.size);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.status = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListKeysRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      id: isSet(object.id) ? BigInt(object.id) : undefined,
+      level: isSet(object.level) ? globalThis.Number(object.level) : undefined,
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      status: isSet(object.status) ? globalThis.Boolean(object.status) : undefined,
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+    };
+  },
+
+  toJSON(message: ListKeysRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.id !== undefined) {
+      obj.id = message.id.toString();
+    }
+    if (message.level !== undefined) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListKeysRequest>, I>>(base?: I): ListKeysRequest {
+    return ListKeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListKeysRequest>, I>>(object: I): ListKeysRequest {
+    const message = createBaseListKeysRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.id = (object.id !== undefined && object.id !== null) ? BigInt(object.id) : undefined;
+    message.level = object.level ?? undefined;
+    message.provider = object.provider ?? "";
+    message.status = object.status ?? undefined;
+    message.page = object.page ?? 0;
+    message.size = object.size ?? 0;
+    return message;
+  },
+};
+
+function createBaseListKeysResponse(): ListKeysResponse {
+  return { keys: [], total: 0n, page: 0, size: 0 };
+}
+
+export const ListKeysResponse: MessageFns<ListKeysResponse> = {
+  encode(message: ListKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      ProviderKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0n) {
+      if (BigInt.asIntN(64, message.total) !== message.total) {
+        throw new globalThis.Error("value provided for field message.total of type int64 too large");
+      }
+      writer.uint32(16).int64(message.total);
+    }
+    if (message.page !== 0) {
+      writer.uint32(24).int32(message.page);
+    }
+    if (message.size !== 0) {
+      writer.uint32(32).int32(message.size);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(ProviderKey.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.size = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListKeysResponse {
+    return {
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => ProviderKey.fromJSON(e)) : [],
+      total: isSet(object.total) ? BigInt(object.total) : 0n,
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+    };
+  },
+
+  toJSON(message: ListKeysResponse): unknown {
+    const obj: any = {};
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => ProviderKey.toJSON(e));
+    }
+    if (message.total !== 0n) {
+      obj.total = message.total.toString();
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListKeysResponse>, I>>(base?: I): ListKeysResponse {
+    return ListKeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListKeysResponse>, I>>(object: I): ListKeysResponse {
+    const message = createBaseListKeysResponse();
+    message.keys = object.keys?.map((e) => ProviderKey.fromPartial(e)) || [];
+    message.total = (object.total !== undefined && object.total !== null) ? BigInt(object.total) : 0n;
+    message.page = object.page ?? 0;
+    message.size = object.size ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetKeyRequest(): GetKeyRequest {
+  return { ownerId: 0n, id: 0n };
+}
+
+export const GetKeyRequest: MessageFns<GetKeyRequest> = {
+  encode(message: GetKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.id !== 0n) {
+      if (BigInt.asIntN(64, message.id) !== message.id) {
+        throw new globalThis.Error("value provided for field message.id of type int64 too large");
+      }
+      writer.uint32(16).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetKeyRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      id: isSet(object.id) ? BigInt(object.id) : 0n,
+    };
+  },
+
+  toJSON(message: GetKeyRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.id !== 0n) {
+      obj.id = message.id.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetKeyRequest>, I>>(base?: I): GetKeyRequest {
+    return GetKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetKeyRequest>, I>>(object: I): GetKeyRequest {
+    const message = createBaseGetKeyRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.id = (object.id !== undefined && object.id !== null) ? BigInt(object.id) : 0n;
+    return message;
+  },
+};
+
+function createBaseGetKeyResponse(): GetKeyResponse {
+  return { key: undefined };
+}
+
+export const GetKeyResponse: MessageFns<GetKeyResponse> = {
+  encode(message: GetKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      ProviderKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = ProviderKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetKeyResponse {
+    return { key: isSet(object.key) ? ProviderKey.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: GetKeyResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = ProviderKey.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetKeyResponse>, I>>(base?: I): GetKeyResponse {
+    return GetKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetKeyResponse>, I>>(object: I): GetKeyResponse {
+    const message = createBaseGetKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? ProviderKey.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateKeyRequest(): CreateKeyRequest {
+  return { ownerId: 0n, ownerIsRoot: false, operatorId: 0n, ipAddress: "", fields: undefined };
+}
+
+export const CreateKeyRequest: MessageFns<CreateKeyRequest> = {
+  encode(message: CreateKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.ownerIsRoot !== false) {
+      writer.uint32(16).bool(message.ownerIsRoot);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(24).int64(message.operatorId);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(34).string(message.ipAddress);
+    }
+    if (message.fields !== undefined) {
+      KeyFields.encode(message.fields, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ownerIsRoot = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fields = KeyFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateKeyRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      ownerIsRoot: isSet(object.ownerIsRoot)
+        ? globalThis.Boolean(object.ownerIsRoot)
+        : isSet(object.owner_is_root)
+        ? globalThis.Boolean(object.owner_is_root)
+        : false,
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
+      fields: isSet(object.fields) ? KeyFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: CreateKeyRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.ownerIsRoot !== false) {
+      obj.ownerIsRoot = message.ownerIsRoot;
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
+    if (message.fields !== undefined) {
+      obj.fields = KeyFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateKeyRequest>, I>>(base?: I): CreateKeyRequest {
+    return CreateKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateKeyRequest>, I>>(object: I): CreateKeyRequest {
+    const message = createBaseCreateKeyRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.ownerIsRoot = object.ownerIsRoot ?? false;
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    message.ipAddress = object.ipAddress ?? "";
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? KeyFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateKeyResponse(): CreateKeyResponse {
+  return { key: undefined, version: 0n, autoLevelMapper: {} };
+}
+
+export const CreateKeyResponse: MessageFns<CreateKeyResponse> = {
+  encode(message: CreateKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      ProviderKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(16).int64(message.version);
+    }
+    globalThis.Object.entries(message.autoLevelMapper).forEach(([key, value]: [string, number]) => {
+      CreateKeyResponse_AutoLevelMapperEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = ProviderKey.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = CreateKeyResponse_AutoLevelMapperEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.autoLevelMapper[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateKeyResponse {
+    return {
+      key: isSet(object.key) ? ProviderKey.fromJSON(object.key) : undefined,
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+      autoLevelMapper: isObject(object.autoLevelMapper)
+        ? (globalThis.Object.entries(object.autoLevelMapper) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.auto_level_mapper)
+        ? (globalThis.Object.entries(object.auto_level_mapper) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: CreateKeyResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = ProviderKey.toJSON(message.key);
+    }
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    if (message.autoLevelMapper) {
+      const entries = globalThis.Object.entries(message.autoLevelMapper) as [string, number][];
+      if (entries.length > 0) {
+        obj.autoLevelMapper = {};
+        entries.forEach(([k, v]) => {
+          obj.autoLevelMapper[k] = Math.round(v);
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateKeyResponse>, I>>(base?: I): CreateKeyResponse {
+    return CreateKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateKeyResponse>, I>>(object: I): CreateKeyResponse {
+    const message = createBaseCreateKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? ProviderKey.fromPartial(object.key) : undefined;
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    message.autoLevelMapper = (globalThis.Object.entries(object.autoLevelMapper ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseCreateKeyResponse_AutoLevelMapperEntry(): CreateKeyResponse_AutoLevelMapperEntry {
+  return { key: "", value: 0 };
+}
+
+export const CreateKeyResponse_AutoLevelMapperEntry: MessageFns<CreateKeyResponse_AutoLevelMapperEntry> = {
+  encode(message: CreateKeyResponse_AutoLevelMapperEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).int32(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateKeyResponse_AutoLevelMapperEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateKeyResponse_AutoLevelMapperEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateKeyResponse_AutoLevelMapperEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: CreateKeyResponse_AutoLevelMapperEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = Math.round(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateKeyResponse_AutoLevelMapperEntry>, I>>(
+    base?: I,
+  ): CreateKeyResponse_AutoLevelMapperEntry {
+    return CreateKeyResponse_AutoLevelMapperEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateKeyResponse_AutoLevelMapperEntry>, I>>(
+    object: I,
+  ): CreateKeyResponse_AutoLevelMapperEntry {
+    const message = createBaseCreateKeyResponse_AutoLevelMapperEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseUpdateKeyRequest(): UpdateKeyRequest {
+  return { ownerId: 0n, ownerIsRoot: false, operatorId: 0n, ipAddress: "", id: 0n, fields: undefined };
+}
+
+export const UpdateKeyRequest: MessageFns<UpdateKeyRequest> = {
+  encode(message: UpdateKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.ownerIsRoot !== false) {
+      writer.uint32(16).bool(message.ownerIsRoot);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(24).int64(message.operatorId);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(34).string(message.ipAddress);
+    }
+    if (message.id !== 0n) {
+      if (BigInt.asIntN(64, message.id) !== message.id) {
+        throw new globalThis.Error("value provided for field message.id of type int64 too large");
+      }
+      writer.uint32(40).int64(message.id);
+    }
+    if (message.fields !== undefined) {
+      KeyFields.encode(message.fields, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ownerIsRoot = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.id = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fields = KeyFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateKeyRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      ownerIsRoot: isSet(object.ownerIsRoot)
+        ? globalThis.Boolean(object.ownerIsRoot)
+        : isSet(object.owner_is_root)
+        ? globalThis.Boolean(object.owner_is_root)
+        : false,
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
+      id: isSet(object.id) ? BigInt(object.id) : 0n,
+      fields: isSet(object.fields) ? KeyFields.fromJSON(object.fields) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateKeyRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.ownerIsRoot !== false) {
+      obj.ownerIsRoot = message.ownerIsRoot;
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
+    if (message.id !== 0n) {
+      obj.id = message.id.toString();
+    }
+    if (message.fields !== undefined) {
+      obj.fields = KeyFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateKeyRequest>, I>>(base?: I): UpdateKeyRequest {
+    return UpdateKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateKeyRequest>, I>>(object: I): UpdateKeyRequest {
+    const message = createBaseUpdateKeyRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.ownerIsRoot = object.ownerIsRoot ?? false;
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    message.ipAddress = object.ipAddress ?? "";
+    message.id = (object.id !== undefined && object.id !== null) ? BigInt(object.id) : 0n;
+    message.fields = (object.fields !== undefined && object.fields !== null)
+      ? KeyFields.fromPartial(object.fields)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateKeyResponse(): UpdateKeyResponse {
+  return { key: undefined, version: 0n };
+}
+
+export const UpdateKeyResponse: MessageFns<UpdateKeyResponse> = {
+  encode(message: UpdateKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      ProviderKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(16).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = ProviderKey.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateKeyResponse {
+    return {
+      key: isSet(object.key) ? ProviderKey.fromJSON(object.key) : undefined,
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+    };
+  },
+
+  toJSON(message: UpdateKeyResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = ProviderKey.toJSON(message.key);
+    }
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateKeyResponse>, I>>(base?: I): UpdateKeyResponse {
+    return UpdateKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateKeyResponse>, I>>(object: I): UpdateKeyResponse {
+    const message = createBaseUpdateKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? ProviderKey.fromPartial(object.key) : undefined;
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    return message;
+  },
+};
+
+function createBaseDeleteKeyRequest(): DeleteKeyRequest {
+  return { ownerId: 0n, operatorId: 0n, ipAddress: "", id: 0n };
+}
+
+export const DeleteKeyRequest: MessageFns<DeleteKeyRequest> = {
+  encode(message: DeleteKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(16).int64(message.operatorId);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(26).string(message.ipAddress);
+    }
+    if (message.id !== 0n) {
+      if (BigInt.asIntN(64, message.id) !== message.id) {
+        throw new globalThis.Error("value provided for field message.id of type int64 too large");
+      }
+      writer.uint32(32).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.id = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteKeyRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
+      id: isSet(object.id) ? BigInt(object.id) : 0n,
+    };
+  },
+
+  toJSON(message: DeleteKeyRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
+    if (message.id !== 0n) {
+      obj.id = message.id.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteKeyRequest>, I>>(base?: I): DeleteKeyRequest {
+    return DeleteKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteKeyRequest>, I>>(object: I): DeleteKeyRequest {
+    const message = createBaseDeleteKeyRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    message.ipAddress = object.ipAddress ?? "";
+    message.id = (object.id !== undefined && object.id !== null) ? BigInt(object.id) : 0n;
+    return message;
+  },
+};
+
+function createBaseDeleteKeyResponse(): DeleteKeyResponse {
+  return { id: 0n, version: 0n };
+}
+
+export const DeleteKeyResponse: MessageFns<DeleteKeyResponse> = {
+  encode(message: DeleteKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0n) {
+      if (BigInt.asIntN(64, message.id) !== message.id) {
+        throw new globalThis.Error("value provided for field message.id of type int64 too large");
+      }
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(16).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteKeyResponse {
+    return {
+      id: isSet(object.id) ? BigInt(object.id) : 0n,
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+    };
+  },
+
+  toJSON(message: DeleteKeyResponse): unknown {
+    const obj: any = {};
+    if (message.id !== 0n) {
+      obj.id = message.id.toString();
+    }
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteKeyResponse>, I>>(base?: I): DeleteKeyResponse {
+    return DeleteKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteKeyResponse>, I>>(object: I): DeleteKeyResponse {
+    const message = createBaseDeleteKeyResponse();
+    message.id = (object.id !== undefined && object.id !== null) ? BigInt(object.id) : 0n;
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
     return message;
   },
 };
@@ -399,8 +2118,1141 @@ export const GetSnapshotResponse: MessageFns<GetSnapshotResponse> = {
   },
 };
 
+function createBaseEncryptSecretRequest(): EncryptSecretRequest {
+  return { ownerId: 0n, plaintext: "" };
+}
+
+export const EncryptSecretRequest: MessageFns<EncryptSecretRequest> = {
+  encode(message: EncryptSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.plaintext !== "") {
+      writer.uint32(18).string(message.plaintext);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EncryptSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEncryptSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.plaintext = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EncryptSecretRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      plaintext: isSet(object.plaintext) ? globalThis.String(object.plaintext) : "",
+    };
+  },
+
+  toJSON(message: EncryptSecretRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.plaintext !== "") {
+      obj.plaintext = message.plaintext;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EncryptSecretRequest>, I>>(base?: I): EncryptSecretRequest {
+    return EncryptSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EncryptSecretRequest>, I>>(object: I): EncryptSecretRequest {
+    const message = createBaseEncryptSecretRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.plaintext = object.plaintext ?? "";
+    return message;
+  },
+};
+
+function createBaseEncryptSecretResponse(): EncryptSecretResponse {
+  return { ciphertext: "" };
+}
+
+export const EncryptSecretResponse: MessageFns<EncryptSecretResponse> = {
+  encode(message: EncryptSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ciphertext !== "") {
+      writer.uint32(10).string(message.ciphertext);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EncryptSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEncryptSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ciphertext = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EncryptSecretResponse {
+    return { ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "" };
+  },
+
+  toJSON(message: EncryptSecretResponse): unknown {
+    const obj: any = {};
+    if (message.ciphertext !== "") {
+      obj.ciphertext = message.ciphertext;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EncryptSecretResponse>, I>>(base?: I): EncryptSecretResponse {
+    return EncryptSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EncryptSecretResponse>, I>>(object: I): EncryptSecretResponse {
+    const message = createBaseEncryptSecretResponse();
+    message.ciphertext = object.ciphertext ?? "";
+    return message;
+  },
+};
+
+function createBaseDecryptSecretRequest(): DecryptSecretRequest {
+  return { ownerId: 0n, ciphertext: "" };
+}
+
+export const DecryptSecretRequest: MessageFns<DecryptSecretRequest> = {
+  encode(message: DecryptSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.ciphertext !== "") {
+      writer.uint32(18).string(message.ciphertext);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecryptSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecryptSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ciphertext = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecryptSecretRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      ciphertext: isSet(object.ciphertext) ? globalThis.String(object.ciphertext) : "",
+    };
+  },
+
+  toJSON(message: DecryptSecretRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.ciphertext !== "") {
+      obj.ciphertext = message.ciphertext;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecryptSecretRequest>, I>>(base?: I): DecryptSecretRequest {
+    return DecryptSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecryptSecretRequest>, I>>(object: I): DecryptSecretRequest {
+    const message = createBaseDecryptSecretRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.ciphertext = object.ciphertext ?? "";
+    return message;
+  },
+};
+
+function createBaseDecryptSecretResponse(): DecryptSecretResponse {
+  return { plaintext: "" };
+}
+
+export const DecryptSecretResponse: MessageFns<DecryptSecretResponse> = {
+  encode(message: DecryptSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.plaintext !== "") {
+      writer.uint32(10).string(message.plaintext);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecryptSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecryptSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.plaintext = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecryptSecretResponse {
+    return { plaintext: isSet(object.plaintext) ? globalThis.String(object.plaintext) : "" };
+  },
+
+  toJSON(message: DecryptSecretResponse): unknown {
+    const obj: any = {};
+    if (message.plaintext !== "") {
+      obj.plaintext = message.plaintext;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecryptSecretResponse>, I>>(base?: I): DecryptSecretResponse {
+    return DecryptSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecryptSecretResponse>, I>>(object: I): DecryptSecretResponse {
+    const message = createBaseDecryptSecretResponse();
+    message.plaintext = object.plaintext ?? "";
+    return message;
+  },
+};
+
+function createBaseSleepingKey(): SleepingKey {
+  return { keyId: 0n, remainingMs: 0n, sleepTimes: 0 };
+}
+
+export const SleepingKey: MessageFns<SleepingKey> = {
+  encode(message: SleepingKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyId !== 0n) {
+      if (BigInt.asIntN(64, message.keyId) !== message.keyId) {
+        throw new globalThis.Error("value provided for field message.keyId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.keyId);
+    }
+    if (message.remainingMs !== 0n) {
+      if (BigInt.asIntN(64, message.remainingMs) !== message.remainingMs) {
+        throw new globalThis.Error("value provided for field message.remainingMs of type int64 too large");
+      }
+      writer.uint32(16).int64(message.remainingMs);
+    }
+    if (message.sleepTimes !== 0) {
+      writer.uint32(24).int32(message.sleepTimes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SleepingKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSleepingKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.keyId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.remainingMs = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.sleepTimes = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SleepingKey {
+    return {
+      keyId: isSet(object.keyId) ? BigInt(object.keyId) : isSet(object.key_id) ? BigInt(object.key_id) : 0n,
+      remainingMs: isSet(object.remainingMs)
+        ? BigInt(object.remainingMs)
+        : isSet(object.remaining_ms)
+        ? BigInt(object.remaining_ms)
+        : 0n,
+      sleepTimes: isSet(object.sleepTimes)
+        ? globalThis.Number(object.sleepTimes)
+        : isSet(object.sleep_times)
+        ? globalThis.Number(object.sleep_times)
+        : 0,
+    };
+  },
+
+  toJSON(message: SleepingKey): unknown {
+    const obj: any = {};
+    if (message.keyId !== 0n) {
+      obj.keyId = message.keyId.toString();
+    }
+    if (message.remainingMs !== 0n) {
+      obj.remainingMs = message.remainingMs.toString();
+    }
+    if (message.sleepTimes !== 0) {
+      obj.sleepTimes = Math.round(message.sleepTimes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SleepingKey>, I>>(base?: I): SleepingKey {
+    return SleepingKey.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SleepingKey>, I>>(object: I): SleepingKey {
+    const message = createBaseSleepingKey();
+    message.keyId = (object.keyId !== undefined && object.keyId !== null) ? BigInt(object.keyId) : 0n;
+    message.remainingMs = (object.remainingMs !== undefined && object.remainingMs !== null)
+      ? BigInt(object.remainingMs)
+      : 0n;
+    message.sleepTimes = object.sleepTimes ?? 0;
+    return message;
+  },
+};
+
+function createBaseListSleepingKeysRequest(): ListSleepingKeysRequest {
+  return { ownerId: 0n };
+}
+
+export const ListSleepingKeysRequest: MessageFns<ListSleepingKeysRequest> = {
+  encode(message: ListSleepingKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSleepingKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSleepingKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSleepingKeysRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+    };
+  },
+
+  toJSON(message: ListSleepingKeysRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSleepingKeysRequest>, I>>(base?: I): ListSleepingKeysRequest {
+    return ListSleepingKeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSleepingKeysRequest>, I>>(object: I): ListSleepingKeysRequest {
+    const message = createBaseListSleepingKeysRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    return message;
+  },
+};
+
+function createBaseListSleepingKeysResponse(): ListSleepingKeysResponse {
+  return { keys: [] };
+}
+
+export const ListSleepingKeysResponse: MessageFns<ListSleepingKeysResponse> = {
+  encode(message: ListSleepingKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      SleepingKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSleepingKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSleepingKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(SleepingKey.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSleepingKeysResponse {
+    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => SleepingKey.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: ListSleepingKeysResponse): unknown {
+    const obj: any = {};
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => SleepingKey.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSleepingKeysResponse>, I>>(base?: I): ListSleepingKeysResponse {
+    return ListSleepingKeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSleepingKeysResponse>, I>>(object: I): ListSleepingKeysResponse {
+    const message = createBaseListSleepingKeysResponse();
+    message.keys = object.keys?.map((e) => SleepingKey.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSleepKeyRequest(): SleepKeyRequest {
+  return { ownerId: 0n, keyId: 0n, durationMs: 0n };
+}
+
+export const SleepKeyRequest: MessageFns<SleepKeyRequest> = {
+  encode(message: SleepKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.keyId !== 0n) {
+      if (BigInt.asIntN(64, message.keyId) !== message.keyId) {
+        throw new globalThis.Error("value provided for field message.keyId of type int64 too large");
+      }
+      writer.uint32(16).int64(message.keyId);
+    }
+    if (message.durationMs !== 0n) {
+      if (BigInt.asIntN(64, message.durationMs) !== message.durationMs) {
+        throw new globalThis.Error("value provided for field message.durationMs of type int64 too large");
+      }
+      writer.uint32(24).int64(message.durationMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SleepKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSleepKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.keyId = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.durationMs = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SleepKeyRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      keyId: isSet(object.keyId) ? BigInt(object.keyId) : isSet(object.key_id) ? BigInt(object.key_id) : 0n,
+      durationMs: isSet(object.durationMs)
+        ? BigInt(object.durationMs)
+        : isSet(object.duration_ms)
+        ? BigInt(object.duration_ms)
+        : 0n,
+    };
+  },
+
+  toJSON(message: SleepKeyRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.keyId !== 0n) {
+      obj.keyId = message.keyId.toString();
+    }
+    if (message.durationMs !== 0n) {
+      obj.durationMs = message.durationMs.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SleepKeyRequest>, I>>(base?: I): SleepKeyRequest {
+    return SleepKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SleepKeyRequest>, I>>(object: I): SleepKeyRequest {
+    const message = createBaseSleepKeyRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.keyId = (object.keyId !== undefined && object.keyId !== null) ? BigInt(object.keyId) : 0n;
+    message.durationMs = (object.durationMs !== undefined && object.durationMs !== null)
+      ? BigInt(object.durationMs)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseSleepKeyResponse(): SleepKeyResponse {
+  return { key: undefined };
+}
+
+export const SleepKeyResponse: MessageFns<SleepKeyResponse> = {
+  encode(message: SleepKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      SleepingKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SleepKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSleepKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = SleepingKey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SleepKeyResponse {
+    return { key: isSet(object.key) ? SleepingKey.fromJSON(object.key) : undefined };
+  },
+
+  toJSON(message: SleepKeyResponse): unknown {
+    const obj: any = {};
+    if (message.key !== undefined) {
+      obj.key = SleepingKey.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SleepKeyResponse>, I>>(base?: I): SleepKeyResponse {
+    return SleepKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SleepKeyResponse>, I>>(object: I): SleepKeyResponse {
+    const message = createBaseSleepKeyResponse();
+    message.key = (object.key !== undefined && object.key !== null) ? SleepingKey.fromPartial(object.key) : undefined;
+    return message;
+  },
+};
+
+function createBaseWakeKeysRequest(): WakeKeysRequest {
+  return { ownerId: 0n, keyIds: [] };
+}
+
+export const WakeKeysRequest: MessageFns<WakeKeysRequest> = {
+  encode(message: WakeKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.keyIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.keyIds) {
+        if (BigInt.asIntN(64, v) !== v) {
+          throw new globalThis.Error("a value provided in array field keyIds of type int64 is too large");
+        }
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WakeKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWakeKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.keyIds.push(reader.int64() as bigint);
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.keyIds.push(reader.int64() as bigint);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WakeKeysRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      keyIds: globalThis.Array.isArray(object?.keyIds)
+        ? object.keyIds.map((e: any) => BigInt(e))
+        : globalThis.Array.isArray(object?.key_ids)
+        ? object.key_ids.map((e: any) => BigInt(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WakeKeysRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.keyIds?.length) {
+      obj.keyIds = message.keyIds.map((e) => e.toString());
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WakeKeysRequest>, I>>(base?: I): WakeKeysRequest {
+    return WakeKeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WakeKeysRequest>, I>>(object: I): WakeKeysRequest {
+    const message = createBaseWakeKeysRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.keyIds = object.keyIds?.map((e) => BigInt(e)) || [];
+    return message;
+  },
+};
+
+function createBaseWakeKeysResponse(): WakeKeysResponse {
+  return { woken: 0, version: 0n };
+}
+
+export const WakeKeysResponse: MessageFns<WakeKeysResponse> = {
+  encode(message: WakeKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.woken !== 0) {
+      writer.uint32(8).int32(message.woken);
+    }
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(16).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WakeKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWakeKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.woken = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WakeKeysResponse {
+    return {
+      woken: isSet(object.woken) ? globalThis.Number(object.woken) : 0,
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+    };
+  },
+
+  toJSON(message: WakeKeysResponse): unknown {
+    const obj: any = {};
+    if (message.woken !== 0) {
+      obj.woken = Math.round(message.woken);
+    }
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WakeKeysResponse>, I>>(base?: I): WakeKeysResponse {
+    return WakeKeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WakeKeysResponse>, I>>(object: I): WakeKeysResponse {
+    const message = createBaseWakeKeysResponse();
+    message.woken = object.woken ?? 0;
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    return message;
+  },
+};
+
+function createBaseReloadKeysRequest(): ReloadKeysRequest {
+  return { ownerId: 0n };
+}
+
+export const ReloadKeysRequest: MessageFns<ReloadKeysRequest> = {
+  encode(message: ReloadKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReloadKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReloadKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReloadKeysRequest {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+    };
+  },
+
+  toJSON(message: ReloadKeysRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReloadKeysRequest>, I>>(base?: I): ReloadKeysRequest {
+    return ReloadKeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReloadKeysRequest>, I>>(object: I): ReloadKeysRequest {
+    const message = createBaseReloadKeysRequest();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    return message;
+  },
+};
+
+function createBaseReloadKeysResponse(): ReloadKeysResponse {
+  return { version: 0n };
+}
+
+export const ReloadKeysResponse: MessageFns<ReloadKeysResponse> = {
+  encode(message: ReloadKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(8).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReloadKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReloadKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReloadKeysResponse {
+    return { version: isSet(object.version) ? BigInt(object.version) : 0n };
+  },
+
+  toJSON(message: ReloadKeysResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReloadKeysResponse>, I>>(base?: I): ReloadKeysResponse {
+    return ReloadKeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReloadKeysResponse>, I>>(object: I): ReloadKeysResponse {
+    const message = createBaseReloadKeysResponse();
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    return message;
+  },
+};
+
 export type KeypoolServiceService = typeof KeypoolServiceService;
 export const KeypoolServiceService = {
+  listKeys: {
+    path: "/gw.keypool.v1.KeypoolService/ListKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListKeysRequest): Buffer => Buffer.from(ListKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListKeysRequest => ListKeysRequest.decode(value),
+    responseSerialize: (value: ListKeysResponse): Buffer => Buffer.from(ListKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListKeysResponse => ListKeysResponse.decode(value),
+  },
+  getKey: {
+    path: "/gw.keypool.v1.KeypoolService/GetKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetKeyRequest): Buffer => Buffer.from(GetKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetKeyRequest => GetKeyRequest.decode(value),
+    responseSerialize: (value: GetKeyResponse): Buffer => Buffer.from(GetKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetKeyResponse => GetKeyResponse.decode(value),
+  },
+  createKey: {
+    path: "/gw.keypool.v1.KeypoolService/CreateKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateKeyRequest): Buffer => Buffer.from(CreateKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateKeyRequest => CreateKeyRequest.decode(value),
+    responseSerialize: (value: CreateKeyResponse): Buffer => Buffer.from(CreateKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateKeyResponse => CreateKeyResponse.decode(value),
+  },
+  updateKey: {
+    path: "/gw.keypool.v1.KeypoolService/UpdateKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateKeyRequest): Buffer => Buffer.from(UpdateKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateKeyRequest => UpdateKeyRequest.decode(value),
+    responseSerialize: (value: UpdateKeyResponse): Buffer => Buffer.from(UpdateKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateKeyResponse => UpdateKeyResponse.decode(value),
+  },
+  deleteKey: {
+    path: "/gw.keypool.v1.KeypoolService/DeleteKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteKeyRequest): Buffer => Buffer.from(DeleteKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteKeyRequest => DeleteKeyRequest.decode(value),
+    responseSerialize: (value: DeleteKeyResponse): Buffer => Buffer.from(DeleteKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteKeyResponse => DeleteKeyResponse.decode(value),
+  },
   getSnapshot: {
     path: "/gw.keypool.v1.KeypoolService/GetSnapshot" as const,
     requestStream: false as const,
@@ -410,13 +3262,159 @@ export const KeypoolServiceService = {
     responseSerialize: (value: GetSnapshotResponse): Buffer => Buffer.from(GetSnapshotResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSnapshotResponse => GetSnapshotResponse.decode(value),
   },
+  encryptSecret: {
+    path: "/gw.keypool.v1.KeypoolService/EncryptSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EncryptSecretRequest): Buffer => Buffer.from(EncryptSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EncryptSecretRequest => EncryptSecretRequest.decode(value),
+    responseSerialize: (value: EncryptSecretResponse): Buffer =>
+      Buffer.from(EncryptSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EncryptSecretResponse => EncryptSecretResponse.decode(value),
+  },
+  decryptSecret: {
+    path: "/gw.keypool.v1.KeypoolService/DecryptSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DecryptSecretRequest): Buffer => Buffer.from(DecryptSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DecryptSecretRequest => DecryptSecretRequest.decode(value),
+    responseSerialize: (value: DecryptSecretResponse): Buffer =>
+      Buffer.from(DecryptSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DecryptSecretResponse => DecryptSecretResponse.decode(value),
+  },
+  listSleepingKeys: {
+    path: "/gw.keypool.v1.KeypoolService/ListSleepingKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSleepingKeysRequest): Buffer =>
+      Buffer.from(ListSleepingKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSleepingKeysRequest => ListSleepingKeysRequest.decode(value),
+    responseSerialize: (value: ListSleepingKeysResponse): Buffer =>
+      Buffer.from(ListSleepingKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSleepingKeysResponse => ListSleepingKeysResponse.decode(value),
+  },
+  sleepKey: {
+    path: "/gw.keypool.v1.KeypoolService/SleepKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SleepKeyRequest): Buffer => Buffer.from(SleepKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SleepKeyRequest => SleepKeyRequest.decode(value),
+    responseSerialize: (value: SleepKeyResponse): Buffer => Buffer.from(SleepKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SleepKeyResponse => SleepKeyResponse.decode(value),
+  },
+  wakeKeys: {
+    path: "/gw.keypool.v1.KeypoolService/WakeKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WakeKeysRequest): Buffer => Buffer.from(WakeKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WakeKeysRequest => WakeKeysRequest.decode(value),
+    responseSerialize: (value: WakeKeysResponse): Buffer => Buffer.from(WakeKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WakeKeysResponse => WakeKeysResponse.decode(value),
+  },
+  /** Bumps the pool version and publishes gw.keys.changed so every proxy reloads (POST /x-conf LoadKeys). */
+  reloadKeys: {
+    path: "/gw.keypool.v1.KeypoolService/ReloadKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReloadKeysRequest): Buffer => Buffer.from(ReloadKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReloadKeysRequest => ReloadKeysRequest.decode(value),
+    responseSerialize: (value: ReloadKeysResponse): Buffer => Buffer.from(ReloadKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReloadKeysResponse => ReloadKeysResponse.decode(value),
+  },
 } as const;
 
 export interface KeypoolServiceServer extends UntypedServiceImplementation {
+  listKeys: handleUnaryCall<ListKeysRequest, ListKeysResponse>;
+  getKey: handleUnaryCall<GetKeyRequest, GetKeyResponse>;
+  createKey: handleUnaryCall<CreateKeyRequest, CreateKeyResponse>;
+  updateKey: handleUnaryCall<UpdateKeyRequest, UpdateKeyResponse>;
+  deleteKey: handleUnaryCall<DeleteKeyRequest, DeleteKeyResponse>;
   getSnapshot: handleUnaryCall<GetSnapshotRequest, GetSnapshotResponse>;
+  encryptSecret: handleUnaryCall<EncryptSecretRequest, EncryptSecretResponse>;
+  decryptSecret: handleUnaryCall<DecryptSecretRequest, DecryptSecretResponse>;
+  listSleepingKeys: handleUnaryCall<ListSleepingKeysRequest, ListSleepingKeysResponse>;
+  sleepKey: handleUnaryCall<SleepKeyRequest, SleepKeyResponse>;
+  wakeKeys: handleUnaryCall<WakeKeysRequest, WakeKeysResponse>;
+  /** Bumps the pool version and publishes gw.keys.changed so every proxy reloads (POST /x-conf LoadKeys). */
+  reloadKeys: handleUnaryCall<ReloadKeysRequest, ReloadKeysResponse>;
 }
 
 export interface KeypoolServiceClient extends Client {
+  listKeys(
+    request: ListKeysRequest,
+    callback: (error: ServiceError | null, response: ListKeysResponse) => void,
+  ): ClientUnaryCall;
+  listKeys(
+    request: ListKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListKeysResponse) => void,
+  ): ClientUnaryCall;
+  listKeys(
+    request: ListKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListKeysResponse) => void,
+  ): ClientUnaryCall;
+  getKey(
+    request: GetKeyRequest,
+    callback: (error: ServiceError | null, response: GetKeyResponse) => void,
+  ): ClientUnaryCall;
+  getKey(
+    request: GetKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetKeyResponse) => void,
+  ): ClientUnaryCall;
+  getKey(
+    request: GetKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetKeyResponse) => void,
+  ): ClientUnaryCall;
+  createKey(
+    request: CreateKeyRequest,
+    callback: (error: ServiceError | null, response: CreateKeyResponse) => void,
+  ): ClientUnaryCall;
+  createKey(
+    request: CreateKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateKeyResponse) => void,
+  ): ClientUnaryCall;
+  createKey(
+    request: CreateKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateKeyResponse) => void,
+  ): ClientUnaryCall;
+  updateKey(
+    request: UpdateKeyRequest,
+    callback: (error: ServiceError | null, response: UpdateKeyResponse) => void,
+  ): ClientUnaryCall;
+  updateKey(
+    request: UpdateKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateKeyResponse) => void,
+  ): ClientUnaryCall;
+  updateKey(
+    request: UpdateKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateKeyResponse) => void,
+  ): ClientUnaryCall;
+  deleteKey(
+    request: DeleteKeyRequest,
+    callback: (error: ServiceError | null, response: DeleteKeyResponse) => void,
+  ): ClientUnaryCall;
+  deleteKey(
+    request: DeleteKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteKeyResponse) => void,
+  ): ClientUnaryCall;
+  deleteKey(
+    request: DeleteKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteKeyResponse) => void,
+  ): ClientUnaryCall;
   getSnapshot(
     request: GetSnapshotRequest,
     callback: (error: ServiceError | null, response: GetSnapshotResponse) => void,
@@ -431,6 +3429,97 @@ export interface KeypoolServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSnapshotResponse) => void,
+  ): ClientUnaryCall;
+  encryptSecret(
+    request: EncryptSecretRequest,
+    callback: (error: ServiceError | null, response: EncryptSecretResponse) => void,
+  ): ClientUnaryCall;
+  encryptSecret(
+    request: EncryptSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EncryptSecretResponse) => void,
+  ): ClientUnaryCall;
+  encryptSecret(
+    request: EncryptSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EncryptSecretResponse) => void,
+  ): ClientUnaryCall;
+  decryptSecret(
+    request: DecryptSecretRequest,
+    callback: (error: ServiceError | null, response: DecryptSecretResponse) => void,
+  ): ClientUnaryCall;
+  decryptSecret(
+    request: DecryptSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DecryptSecretResponse) => void,
+  ): ClientUnaryCall;
+  decryptSecret(
+    request: DecryptSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DecryptSecretResponse) => void,
+  ): ClientUnaryCall;
+  listSleepingKeys(
+    request: ListSleepingKeysRequest,
+    callback: (error: ServiceError | null, response: ListSleepingKeysResponse) => void,
+  ): ClientUnaryCall;
+  listSleepingKeys(
+    request: ListSleepingKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSleepingKeysResponse) => void,
+  ): ClientUnaryCall;
+  listSleepingKeys(
+    request: ListSleepingKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSleepingKeysResponse) => void,
+  ): ClientUnaryCall;
+  sleepKey(
+    request: SleepKeyRequest,
+    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
+  ): ClientUnaryCall;
+  sleepKey(
+    request: SleepKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
+  ): ClientUnaryCall;
+  sleepKey(
+    request: SleepKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
+  ): ClientUnaryCall;
+  wakeKeys(
+    request: WakeKeysRequest,
+    callback: (error: ServiceError | null, response: WakeKeysResponse) => void,
+  ): ClientUnaryCall;
+  wakeKeys(
+    request: WakeKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WakeKeysResponse) => void,
+  ): ClientUnaryCall;
+  wakeKeys(
+    request: WakeKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WakeKeysResponse) => void,
+  ): ClientUnaryCall;
+  /** Bumps the pool version and publishes gw.keys.changed so every proxy reloads (POST /x-conf LoadKeys). */
+  reloadKeys(
+    request: ReloadKeysRequest,
+    callback: (error: ServiceError | null, response: ReloadKeysResponse) => void,
+  ): ClientUnaryCall;
+  reloadKeys(
+    request: ReloadKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReloadKeysResponse) => void,
+  ): ClientUnaryCall;
+  reloadKeys(
+    request: ReloadKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReloadKeysResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -455,6 +3544,10 @@ export type DeepPartial<T> = T extends bigint ? string | number | bigint
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -1,0 +1,47 @@
+/**
+ * The caller identity the edge hands to the proxy with every AI request it forwards. The edge
+ * has authenticated the key; the proxy trusts this header only together with the internal token
+ * and strips both before anything goes upstream.
+ */
+export const CALLER_HEADER = 'x-gw-account';
+export const INTERNAL_TOKEN_HEADER = 'x-gw-internal-token';
+
+export interface CallerIdentity {
+  /** Account id, decimal string (int64). */
+  accountId: string;
+  /** The owner whose key pool and configuration serve this account (root serves itself). */
+  ownerId: string;
+  /** Space-separated model patterns (`*` suffix wildcards); empty means every model. */
+  allowModels: string;
+  /** Level allowlist (comma or space separated); empty means every Level. */
+  allowLevels: string;
+  /** Per-account `<pattern>=<model>` pairs, applied before the owner's MODEL_MAPPER. */
+  modelMapper: string;
+}
+
+export function encodeCaller(caller: CallerIdentity): string {
+  return Buffer.from(JSON.stringify(caller), 'utf8').toString('base64');
+}
+
+/** Undefined when the header is missing or malformed. */
+export function decodeCaller(header: string | undefined): CallerIdentity | undefined {
+  if (!header) {
+    return undefined;
+  }
+  try {
+    const value = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>;
+    const fields = ['accountId', 'ownerId', 'allowModels', 'allowLevels', 'modelMapper'] as const;
+    if (!fields.every((field) => typeof value[field] === 'string') || !/^\d+$/.test(String(value.accountId)) || !/^\d+$/.test(String(value.ownerId))) {
+      return undefined;
+    }
+    return {
+      accountId: String(value.accountId),
+      ownerId: String(value.ownerId),
+      allowModels: String(value.allowModels),
+      allowLevels: String(value.allowLevels),
+      modelMapper: String(value.modelMapper),
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,21 @@
+import type { SecretBox } from './secret-box.js';
+
+/** Where a service keeps its key-check cipher (one row). */
+export interface KeyCheckStore {
+  readKeyCheck(): Promise<string | undefined>;
+  /** Stores the cipher unless one is there already; returns the one that is stored. */
+  saveKeyCheck(cipher: string): Promise<string>;
+}
+
+const CHECK_TEXT = 'gw-secret-key-check-v1';
+
+/**
+ * At start: the first run stores a cipher of a fixed text; every later run must open it, or the
+ * process stops naming GW_SECRET_KEY (K3: a wrong key is a clear start-up error, never garbage).
+ */
+export async function verifySecretKey(store: KeyCheckStore, box: SecretBox, purpose: string): Promise<void> {
+  const stored = (await store.readKeyCheck()) ?? (await store.saveKeyCheck(box.seal(CHECK_TEXT, `key-check:${purpose}`)));
+  if (box.open(stored, `key-check:${purpose}`) !== CHECK_TEXT) {
+    throw new Error('GW_SECRET_KEY is not the key the stored secrets were encrypted with: start with the original key');
+  }
+}

@@ -1,0 +1,33 @@
+import { AppError, ErrorCode, type SecretBox } from '@gw/kit';
+import { configView, SECRET_KEYS } from './config-values.js';
+
+export interface OwnerConfig {
+  version: bigint;
+  /** Stored canonical strings; secrets masked unless revealed. */
+  values: Record<string, string>;
+  /** GET /x-config shapes, JSON. */
+  configsJson: string;
+}
+
+export const passAad = (ownerId: bigint) => `config:email_pass:${ownerId}`;
+
+/** The answer shape shared by get, update and delete. */
+export function ownerConfig(box: SecretBox, ownerId: bigint, version: bigint, stored: Record<string, string>, reveal: boolean): OwnerConfig {
+  const values: Record<string, string> = { ...stored };
+  for (const key of SECRET_KEYS) {
+    const cipher = stored[key];
+    if (cipher === undefined) {
+      continue;
+    }
+    if (reveal) {
+      const plain = box.open(cipher, passAad(ownerId));
+      if (plain === undefined) {
+        throw new AppError(ErrorCode.Internal, `${key} could not be decrypted (is GW_SECRET_KEY the one it was stored with?)`);
+      }
+      values[key] = plain;
+    } else {
+      values[key] = '********';
+    }
+  }
+  return { version, values, configsJson: JSON.stringify(configView(values)) };
+}

@@ -1,0 +1,28 @@
+import type { SecretBox } from '@gw/kit';
+
+export interface ConfigStore {
+  /** The stored values of an owner (EMAIL_PASS as its cipher). */
+  values(ownerId: bigint): Promise<Record<string, string>>;
+  version(ownerId: bigint): Promise<bigint>;
+  transaction<T>(work: (tx: ConfigTx) => Promise<T>): Promise<T>;
+}
+
+export interface ConfigTx {
+  /** Serialises the owner's writers and returns the stored values. */
+  lockOwner(ownerId: bigint): Promise<Record<string, string>>;
+  put(ownerId: bigint, key: string, value: string): Promise<void>;
+  remove(ownerId: bigint, keys: readonly string[]): Promise<void>;
+  bumpVersion(ownerId: bigint): Promise<bigint>;
+}
+
+export interface ConfigEvents {
+  configUpdated(ownerId: bigint, version: bigint): void;
+  /** Operation-log entry; details never carry a secret. */
+  audit(entry: { action: 'auto_config'; operatorId: bigint; targetId: bigint; details: string; ipAddress: string }): void;
+}
+
+export interface ConfigDeps {
+  store: ConfigStore;
+  box: SecretBox;
+  events: ConfigEvents;
+}

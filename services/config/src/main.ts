@@ -1,0 +1,58 @@
+import { fileURLToPath } from 'node:url';
+import {
+  connectNats,
+  createLogger,
+  createSecretBox,
+  verifySecretKey,
+  exitOnStartupFailure,
+  listenAddress,
+  onShutdown,
+  openDatabase,
+  startGrpcService,
+} from '@gw/kit';
+import { config as pb } from '@gw/proto';
+import { loadConfigConfig } from './config.js';
+import { DrizzleConfigStore } from './store/config-store.js';
+import { DrizzleKeyCheckStore } from './store/key-check-store.js';
+import { configHandlers } from './transport/grpc/config-service.js';
+import { natsConfigEvents } from './transport/nats/config-events.js';
+
+const log = createLogger('config');
+
+async function main() {
+  const config = loadConfigConfig(process.env);
+  log.level = config.LOG_LEVEL;
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.GW_DATA_DIR,
+    schema: 'config',
+    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
+    log,
+    poolSize: config.GW_DB_POOL,
+  });
+  const box = createSecretBox(config.GW_SECRET_KEY);
+  await verifySecretKey(new DrizzleKeyCheckStore(database.db), box, 'config');
+  const nc = await connectNats(config.NATS_URL, 'config', log);
+  const deps = {
+    store: new DrizzleConfigStore(database.db),
+    box,
+    events: natsConfigEvents(nc),
+  };
+
+  const { server } = await startGrpcService<pb.ConfigServiceServer>({
+    service: 'config',
+    address: listenAddress('config', config),
+    token: config.GW_INTERNAL_TOKEN,
+    log,
+    definition: pb.ConfigServiceService,
+    handlers: configHandlers(deps),
+  });
+
+  onShutdown(log, [
+    ['grpc', () => server.stop()],
+    ['nats', () => nc.drain()],
+    ['database', () => database.close()],
+  ]);
+}
+
+main().catch((error: unknown) => exitOnStartupFailure(log, error));

@@ -1,0 +1,65 @@
+import type { Database } from '@gw/kit';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { ConfigStore, ConfigTx } from '../domain/ports.js';
+import { configVersions, ownerConfigs } from './schema.js';
+
+type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+
+async function readValues(db: Executor, ownerId: bigint, lock: boolean): Promise<Record<string, string>> {
+  const query = db.select({ key: ownerConfigs.key, value: ownerConfigs.value }).from(ownerConfigs).where(eq(ownerConfigs.ownerId, ownerId));
+  const rows = lock ? await query.for('update') : await query;
+  return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+class Tx implements ConfigTx {
+  constructor(private readonly db: Executor) {}
+
+  async lockOwner(ownerId: bigint) {
+    // Serialises writers of one owner (the version row may not exist yet, so lock by hash).
+    await this.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext('gw_config'), hashtext(${String(ownerId)}))`);
+    return readValues(this.db, ownerId, false);
+  }
+
+  async put(ownerId: bigint, key: string, value: string) {
+    await this.db
+      .insert(ownerConfigs)
+      .values({ ownerId, key, value, updatedAt: sql`now()` })
+      .onConflictDoUpdate({ target: [ownerConfigs.ownerId, ownerConfigs.key], set: { value, updatedAt: sql`now()` } });
+  }
+
+  async remove(ownerId: bigint, keys: readonly string[]) {
+    if (keys.length > 0) {
+      await this.db.delete(ownerConfigs).where(and(eq(ownerConfigs.ownerId, ownerId), inArray(ownerConfigs.key, [...keys])));
+    }
+  }
+
+  async bumpVersion(ownerId: bigint) {
+    const [row] = await this.db
+      .insert(configVersions)
+      .values({ ownerId, version: 1n })
+      .onConflictDoUpdate({ target: configVersions.ownerId, set: { version: sql`${configVersions.version} + 1` } })
+      .returning({ version: configVersions.version });
+    if (!row) {
+      throw new Error('version bump returned no row');
+    }
+    return row.version;
+  }
+}
+
+/** The ConfigStore port over drizzle (PostgreSQL or PGlite). */
+export class DrizzleConfigStore implements ConfigStore {
+  constructor(private readonly db: Database) {}
+
+  transaction<T>(work: (tx: ConfigTx) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(new Tx(tx)));
+  }
+
+  values(ownerId: bigint) {
+    return readValues(this.db, ownerId, false);
+  }
+
+  async version(ownerId: bigint) {
+    const [row] = await this.db.select({ version: configVersions.version }).from(configVersions).where(eq(configVersions.ownerId, ownerId));
+    return row?.version ?? 0n;
+  }
+}

@@ -1,0 +1,25 @@
+import { bigint, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Drizzle's view of migrations/*.sql (the SQL files are the source of truth). */
+export const configSchema = pgSchema('config');
+
+export const ownerConfigs = configSchema.table(
+  'owner_configs',
+  {
+    ownerId: bigint('owner_id', { mode: 'bigint' }).notNull(),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.ownerId, table.key] })],
+);
+
+export const configVersions = configSchema.table('config_versions', {
+  ownerId: bigint('owner_id', { mode: 'bigint' }).primaryKey(),
+  version: bigint('version', { mode: 'bigint' }).notNull(),
+});
+
+export const keyCheck = configSchema.table('key_check', {
+  id: integer('id').primaryKey(),
+  cipher: text('cipher').notNull(),
+});

@@ -1,0 +1,50 @@
+import type { keypool } from '@gw/proto';
+import { callerOf } from '../../auth/authenticate.js';
+import { ownerIdOf } from '../owner.js';
+import type { Route } from '../route.js';
+import { keyRecord } from '../x-keys/render.js';
+
+/**
+ * GET /x-conf: the owner's overview. Config values come from the config service, sleeping keys
+ * (with their remaining sleep) from the keypool's Redis state, disabled keys from the pool.
+ */
+export const getConf: Route = {
+  method: 'get',
+  path: '/x-conf',
+  access: 'owner',
+  async handle(deps, _req, res) {
+    const ownerId = ownerIdOf(callerOf(res));
+    const [config, sleeping, disabled] = await Promise.all([
+      deps.configs.getOwnerConfig({ ownerId }),
+      deps.keypool.listSleepingKeys({ ownerId }),
+      deps.keypool.listKeys({ ownerId, status: false, provider: '', page: 1, size: 1000 }),
+    ]);
+    const configs = JSON.parse(config.configsJson || '{}') as Record<string, unknown>;
+    const sleepingKeys = await Promise.all(
+      sleeping.keys.map(async (entry) => {
+        const found = await deps.keypool.listKeys({ ownerId, id: entry.keyId, provider: '', page: 1, size: 1 });
+        const key: keypool.ProviderKey | undefined = found.keys[0];
+        return key
+          ? {
+              ...keyRecord(key),
+              SleepTimes: entry.sleepTimes,
+              SleepRemaining: Math.ceil(Number(entry.remainingMs) / 1000),
+              WakeAt: new Date(Date.now() + Number(entry.remainingMs)).toISOString(),
+            }
+          : undefined;
+      }),
+    );
+    res.json({
+      Resources: configs.RESOURCES ?? {},
+      LevelMapper: configs.LEVEL_MAPPER ?? {},
+      ModelMapper: configs.MODEL_MAPPER ?? {},
+      ModelFailover: configs.MODEL_FAILOVER ?? {},
+      ModelLimits: configs.MODEL_LIMITS ?? {},
+      SwitchOver: configs.SWITCH_OVER ?? {},
+      SleepingKeys: sleepingKeys.filter((key) => key !== undefined),
+      DisabledKeys: disabled.keys.map(keyRecord),
+      UserMinBalance: deps.config.USER_MIN_BALANCE,
+      UserApiBalance: deps.config.USER_API_BALANCE,
+    });
+  },
+};

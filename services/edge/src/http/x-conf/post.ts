@@ -1,0 +1,65 @@
+import { callerOf } from '../../auth/authenticate.js';
+import { ownerIdOf } from '../owner.js';
+import { parseBody, type Route } from '../route.js';
+import { postConfBody } from './schemas.js';
+
+/** POST /x-conf field → owner configuration key. */
+const CONFIG_FIELDS = {
+  Resources: 'RESOURCES',
+  LevelMapper: 'LEVEL_MAPPER',
+  ModelMapper: 'MODEL_MAPPER',
+  ModelFailover: 'MODEL_FAILOVER',
+  ModelLimits: 'MODEL_LIMITS',
+} as const;
+
+/**
+ * POST /x-conf: batch configuration. The config fields are validated and stored in one config
+ * update (mapper operations `a=b`/`-a`; ModelLimits `*`/`=` clear, `-m` removes, an object
+ * merges); only then are LoadKeys (new pool version, every proxy reloads) and DelKeys (every
+ * sleeping key woken) applied. ModelMapper and ModelLimits reach descendants by layering: the
+ * proxy applies an account's own entries first and the owner's after, so descendants keep
+ * their own entries and get the owner's for everything else.
+ * SaveCache has nothing to do here (no process keeps unsaved user state) and LogEnable has no
+ * switch yet: both are accepted and echoed.
+ */
+export const postConf: Route = {
+  method: 'post',
+  path: '/x-conf',
+  access: 'owner',
+  async handle(deps, req, res) {
+    const body = parseBody(postConfBody, req.body);
+    const caller = callerOf(res);
+    const ownerId = ownerIdOf(caller);
+    const echo: Record<string, unknown> = {};
+
+    const values: Record<string, string> = {};
+    for (const [field, key] of Object.entries(CONFIG_FIELDS)) {
+      const value = body[field as keyof typeof CONFIG_FIELDS];
+      if (value !== undefined) {
+        values[key] = typeof value === 'string' ? value : JSON.stringify(value);
+      }
+    }
+    if (Object.keys(values).length > 0) {
+      const answer = await deps.configs.updateOwnerConfig({ ownerId, values, mergeLimits: true, operatorId: caller.id });
+      const configs = JSON.parse(answer.configsJson || '{}') as Record<string, unknown>;
+      for (const [field, key] of Object.entries(CONFIG_FIELDS)) {
+        if (values[key] !== undefined) {
+          echo[field] = configs[key];
+        }
+      }
+    }
+    if (body.LoadKeys === true) {
+      await deps.keypool.reloadKeys({ ownerId });
+    }
+    if (body.DelKeys === true) {
+      const woken = await deps.keypool.wakeKeys({ ownerId, keyIds: [] });
+      echo.WokenKeys = woken.woken;
+    }
+    for (const field of ['LoadKeys', 'LogEnable', 'SaveCache', 'DelKeys'] as const) {
+      if (body[field] !== undefined) {
+        echo[field] = String(body[field]);
+      }
+    }
+    res.json({ success: true, ...echo });
+  },
+};

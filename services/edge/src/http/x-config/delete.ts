@@ -1,0 +1,19 @@
+import { callerOf } from '../../auth/authenticate.js';
+import { ownerIdOf } from '../owner.js';
+import { parseBody, type Route } from '../route.js';
+import { configAnswer } from './render.js';
+import { deleteConfigBody } from './schemas.js';
+
+/** DELETE /x-config `{ keys }`: those keys back to their defaults. */
+export const deleteConfig: Route = {
+  method: 'delete',
+  path: '/x-config',
+  access: 'owner',
+  async handle(deps, req, res) {
+    const body = parseBody(deleteConfigBody, req.body);
+    const caller = callerOf(res);
+    const ownerId = ownerIdOf(caller);
+    const answer = await deps.configs.deleteOwnerConfig({ ownerId, keys: body.keys, operatorId: caller.id });
+    res.json(configAnswer(ownerId, answer));
+  },
+};

@@ -1,0 +1,15 @@
+import { callerOf } from '../../auth/authenticate.js';
+import { ownerIdOf } from '../owner.js';
+import type { Route } from '../route.js';
+import { configAnswer } from './render.js';
+
+/** GET /x-config: the owner's configuration. */
+export const getConfig: Route = {
+  method: 'get',
+  path: '/x-config',
+  access: 'owner',
+  async handle(deps, _req, res) {
+    const ownerId = ownerIdOf(callerOf(res));
+    res.json(configAnswer(ownerId, await deps.configs.getOwnerConfig({ ownerId })));
+  },
+};

@@ -1,0 +1,18 @@
+import { callerOf } from '../../auth/authenticate.js';
+import { ownerIdOf } from '../owner.js';
+import { parseBody, type Route } from '../route.js';
+import { configAnswer } from './render.js';
+import { configValues, updateConfigBody } from './schemas.js';
+
+const handle: Route['handle'] = async (deps, req, res) => {
+  const values = configValues(parseBody(updateConfigBody, req.body));
+  const caller = callerOf(res);
+  const ownerId = ownerIdOf(caller);
+  const answer = await deps.configs.updateOwnerConfig({ ownerId, values, mergeLimits: false, operatorId: caller.id });
+  res.json(configAnswer(ownerId, answer));
+};
+
+/** PUT /x-config: set the listed keys (all validated first; any error stores nothing). */
+export const putConfig: Route = { method: 'put', path: '/x-config', access: 'owner', handle };
+/** POST /x-config: the same as PUT. */
+export const postConfig: Route = { method: 'post', path: '/x-config', access: 'owner', handle };

@@ -1,0 +1,15 @@
+import { callerOf } from '../../../auth/authenticate.js';
+import { ownerIdOf } from '../../owner.js';
+import type { Route } from '../../route.js';
+
+/** GET /x-dkey/{cipher}: `{ DecryptedKey }`; another owner's or a tampered cipher is 400. */
+export const getDecryptedKey: Route = {
+  method: 'get',
+  path: '/x-dkey/:cipher',
+  access: 'owner',
+  async handle(deps, req, res) {
+    const { plaintext } = await deps.keypool.decryptSecret({ ownerId: ownerIdOf(callerOf(res)), ciphertext: String(req.params.cipher) });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ DecryptedKey: plaintext });
+  },
+};

@@ -1,0 +1,29 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { callerOf } from '../../../auth/authenticate.js';
+import { ownerIdOf } from '../../owner.js';
+import { parseBody, type Route } from '../../route.js';
+import { sendKeyPage } from '../render.js';
+import { listKeysQuery, parseSelector } from '../schemas.js';
+
+/** GET /x-keys/{id}, /x-keys/L<n>, /x-keys/<provider_host>: the list filtered by the path. */
+export const getKeysBySelector: Route = {
+  method: 'get',
+  path: '/x-keys/:selector',
+  access: 'owner',
+  async handle(deps, req, res) {
+    const selector = parseSelector(String(req.params.selector));
+    const query = parseBody(listKeysQuery.pick({ page: true, size: true }), req.query);
+    const page = await deps.keypool.listKeys({
+      ownerId: ownerIdOf(callerOf(res)),
+      id: 'id' in selector ? selector.id : undefined,
+      level: 'level' in selector ? selector.level : undefined,
+      provider: 'provider' in selector ? selector.provider : '',
+      page: query.page ?? 1,
+      size: query.size ?? 0,
+    });
+    if ('id' in selector && page.keys.length === 0) {
+      throw new AppError(ErrorCode.NotFound, `key ${selector.id} does not exist`);
+    }
+    sendKeyPage(res, page);
+  },
+};

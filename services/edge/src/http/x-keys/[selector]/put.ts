@@ -1,0 +1,36 @@
+import { callerOf } from '../../../auth/authenticate.js';
+import { isRootPool, ownerIdOf } from '../../owner.js';
+import { parseBody, type Route } from '../../route.js';
+import { keyRecord } from '../render.js';
+import { keyIdParam, updateKeyBody } from '../schemas.js';
+
+const handle: Route['handle'] = async (deps, req, res) => {
+  const id = keyIdParam(String(req.params.selector));
+  const body = parseBody(updateKeyBody, req.body);
+  const caller = callerOf(res);
+  const config = body.Config ?? body.config;
+  const updated = await deps.keypool.updateKey({
+    ownerId: ownerIdOf(caller),
+    ownerIsRoot: isRootPool(caller),
+    operatorId: caller.id,
+    ipAddress: req.ip ?? '',
+    id,
+    fields: {
+      name: body.Name,
+      level: body.Level,
+      provider: body.Provider,
+      secretKey: body.SecretKey,
+      status: body.Status,
+      configJson: config === undefined ? undefined : JSON.stringify(config),
+    },
+  });
+  if (!updated.key) {
+    throw new Error('keypool answered without a key');
+  }
+  res.json({ success: true, Action: 'update', Key: keyRecord(updated.key) });
+};
+
+/** PUT /x-keys/{id}: change Name, Level, Provider, SecretKey, Status or Config. */
+export const putKey: Route = { method: 'put', path: '/x-keys/:selector', access: 'owner', handle };
+/** POST /x-keys/{id}: the same as PUT. */
+export const postKey: Route = { method: 'post', path: '/x-keys/:selector', access: 'owner', handle };

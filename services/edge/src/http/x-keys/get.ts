@@ -1,0 +1,24 @@
+import { callerOf } from '../../auth/authenticate.js';
+import { ownerIdOf } from '../owner.js';
+import { parseBody, type Route } from '../route.js';
+import { listKeysQuery } from './schemas.js';
+import { sendKeyPage } from './render.js';
+
+/** GET /x-keys: the owner's keys, filtered by id, level or provider (URL or host), paged. */
+export const getKeys: Route = {
+  method: 'get',
+  path: '/x-keys',
+  access: 'owner',
+  async handle(deps, req, res) {
+    const query = parseBody(listKeysQuery, req.query);
+    const page = await deps.keypool.listKeys({
+      ownerId: ownerIdOf(callerOf(res)),
+      id: query.id === undefined ? undefined : BigInt(query.id),
+      level: query.level,
+      provider: query.provider ?? '',
+      page: query.page ?? 1,
+      size: query.size ?? 0,
+    });
+    sendKeyPage(res, page);
+  },
+};

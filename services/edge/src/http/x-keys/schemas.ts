@@ -1,0 +1,79 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { z } from 'zod';
+
+const digits = (field: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${field} must be a non-negative integer`)
+    .transform(Number)
+    .refine((value) => value <= max, `${field} must be at most ${max}`);
+
+/** GET /x-keys query: repeated keys (arrays) and unknown shapes are refused. */
+export const listKeysQuery = z.object({
+  id: z.string().regex(/^\d{1,19}$/, 'id must be a key id').optional(),
+  level: z.string().regex(/^\d$/, 'level must be an integer from 0 to 9').transform(Number).optional(),
+  provider: z.string().min(1).max(2048).optional(),
+  page: digits('page', 1_000_000).optional(),
+  size: digits('size', 1_000).optional(),
+});
+
+/** POST /x-keys. `config` (lower case) is accepted as another name of `Config`. */
+const configObject = z.record(z.string(), z.unknown());
+
+export const createKeyBody = z
+  .strictObject({
+    SecretKey: z.string().max(8192),
+    Name: z.string().max(256).optional(),
+    Level: z.number().int(),
+    Provider: z.string().max(2048),
+    Status: z.boolean().optional(),
+    Config: configObject.optional(),
+    config: configObject.optional(),
+  })
+  .refine((body) => body.Config === undefined || body.config === undefined, { message: 'send Config or config, not both', path: ['Config'] });
+export type CreateKeyBody = z.infer<typeof createKeyBody>;
+
+/** PUT|POST /x-keys/{id}: the fields to change. */
+export const updateKeyBody = z
+  .strictObject({
+    SecretKey: z.string().max(8192).optional(),
+    Name: z.string().max(256).optional(),
+    Level: z.number().int().optional(),
+    Provider: z.string().max(2048).optional(),
+    Status: z.boolean().optional(),
+    Config: configObject.optional(),
+    config: configObject.optional(),
+  })
+  .refine((body) => body.Config === undefined || body.config === undefined, { message: 'send Config or config, not both', path: ['Config'] })
+  .refine((body) => Object.keys(body).length > 0, { message: 'nothing to update' });
+export type UpdateKeyBody = z.infer<typeof updateKeyBody>;
+
+/** `{id}` of /x-keys/{id}: a key id. */
+export function keyIdParam(value: string | undefined): bigint {
+  if (value === undefined || !/^\d{1,19}$/.test(value) || BigInt(value) > 9_223_372_036_854_775_807n || BigInt(value) === 0n) {
+    throw new AppError(ErrorCode.InvalidRequest, 'the key id must be a positive integer', { field: 'id' });
+  }
+  return BigInt(value);
+}
+
+/** `/x-keys/{selector}`: a key id, `L<level>` or a provider host. */
+export type KeySelector = { id: bigint } | { level: number } | { provider: string };
+
+export function parseSelector(value: string | undefined): KeySelector {
+  const text = value ?? '';
+  if (/^\d+$/.test(text)) {
+    return { id: keyIdParam(text) };
+  }
+  const level = /^L(\d+)$/i.exec(text);
+  if (level) {
+    const n = Number(level[1]);
+    if (n > 9) {
+      throw new AppError(ErrorCode.InvalidRequest, 'level must be an integer from 0 to 9', { field: 'level' });
+    }
+    return { level: n };
+  }
+  if (!/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(text)) {
+    throw new AppError(ErrorCode.InvalidRequest, 'expected a key id, L<level> or a provider host', { field: 'selector' });
+  }
+  return { provider: text };
+}

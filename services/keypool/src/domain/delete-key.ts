@@ -1,0 +1,23 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import type { KeypoolDeps } from './ports.js';
+
+export interface DeleteKeyInput {
+  ownerId: bigint;
+  operatorId: bigint;
+  ipAddress: string;
+  id: bigint;
+}
+
+/** Removes one of the owner's keys (and any sleeping state it had). */
+export async function deleteKey(deps: KeypoolDeps, input: DeleteKeyInput): Promise<{ id: bigint; version: bigint }> {
+  const version = await deps.store.transaction(async (tx) => {
+    if (!(await tx.delete(input.ownerId, input.id))) {
+      throw new AppError(ErrorCode.NotFound, `key ${input.id} does not exist`);
+    }
+    return tx.bumpVersion(input.ownerId);
+  });
+  await deps.sleeps.clear(input.ownerId, [input.id]);
+  deps.events.keysChanged(input.ownerId, version);
+  deps.events.audit({ action: 'delete_key', operatorId: input.operatorId, targetId: input.id, details: `key ${input.id} deleted`, ipAddress: input.ipAddress });
+  return { id: input.id, version };
+}

@@ -1,0 +1,13 @@
+import type { KeyView } from './model.js';
+import type { KeypoolDeps } from './ports.js';
+import { plainView } from './secrets.js';
+
+/**
+ * Every key of the owner with plaintext secrets, for the proxies (internal gRPC only). The
+ * version is read first: a change racing this read makes the proxy fetch again on its event.
+ */
+export async function getSnapshot(deps: KeypoolDeps, input: { ownerId: bigint }): Promise<{ version: bigint; keys: KeyView[] }> {
+  const version = await deps.store.version(input.ownerId);
+  const records = await deps.store.all(input.ownerId);
+  return { version, keys: records.map((record) => plainView(deps.box, record)) };
+}

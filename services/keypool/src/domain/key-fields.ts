@@ -1,0 +1,131 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { MAX_LEVEL, MIN_LEVEL, MIN_SECRET_LENGTH, type KeyRecord, type KeyRow } from './model.js';
+import type { KeypoolDeps } from './ports.js';
+import { CLOUD_B_SECRET_LENGTH, parseProviderConfig, type ParsedProviderConfig } from './provider-config.js';
+import { checkProviderUrl, checkResolvedAddress, normalizedProvider, type ProviderUrlPolicy } from './provider-url.js';
+import { aad, decryptSecret, lastFour } from './secrets.js';
+
+/** The fields of a create or update, as received (types already checked by the transport). */
+export interface KeyFieldsInput {
+  name?: string;
+  level?: number;
+  provider?: string;
+  secretKey?: string;
+  status?: boolean;
+  /** A JSON object as text; '' means the standard type. */
+  configJson?: string;
+}
+
+function invalid(field: string, reason: string): never {
+  throw new AppError(ErrorCode.InvalidRequest, `${field}: ${reason}`, { field });
+}
+
+/** Provider (or Config.base_url): the URL policy, then every address its name resolves to. */
+export async function checkUrlField(deps: KeypoolDeps, field: string, value: string, ownerIsRoot: boolean): Promise<URL> {
+  const policy: ProviderUrlPolicy = { allowPrivate: ownerIsRoot, selfHosts: deps.selfHosts };
+  const check = checkProviderUrl(value, policy);
+  if (!check.ok) {
+    invalid(field, check.reason);
+  }
+  if (!/^[\d.]+$|:/.test(check.host)) {
+    const addresses = await deps.resolver.resolve(check.host);
+    for (const address of addresses ?? []) {
+      const reason = checkResolvedAddress(address, policy);
+      if (reason) {
+        invalid(field, reason);
+      }
+    }
+  }
+  return check.url;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (Array.from(trimmed).length > 256 || /\p{Cc}/u.test(trimmed)) {
+    invalid('Name', 'must be at most 256 characters without control characters');
+  }
+  return trimmed;
+}
+
+function checkLevel(level: number): number {
+  if (!Number.isInteger(level) || level < MIN_LEVEL || level > MAX_LEVEL) {
+    invalid('Level', `must be an integer from ${MIN_LEVEL} to ${MAX_LEVEL}`);
+  }
+  return level;
+}
+
+function checkSecret(secret: string, providerType: string): string {
+  if (/[\s\p{Cc}]/u.test(secret) || secret.length > 8192) {
+    invalid('SecretKey', 'must be printable, without spaces, at most 8192 characters');
+  }
+  if (providerType === 'cloud_b') {
+    if (secret.length !== CLOUD_B_SECRET_LENGTH) {
+      invalid('SecretKey', `must be a ${CLOUD_B_SECRET_LENGTH}-character placeholder for the cloud_b provider type`);
+    }
+  } else if (secret.length < MIN_SECRET_LENGTH) {
+    invalid('SecretKey', `must be at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  return secret;
+}
+
+function parseConfig(configJson: string): ParsedProviderConfig {
+  let raw: unknown;
+  try {
+    raw = configJson.trim() === '' ? undefined : JSON.parse(configJson);
+  } catch {
+    invalid('Config', 'must be a JSON object');
+  }
+  const check = parseProviderConfig(raw);
+  if (!check.ok) {
+    invalid(check.field, check.reason);
+  }
+  return check.config;
+}
+
+/**
+ * Validates the fields of a create (existing undefined) or an update and returns the row
+ * changes, with the secret and sensitive Config fields sealed for this owner.
+ */
+export async function keyRowChanges(
+  deps: KeypoolDeps,
+  ownerId: bigint,
+  ownerIsRoot: boolean,
+  fields: KeyFieldsInput,
+  existing: KeyRecord | undefined,
+): Promise<Partial<KeyRow>> {
+  const changes: Partial<KeyRow> = {};
+  if (fields.name !== undefined) {
+    changes.name = checkName(fields.name);
+  }
+  if (fields.level !== undefined) {
+    changes.level = checkLevel(fields.level);
+  }
+  if (fields.provider !== undefined) {
+    const url = await checkUrlField(deps, 'Provider', fields.provider, ownerIsRoot);
+    changes.provider = normalizedProvider(url);
+    changes.providerHost = url.hostname.toLowerCase().replace(/\.+$/, '');
+  }
+  let providerType = existing?.providerType ?? 'standard';
+  if (fields.configJson !== undefined) {
+    const config = parseConfig(fields.configJson);
+    for (const url of config.urls) {
+      await checkUrlField(deps, url.field, url.value, ownerIsRoot);
+    }
+    providerType = config.providerType;
+    changes.providerType = config.providerType;
+    changes.config = config.visible;
+    changes.configSecretsEnc = Object.keys(config.sensitive).length === 0 ? '' : deps.box.seal(JSON.stringify(config.sensitive), aad.config(ownerId));
+  }
+  if (fields.secretKey !== undefined) {
+    const secret = checkSecret(fields.secretKey, providerType);
+    changes.secretEnc = deps.box.seal(secret, aad.secret(ownerId));
+    changes.secretLast4 = lastFour(secret);
+  } else if (existing && changes.providerType !== undefined && changes.providerType !== existing.providerType) {
+    // The type changed under a kept secret: the kept one must still meet the new type's rule.
+    checkSecret(decryptSecret(deps.box, existing), providerType);
+  }
+  if (fields.status !== undefined) {
+    changes.status = fields.status;
+  }
+  return changes;
+}

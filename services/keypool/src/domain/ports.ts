@@ -1,0 +1,61 @@
+import type { SecretBox } from '@gw/kit';
+import type { KeyFilter, KeyRecord, KeyRow, SleepingKey } from './model.js';
+
+export interface KeysStore {
+  list(ownerId: bigint, filter: KeyFilter, page: { offset: number; limit: number }): Promise<{ rows: KeyRecord[]; total: number }>;
+  find(ownerId: bigint, id: bigint): Promise<KeyRecord | undefined>;
+  all(ownerId: bigint): Promise<KeyRecord[]>;
+  version(ownerId: bigint): Promise<bigint>;
+  transaction<T>(work: (tx: KeysTx) => Promise<T>): Promise<T>;
+}
+
+/** Writes; each one runs with the owner's version bump in the same transaction. */
+export interface KeysTx {
+  insert(row: KeyRow): Promise<KeyRecord>;
+  lock(ownerId: bigint, id: bigint): Promise<KeyRecord | undefined>;
+  update(ownerId: bigint, id: bigint, changes: Partial<KeyRow>): Promise<KeyRecord>;
+  delete(ownerId: bigint, id: bigint): Promise<boolean>;
+  bumpVersion(ownerId: bigint): Promise<bigint>;
+}
+
+/** Sleeping keys live in Redis with a TTL so every proxy replica agrees. */
+export interface SleepStore {
+  list(ownerId: bigint): Promise<SleepingKey[]>;
+  /** Consecutive sleeps so far (kept for a day after the last one). */
+  times(ownerId: bigint, keyId: bigint): Promise<number>;
+  put(ownerId: bigint, keyId: bigint, durationMs: number, times: number): Promise<void>;
+  /** Wakes the given keys, or every key of the owner; returns how many were sleeping. */
+  clear(ownerId: bigint, keyIds: readonly bigint[] | 'all'): Promise<number>;
+}
+
+/** Name resolution for the Provider check; undefined when the name does not resolve now. */
+export interface Resolver {
+  resolve(host: string): Promise<string[] | undefined>;
+}
+
+export interface PoolEvents {
+  keysChanged(ownerId: bigint, version: bigint): void;
+  /** Operation-log entry; details never carry a secret. */
+  audit(entry: { action: 'add_key' | 'update_key' | 'delete_key'; operatorId: bigint; targetId: bigint; details: string; ipAddress: string }): void;
+}
+
+/** The config service's LEVEL_MAPPER auto-completion (best effort: a failure never fails a create). */
+export interface LevelAutoConfig {
+  complete(input: { ownerId: bigint; provider: string; level: number; operatorId: bigint; ipAddress: string }): Promise<Record<string, number>>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface KeypoolDeps {
+  store: KeysStore;
+  box: SecretBox;
+  resolver: Resolver;
+  sleeps: SleepStore;
+  events: PoolEvents;
+  autoConfig: LevelAutoConfig;
+  clock: Clock;
+  /** Host names and addresses of the gateway itself (GW_PUBLIC_URL, own listen addresses). */
+  selfHosts: readonly string[];
+}

@@ -1,0 +1,88 @@
+import { fileURLToPath } from 'node:url';
+import {
+  connectNats,
+  createLogger,
+  createGrpcClient,
+  createSecretBox,
+  verifySecretKey,
+  exitOnStartupFailure,
+  listenAddress,
+  onShutdown,
+  openDatabase,
+  splitAddress,
+  startGrpcService,
+} from '@gw/kit';
+import { config as configPb, keypool as pb } from '@gw/proto';
+import { Redis } from 'ioredis';
+import { loadKeypoolConfig } from './config.js';
+import { dnsResolver } from './net/dns-resolver.js';
+import { grpcLevelAutoConfig } from './transport/grpc/level-auto-config.js';
+import { DrizzleKeyCheckStore } from './store/key-check-store.js';
+import { DrizzleKeysStore } from './store/keys-store.js';
+import { RedisSleepStore } from './store/sleep-store.js';
+import { keypoolHandlers } from './transport/grpc/keypool-service.js';
+import { natsPoolEvents } from './transport/nats/pool-events.js';
+
+const log = createLogger('keypool');
+
+async function main() {
+  const config = loadKeypoolConfig(process.env);
+  log.level = config.LOG_LEVEL;
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.GW_DATA_DIR,
+    schema: 'keypool',
+    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
+    log,
+    poolSize: config.GW_DB_POOL,
+  });
+  const box = createSecretBox(config.GW_SECRET_KEY);
+  await verifySecretKey(new DrizzleKeyCheckStore(database.db), box, 'keypool');
+  const redis = new Redis(config.REDIS_URL, {
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+  });
+  redis.on('error', (error: unknown) => log.warn({ err: error }, 'redis error'));
+  const nc = await connectNats(config.NATS_URL, 'keypool', log);
+  const configClient = createGrpcClient(configPb.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN);
+  const address = listenAddress('keypool', config);
+  const selfHosts = [
+    ...(config.GW_PUBLIC_URL ? [new URL(config.GW_PUBLIC_URL).hostname.toLowerCase()] : []),
+    ...config.GW_SELF_HOSTS.split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
+    splitAddress(address).host.toLowerCase(),
+  ];
+  const deps = {
+    store: new DrizzleKeysStore(database.db),
+    box,
+    resolver: dnsResolver(),
+    sleeps: new RedisSleepStore(redis, config.GW_KEY_STATE_PREFIX),
+    events: natsPoolEvents(nc),
+    autoConfig: grpcLevelAutoConfig(configClient, log),
+    clock: { now: () => new Date() },
+    selfHosts,
+  };
+
+  const { server } = await startGrpcService<pb.KeypoolServiceServer>({
+    service: 'keypool',
+    address,
+    token: config.GW_INTERNAL_TOKEN,
+    log,
+    definition: pb.KeypoolServiceService,
+    handlers: keypoolHandlers(deps),
+  });
+
+  onShutdown(log, [
+    ['grpc', () => server.stop()],
+    ['nats', () => nc.drain()],
+    ['grpc clients', () => configClient.close()],
+    ['redis', async () => {
+      await redis.quit();
+    }],
+    ['database', () => database.close()],
+  ]);
+}
+
+main().catch((error: unknown) => exitOnStartupFailure(log, error));

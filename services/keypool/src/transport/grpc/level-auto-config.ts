@@ -1,0 +1,18 @@
+import type { Logger, PromiseClient } from '@gw/kit';
+import type { config } from '@gw/proto';
+import type { LevelAutoConfig } from '../../domain/ports.js';
+
+/** LEVEL_MAPPER auto-completion through the config service; failures are logged, not raised. */
+export function grpcLevelAutoConfig(client: PromiseClient<config.ConfigServiceClient>, log: Logger): LevelAutoConfig {
+  return {
+    async complete(input) {
+      try {
+        const answer = await client.autoConfigLevels(input);
+        return answer.added;
+      } catch (error) {
+        log.warn({ err: error, ownerId: String(input.ownerId) }, 'LEVEL_MAPPER auto-completion failed');
+        throw error;
+      }
+    },
+  };
+}
