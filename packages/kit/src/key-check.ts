@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from './db.js';
 import type { SecretBox } from './secret-box.js';
 
 /** Where a service keeps its key-check cipher (one row). */
@@ -18,4 +20,23 @@ export async function verifySecretKey(store: KeyCheckStore, box: SecretBox, purp
   if (box.open(stored, `key-check:${purpose}`) !== CHECK_TEXT) {
     throw new Error('GW_SECRET_KEY is not the key the stored secrets were encrypted with: start with the original key');
   }
+}
+
+/**
+ * The key-check row in a service's own `<schema>.key_check (id, cipher)` table, which each
+ * service that encrypts creates in its first migration.
+ */
+export function sqlKeyCheckStore(db: Database, schema: string): KeyCheckStore {
+  const table = sql.raw(`${schema}.key_check`);
+  const read = async () => {
+    const result: unknown = await db.execute(sql`SELECT cipher FROM ${table} WHERE id = 1`);
+    return (result as { rows: Array<{ cipher: string }> }).rows[0]?.cipher;
+  };
+  return {
+    readKeyCheck: read,
+    async saveKeyCheck(cipher) {
+      await db.execute(sql`INSERT INTO ${table} (id, cipher) VALUES (1, ${cipher}) ON CONFLICT DO NOTHING`);
+      return (await read()) ?? cipher;
+    },
+  };
 }

@@ -1,10 +1,12 @@
-import type { Logger } from './log.js';
+import { createLogger, type Logger } from './log.js';
+
+export type ShutdownStep = [name: string, step: () => Promise<void> | void];
 
 /**
  * Graceful stop: on SIGTERM or SIGINT the steps run in the order given (stop accepting, drain
  * in-flight work, close connections), each bounded, then the process exits 0.
  */
-export function onShutdown(log: Logger, steps: Array<[name: string, step: () => Promise<void> | void]>, timeoutMs = 10_000): void {
+export function onShutdown(log: Logger, steps: ShutdownStep[], timeoutMs = 10_000): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -35,4 +37,16 @@ export function onShutdown(log: Logger, steps: Array<[name: string, step: () => 
 export function exitOnStartupFailure(log: Logger, error: unknown): never {
   log.fatal({ err: error }, 'start-up failed');
   process.exit(1);
+}
+
+/**
+ * The frame of every service's main.ts: one root logger, the start function builds and starts
+ * everything and returns its shutdown steps in order; a start-up failure exits 1 with the reason.
+ */
+export function runService(name: string, start: (log: Logger) => Promise<ShutdownStep[]>): void {
+  const log = createLogger(name);
+  start(log).then(
+    (steps) => onShutdown(log, steps),
+    (error: unknown) => exitOnStartupFailure(log, error),
+  );
 }

@@ -12,6 +12,8 @@ export const SUBJECTS = {
   audit: (action: string) => `gw.audit.${action}`,
   auditAll: 'gw.audit.*',
   usageRecorded: 'gw.usage.recorded',
+  levelSwitched: (ownerId: bigint | number | string) => `gw.level.switched.${ownerId}`,
+  levelSwitchedAll: 'gw.level.switched.*',
 } as const;
 
 /** Durable streams. Invalidation subjects stay on core NATS: every replica must see each one. */

@@ -1,11 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import {
   connectNats,
-  createLogger,
+  runService,
   ensureStream,
-  exitOnStartupFailure,
   listenAddress,
-  onShutdown,
   openDatabase,
   startGrpcService,
   STREAMS,
@@ -19,9 +17,7 @@ import { bullSpendAlerts } from './transport/jobs/spend-alerts.js';
 import { natsAccountEvents } from './transport/nats/account-events.js';
 import { consumeAuditEvents } from './transport/nats/audit-consumer.js';
 
-const log = createLogger('accounts');
-
-async function main() {
+runService('accounts', async (log) => {
   const config = loadAccountsConfig(process.env);
   log.level = config.LOG_LEVEL;
   const database = await openDatabase({
@@ -53,13 +49,11 @@ async function main() {
     handlers: accountsHandlers(deps),
   });
 
-  onShutdown(log, [
+  return [
     ['grpc', () => server.stop()],
     ['audit consumer', () => auditConsumer.stop()],
     ['nats', () => nc.drain()],
     ['redis', () => alerts.close()],
     ['database', () => database.close()],
-  ]);
-}
-
-main().catch((error: unknown) => exitOnStartupFailure(log, error));
+  ];
+});

@@ -1,25 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import {
   connectNats,
-  createLogger,
+  runService,
   createSecretBox,
+  sqlKeyCheckStore,
   verifySecretKey,
-  exitOnStartupFailure,
   listenAddress,
-  onShutdown,
   openDatabase,
   startGrpcService,
 } from '@gw/kit';
 import { config as pb } from '@gw/proto';
 import { loadConfigConfig } from './config.js';
 import { DrizzleConfigStore } from './store/config-store.js';
-import { DrizzleKeyCheckStore } from './store/key-check-store.js';
 import { configHandlers } from './transport/grpc/config-service.js';
 import { natsConfigEvents } from './transport/nats/config-events.js';
 
-const log = createLogger('config');
-
-async function main() {
+runService('config', async (log) => {
   const config = loadConfigConfig(process.env);
   log.level = config.LOG_LEVEL;
   const database = await openDatabase({
@@ -31,7 +27,7 @@ async function main() {
     poolSize: config.GW_DB_POOL,
   });
   const box = createSecretBox(config.GW_SECRET_KEY);
-  await verifySecretKey(new DrizzleKeyCheckStore(database.db), box, 'config');
+  await verifySecretKey(sqlKeyCheckStore(database.db, 'config'), box, 'config');
   const nc = await connectNats(config.NATS_URL, 'config', log);
   const deps = {
     store: new DrizzleConfigStore(database.db),
@@ -48,11 +44,9 @@ async function main() {
     handlers: configHandlers(deps),
   });
 
-  onShutdown(log, [
+  return [
     ['grpc', () => server.stop()],
     ['nats', () => nc.drain()],
     ['database', () => database.close()],
-  ]);
-}
-
-main().catch((error: unknown) => exitOnStartupFailure(log, error));
+  ];
+});

@@ -1,13 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import {
   connectNats,
-  createLogger,
+  runService,
   createGrpcClient,
   createSecretBox,
+  sqlKeyCheckStore,
   verifySecretKey,
-  exitOnStartupFailure,
   listenAddress,
-  onShutdown,
   openDatabase,
   splitAddress,
   startGrpcService,
@@ -17,15 +16,12 @@ import { Redis } from 'ioredis';
 import { loadKeypoolConfig } from './config.js';
 import { dnsResolver } from './net/dns-resolver.js';
 import { grpcLevelAutoConfig } from './transport/grpc/level-auto-config.js';
-import { DrizzleKeyCheckStore } from './store/key-check-store.js';
 import { DrizzleKeysStore } from './store/keys-store.js';
 import { RedisSleepStore } from './store/sleep-store.js';
 import { keypoolHandlers } from './transport/grpc/keypool-service.js';
 import { natsPoolEvents } from './transport/nats/pool-events.js';
 
-const log = createLogger('keypool');
-
-async function main() {
+runService('keypool', async (log) => {
   const config = loadKeypoolConfig(process.env);
   log.level = config.LOG_LEVEL;
   const database = await openDatabase({
@@ -37,7 +33,7 @@ async function main() {
     poolSize: config.GW_DB_POOL,
   });
   const box = createSecretBox(config.GW_SECRET_KEY);
-  await verifySecretKey(new DrizzleKeyCheckStore(database.db), box, 'keypool');
+  await verifySecretKey(sqlKeyCheckStore(database.db, 'keypool'), box, 'keypool');
   const redis = new Redis(config.REDIS_URL, {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
@@ -74,7 +70,7 @@ async function main() {
     handlers: keypoolHandlers(deps),
   });
 
-  onShutdown(log, [
+  return [
     ['grpc', () => server.stop()],
     ['nats', () => nc.drain()],
     ['grpc clients', () => configClient.close()],
@@ -82,7 +78,5 @@ async function main() {
       await redis.quit();
     }],
     ['database', () => database.close()],
-  ]);
-}
-
-main().catch((error: unknown) => exitOnStartupFailure(log, error));
+  ];
+});

@@ -1,4 +1,4 @@
-import { bigint, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Drizzle's view of migrations/*.sql (the SQL files are the source of truth). */
 export const configSchema = pgSchema('config');
@@ -19,7 +19,3 @@ export const configVersions = configSchema.table('config_versions', {
   version: bigint('version', { mode: 'bigint' }).notNull(),
 });
 
-export const keyCheck = configSchema.table('key_check', {
-  id: integer('id').primaryKey(),
-  cipher: text('cipher').notNull(),
-});

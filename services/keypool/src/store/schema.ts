@@ -25,7 +25,3 @@ export const poolVersions = keypoolSchema.table('pool_versions', {
   version: bigint('version', { mode: 'bigint' }).notNull(),
 });
 
-export const keyCheck = keypoolSchema.table('key_check', {
-  id: integer('id').primaryKey(),
-  cipher: text('cipher').notNull(),
-});
