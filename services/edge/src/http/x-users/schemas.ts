@@ -5,11 +5,8 @@ const usdAmount = z.number();
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = (max: number) => z.string().max(max);
 
-/** POST /x-users. Unknown fields are refused (no mass assignment of Balance, DNA, ID, ...). */
-export const createUserBody = z.strictObject({
-  Name: text(256),
-  Email: text(320),
-  CreditGranted: usdAmount,
+/** Fields a creator may set on a new account as well as on an existing one. */
+const sharedFields = {
   Alias: text(256).optional(),
   BillingEmail: text(320).optional(),
   Rates: z.number().positive().optional(),
@@ -28,6 +25,14 @@ export const createUserBody = z.strictObject({
   AllowLevels: text(256).optional(),
   Resources: text(4096).optional(),
   ModelLimits: z.record(z.string().max(256), z.record(z.string(), count)).optional(),
+};
+
+/** POST /x-users. Unknown fields are refused (no mass assignment of Balance, DNA, ID, ...). */
+export const createUserBody = z.strictObject({
+  Name: text(256),
+  Email: text(320),
+  CreditGranted: usdAmount,
+  ...sharedFields,
 });
 export type CreateUserBody = z.infer<typeof createUserBody>;
 
@@ -37,31 +42,14 @@ const ownerInt = z.number().int().min(0).max(1_000_000);
 export const updateUserBody = z.strictObject({
   Name: text(256).optional(),
   Email: text(320).optional(),
-  Alias: text(256).optional(),
-  BillingEmail: text(320).optional(),
+  CreditGranted: usdAmount.optional(),
+  ...sharedFields,
   QRCode: text(4096).optional(),
   Status: z.boolean().optional(),
   Suspended: z.boolean().optional(),
-  CreditGranted: usdAmount.optional(),
-  Days: z.number().int().min(1).max(3650).optional(),
-  Rates: z.number().positive().optional(),
   DailyLimit: usdAmount.min(0).optional(),
-  HardLimit: usdAmount.min(0).optional(),
-  SoftLimit: usdAmount.min(0).optional(),
   UserLimit: usdAmount.min(0).optional(),
-  AutoQuota: usdAmount.min(0).optional(),
-  RPM: count.optional(),
-  RPH: count.optional(),
-  RPD: count.optional(),
-  TPM: count.optional(),
-  TPH: count.optional(),
-  TPD: count.optional(),
-  Resources: text(4096).optional(),
-  AllowIPs: text(4096).optional(),
-  AllowModels: text(4096).optional(),
-  AllowLevels: text(256).optional(),
   ModelMapper: text(4096).optional(),
-  ModelLimits: z.record(z.string().max(256), z.record(z.string(), count)).optional(),
   // Owner only (the accounts service refuses them to others with 403).
   Level: z.number().int().min(0).max(9).optional(),
   Role: ownerInt.optional(),

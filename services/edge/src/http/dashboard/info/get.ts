@@ -1,5 +1,4 @@
-import { accounts } from '@gw/proto';
-import { callerOf } from '../../../auth/authenticate.js';
+import { ownAccount } from '../own-account.js';
 import { userInfoView } from '../../render.js';
 import type { Route } from '../../route.js';
 
@@ -10,15 +9,7 @@ export function dashboardInfo(path: string): Route {
     path,
     access: 'user',
     async handle(deps, _req, res) {
-      const caller = callerOf(res);
-      const { account } = await deps.accounts.getAccount({
-        callerId: caller.id,
-        identifier: String(caller.id),
-        reach: accounts.Reach.REACH_SELF_OR_DESCENDANTS,
-      });
-      if (!account) {
-        throw new Error('accounts answered without an account');
-      }
+      const account = await ownAccount(deps, res);
       res.json(userInfoView(account));
     },
   };

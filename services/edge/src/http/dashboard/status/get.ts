@@ -1,6 +1,5 @@
 import { nanoToUsd } from '@gw/kit';
-import { accounts } from '@gw/proto';
-import { callerOf } from '../../../auth/authenticate.js';
+import { ownAccount } from '../own-account.js';
 import { canManage, isOwnerAccount, maskedKey } from '../../render.js';
 import type { Route } from '../../route.js';
 
@@ -11,16 +10,7 @@ export function dashboardStatus(path: string): Route {
     path,
     access: 'user',
     async handle(deps, _req, res) {
-      const caller = callerOf(res);
-      // The cached identity says who; the balance is read fresh.
-      const { account } = await deps.accounts.getAccount({
-        callerId: caller.id,
-        identifier: String(caller.id),
-        reach: accounts.Reach.REACH_SELF_OR_DESCENDANTS,
-      });
-      if (!account) {
-        throw new Error('accounts answered without an account');
-      }
+      const account = await ownAccount(deps, res);
       res.json({
         object: 'user_status',
         id: Number(account.id),
