@@ -15,3 +15,4 @@ export * from './service.js';
 export * from './caller.js';
 export * from './secret-box.js';
 export * from './key-check.js';
+export * from './audit.js';

@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import {
   connectNats,
+  createAuditPublisher,
   runService,
-  ensureStream,
   listenAddress,
   openDatabase,
   startGrpcService,
-  STREAMS,
 } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
 import { loadAccountsConfig } from './config.js';
@@ -30,8 +29,7 @@ runService('accounts', async (log) => {
   });
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
   const alerts = bullSpendAlerts(config.REDIS_URL, log);
-  await ensureStream(nc, STREAMS.audit);
-  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc, log), clock: { now: () => new Date() }, alerts };
+  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc, await createAuditPublisher(nc, log)), clock: { now: () => new Date() }, alerts };
   const auditConsumer = await consumeAuditEvents(nc, deps, log);
 
   const { generatedKey } = await bootstrapRoot(deps, config.GW_ROOT_KEY);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import {
   connectNats,
+  createAuditPublisher,
   runService,
   createSecretBox,
   sqlKeyCheckStore,
@@ -32,7 +33,7 @@ runService('config', async (log) => {
   const deps = {
     store: new DrizzleConfigStore(database.db),
     box,
-    events: natsConfigEvents(nc),
+    events: natsConfigEvents(nc, await createAuditPublisher(nc, log)),
   };
 
   const { server } = await startGrpcService<pb.ConfigServiceServer>({

@@ -90,6 +90,17 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
     await expectError(await gw.request('/x-keys?id=1&id=2'), 400, 'invalid_request');
   });
 
+  it('writes add_key and delete_key to the owner operation log, without the secret', async () => {
+    const { secret, key } = await addKey({ Name: 'logged', Level: 2, Provider: 'https://logged.example.com/' });
+    expect((await gw.request(`/x-keys/${key.ID}`, { method: 'DELETE' })).status).toBe(200);
+    const entries = async (action: string) => {
+      const response = await gw.request(`/dashboard/logs?action=${action}&target_id=${key.ID}`);
+      return ((await response.json()) as { logs: Array<{ action: string; target_id: number; details: string }> }).logs;
+    };
+    await waitFor(async () => (await entries('add_key')).length === 1 && (await entries('delete_key')).length === 1, 'key entries in the log', 5_000, 50);
+    expect(JSON.stringify([...(await entries('add_key')), ...(await entries('delete_key'))])).not.toContain(secret.slice(-12));
+  });
+
   it('pages: only size means page 1, with the pagination headers', async () => {
     await addKey({ Level: 5 });
     await addKey({ Level: 5 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import {
   connectNats,
+  createAuditPublisher,
   runService,
   createGrpcClient,
   createSecretBox,
@@ -55,7 +56,7 @@ runService('keypool', async (log) => {
     box,
     resolver: dnsResolver(),
     sleeps: new RedisSleepStore(redis, config.GW_KEY_STATE_PREFIX),
-    events: natsPoolEvents(nc),
+    events: natsPoolEvents(nc, await createAuditPublisher(nc, log)),
     autoConfig: grpcLevelAutoConfig(configClient, log),
     clock: { now: () => new Date() },
     selfHosts,

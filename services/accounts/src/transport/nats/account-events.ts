@@ -1,4 +1,4 @@
-import { newId, publishDurable, publishEvent, SUBJECTS, type Logger, type NatsConnection } from '@gw/kit';
+import { publishEvent, SUBJECTS, type NatsConnection, type PublishAudit } from '@gw/kit';
 import { events } from '@gw/proto';
 import type { AccountEvents } from '../../domain/ports.js';
 
@@ -6,8 +6,7 @@ import type { AccountEvents } from '../../domain/ports.js';
  * gw.account.changed.<id> on core NATS, so every edge replica drops its cached entry, and
  * gw.audit.<action> into the GW_AUDIT stream (message id = event id) for the operation log.
  */
-export function natsAccountEvents(nc: NatsConnection, log: Logger): AccountEvents {
-  const js = nc.jetstream();
+export function natsAccountEvents(nc: NatsConnection, audit: PublishAudit): AccountEvents {
   return {
     accountChanged(accountId, reason, keyHash) {
       publishEvent(nc, SUBJECTS.accountChanged(accountId), events.AccountChanged, {
@@ -17,12 +16,6 @@ export function natsAccountEvents(nc: NatsConnection, log: Logger): AccountEvent
         at: new Date().toISOString(),
       });
     },
-    audit(entry) {
-      const eventId = newId('event');
-      const message = { ...entry, status: 'success', at: new Date().toISOString(), eventId };
-      publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId).catch((error: unknown) => {
-        log.warn({ err: error, action: entry.action }, 'audit event not published');
-      });
-    },
+    audit,
   };
 }

@@ -1,0 +1,33 @@
+import { newId } from './ids.js';
+import type { Logger } from './log.js';
+import { ensureStream, publishDurable, type NatsConnection } from './nats.js';
+import { STREAMS, SUBJECTS } from './subjects.js';
+import { events } from '@gw/proto';
+
+/** One operation-log entry as any service reports it; never carries a secret. */
+export interface AuditEntry {
+  action: string;
+  operatorId: bigint;
+  targetId: bigint;
+  details: string;
+  ipAddress: string;
+}
+
+export type PublishAudit = (entry: AuditEntry) => void;
+
+/**
+ * The one way every service reports gw.audit.<action>: into the GW_AUDIT stream (made sure of
+ * here, so entries published before accounts first starts are kept), with message id = event id
+ * so a retried publish is stored once. Publishing never blocks or fails the operation it reports.
+ */
+export async function createAuditPublisher(nc: NatsConnection, log: Logger): Promise<PublishAudit> {
+  await ensureStream(nc, STREAMS.audit);
+  const js = nc.jetstream();
+  return (entry) => {
+    const eventId = newId('event');
+    const message = { ...entry, status: 'success', at: new Date().toISOString(), eventId };
+    publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId).catch((error: unknown) => {
+      log.warn({ err: error, action: entry.action }, 'audit event not published');
+    });
+  };
+}
