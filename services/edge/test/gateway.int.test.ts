@@ -179,6 +179,16 @@ describe('edge authentication and bad input', () => {
     expect(await accountCount()).toBe(before);
   });
 
+  it('answers 503 with Retry-After, never 401, for a valid uncached key while accounts is down', async () => {
+    const { body } = await createChild(gw, 'outage01');
+    await gw.processes.get('accounts')?.stop();
+    const started = Date.now();
+    const response = await gw.request('/dashboard/status', { key: body.User.SecretKey });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(response.headers.get('retry-after')).toBe('1');
+    await expectError(response, 503, 'unavailable');
+  });
+
   it('reports a stopped service by name on /healthz', async () => {
     await gw.processes.get('news')?.stop();
     const response = await gw.request('/healthz', { key: null });
@@ -186,6 +196,6 @@ describe('edge authentication and bad input', () => {
     const body = (await response.json()) as ErrorBody & { services: Record<string, string> };
     expect(body.error.message).toContain('news');
     expect(body.services.news).toBe('not_serving');
-    expect(body.services.accounts).toBe('serving');
+    expect(body.services.keypool).toBe('serving');
   });
 });
