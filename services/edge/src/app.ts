@@ -4,6 +4,7 @@ import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
 import { errorHandler } from './http/errors.js';
 import { assignRequestId, withRequestContext } from './http/request-id.js';
+import { aiForwarding, setUpgradeHandler } from './proxy/forward.js';
 import { ROUTES } from './routes.js';
 
 /** Builds the Express app: request ids, JSON bodies, the route table, 404 and the error shape. */
@@ -12,6 +13,10 @@ export function buildApp(deps: EdgeDeps, log: Logger): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(assignRequestId);
+  // AI traffic streams through to the proxy: before the body parser, which must never see it.
+  const ai = aiForwarding(deps, log);
+  app.use(ai.router);
+  setUpgradeHandler(app, ai.upgrade);
   app.use(express.json({ limit: deps.config.GW_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(withRequestContext);
 

@@ -1,9 +1,10 @@
 import { AppError, createGrpcClient, createLogger, ErrorCode, exitOnStartupFailure, connectNats, onShutdown, SUBJECTS, subscribeEvents } from '@gw/kit';
-import { accounts, events } from '@gw/proto';
+import { accounts, config as configPb, events, keypool } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
 import { buildApp } from './app.js';
 import { loadEdgeConfig } from './config.js';
 import { healthChecker } from './health.js';
+import { upgradeHandlerOf } from './proxy/forward.js';
 
 const log = createLogger('edge');
 
@@ -11,6 +12,8 @@ async function main() {
   const config = loadEdgeConfig(process.env);
   log.level = config.LOG_LEVEL;
   const accountsClient = createGrpcClient(accounts.AccountsServiceClient, config.ACCOUNTS_ADDR, config.GW_INTERNAL_TOKEN);
+  const keypoolClient = createGrpcClient(keypool.KeypoolServiceClient, config.KEYPOOL_ADDR, config.GW_INTERNAL_TOKEN);
+  const configClient = createGrpcClient(configPb.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN);
   const cache = new AuthCache(async (keyHash) => {
     try {
       return (await accountsClient.authenticateKey({ keyHash })).account;
@@ -27,11 +30,12 @@ async function main() {
     cache.invalidateAccount(event.accountId, event.keyHash || undefined);
   }, log);
 
-  const app = buildApp({ config, cache, accounts: accountsClient, health: healthChecker(config) }, log);
+  const app = buildApp({ config, cache, accounts: accountsClient, keypool: keypoolClient, configs: configClient, health: healthChecker(config) }, log);
   const server = app.listen(config.PORT, config.HOST, () => {
     log.info({ port: config.PORT }, 'edge listening');
   });
   server.on('error', (error) => exitOnStartupFailure(log, error));
+  server.on('upgrade', upgradeHandlerOf(app));
 
   onShutdown(log, [
     ['http', () => new Promise<void>((resolve) => {
@@ -39,7 +43,11 @@ async function main() {
       server.closeIdleConnections();
     })],
     ['nats', () => nc.drain()],
-    ['grpc clients', () => accountsClient.close()],
+    ['grpc clients', () => {
+      accountsClient.close();
+      keypoolClient.close();
+      configClient.close();
+    }],
   ]);
 }
 

@@ -27,6 +27,7 @@ import { postConfig, putConfig } from './http/x-config/put.js';
 import { deleteConfig } from './http/x-config/delete.js';
 import { getConf } from './http/x-conf/get.js';
 import { postConf } from './http/x-conf/post.js';
+import { getRoute } from './http/x-route/get.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
@@ -71,4 +72,6 @@ export const ROUTES: readonly Route[] = [
   // Owner overview and batch configuration.
   getConf,
   postConf,
+  // Proxy: the routing decision for a model (owner).
+  getRoute,
 ];

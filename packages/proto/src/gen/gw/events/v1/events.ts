@@ -75,6 +75,21 @@ export interface UsageRecorded {
   partial: boolean;
 }
 
+/**
+ * gw.level.switched.<owner>: a Level's traffic moved to its SWITCH_OVER backup after more than 5
+ * failures within one minute (switched_back false, until = end of the cool-down), or the cool-down
+ * ended and the primary is tried again (switched_back true). Published by the proxy replica that
+ * made the change.
+ */
+export interface LevelSwitched {
+  ownerId: bigint;
+  level: number;
+  switchedBack: boolean;
+  /** ISO 8601; "" when switching back */
+  until: string;
+  at: string;
+}
+
 function createBaseAccountChanged(): AccountChanged {
   return { accountId: 0n, reason: "", keyHash: "", at: "" };
 }
@@ -1205,6 +1220,146 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     message.latencyMs = (object.latencyMs !== undefined && object.latencyMs !== null) ? BigInt(object.latencyMs) : 0n;
     message.at = object.at ?? "";
     message.partial = object.partial ?? false;
+    return message;
+  },
+};
+
+function createBaseLevelSwitched(): LevelSwitched {
+  return { ownerId: 0n, level: 0, switchedBack: false, until: "", at: "" };
+}
+
+export const LevelSwitched: MessageFns<LevelSwitched> = {
+  encode(message: LevelSwitched, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.ownerId);
+    }
+    if (message.level !== 0) {
+      writer.uint32(16).int32(message.level);
+    }
+    if (message.switchedBack !== false) {
+      writer.uint32(24).bool(message.switchedBack);
+    }
+    if (message.until !== "") {
+      writer.uint32(34).string(message.until);
+    }
+    if (message.at !== "") {
+      writer.uint32(42).string(message.at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LevelSwitched {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLevelSwitched();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.switchedBack = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LevelSwitched {
+    return {
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+      switchedBack: isSet(object.switchedBack)
+        ? globalThis.Boolean(object.switchedBack)
+        : isSet(object.switched_back)
+        ? globalThis.Boolean(object.switched_back)
+        : false,
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      at: isSet(object.at) ? globalThis.String(object.at) : "",
+    };
+  },
+
+  toJSON(message: LevelSwitched): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.level !== 0) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.switchedBack !== false) {
+      obj.switchedBack = message.switchedBack;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.at !== "") {
+      obj.at = message.at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LevelSwitched>, I>>(base?: I): LevelSwitched {
+    return LevelSwitched.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LevelSwitched>, I>>(object: I): LevelSwitched {
+    const message = createBaseLevelSwitched();
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.level = object.level ?? 0;
+    message.switchedBack = object.switchedBack ?? false;
+    message.until = object.until ?? "";
+    message.at = object.at ?? "";
     return message;
   },
 };

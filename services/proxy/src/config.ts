@@ -1,0 +1,42 @@
+import { commonEnv, DEFAULT_ADDRESSES, env, loadConfig } from '@gw/kit';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const shape = {
+  ...commonEnv,
+  /** Where the proxy's HTTP server listens (and where the edge dials it). */
+  PROXY_ADDR: env.address(DEFAULT_ADDRESSES.proxy),
+  KEYPOOL_ADDR: env.address(DEFAULT_ADDRESSES.keypool),
+  CONFIG_ADDR: env.address(DEFAULT_ADDRESSES.config),
+  /** The proxy keeps its usage outbox under `<GW_DATA_DIR>/proxy/outbox`. */
+  GW_DATA_DIR: z.string().min(1).default('.data'),
+  /** More unpublished usage events than this: new AI calls get 503 before upstream. */
+  PROXY_OUTBOX_MAX: positiveInt(10_000),
+  /** fsync the outbox after every append (survives an OS crash, costs a disk flush per call). */
+  PROXY_OUTBOX_FSYNC: env.flag(false),
+  /** Upstream must send its response headers within this time, or the key failed (timeout). */
+  PROXY_UPSTREAM_TIMEOUT_MS: positiveInt(60_000),
+  /** A response body silent for this long is cut. */
+  PROXY_STREAM_IDLE_MS: positiveInt(120_000),
+  /** After the client leaves, keep reading upstream this long for its usage (Decision 2). */
+  PROXY_USAGE_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  PROXY_BODY_LIMIT_BYTES: positiveInt(32 * 1024 * 1024),
+  /** cloud_a `api-version` when a key's `api_versions` names none (responses has its own). */
+  PROXY_CLOUD_A_API_VERSION: z.string().min(1).default('2024-10-21'),
+  PROXY_CLOUD_A_RESPONSES_API_VERSION: z.string().min(1).default('2025-03-01-preview'),
+  /** cloud_b: where service-account JWTs are exchanged for access tokens. */
+  PROXY_CLOUD_B_TOKEN_URL: env.url('https://oauth2.googleapis.com/token'),
+  /** How long a Level with too many failures sends its traffic to its SWITCH_OVER backup. */
+  PROXY_LEVEL_COOLDOWN_MS: positiveInt(60 * 60_000),
+  /** Let Providers resolve to loopback (a model on this host); off: loopback counts as the gateway itself. */
+  PROXY_ALLOW_LOOPBACK_UPSTREAM: env.flag(false),
+  /** Redis key prefix of the shared key state (failure counters, sleeping keys). */
+  GW_KEY_STATE_PREFIX: z.string().default('gw:keystate:'),
+};
+
+export type Config = ReturnType<typeof loadProxyConfig>;
+
+export function loadProxyConfig(source: NodeJS.ProcessEnv) {
+  return loadConfig(shape, source);
+}

@@ -1,0 +1,81 @@
+/**
+ * What an upstream answer means for the key that served it, and how long a failing key sleeps.
+ * The counters themselves live in Redis (shared by every proxy replica); these are the rules.
+ */
+
+export const FailureClass = {
+  Auth: 'auth',
+  RateLimit: 'rate_limit',
+  ServerError: 'server_error',
+  Timeout: 'timeout',
+  Connection: 'connection',
+} as const;
+export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
+
+export type Outcome =
+  /** Served: relay it, reset the key's failure count. */
+  | { kind: 'success' }
+  /** The client's own fault (400, 404, 413, 422, …): relay it, the key is not blamed. */
+  | { kind: 'client_error' }
+  /** The key's or upstream's fault: try the next candidate. */
+  | { kind: 'failure'; class: FailureClass };
+
+export function classifyStatus(status: number): Outcome {
+  if (status < 400) {
+    return { kind: 'success' };
+  }
+  if (status === 401 || status === 403) {
+    return { kind: 'failure', class: FailureClass.Auth };
+  }
+  if (status === 429) {
+    return { kind: 'failure', class: FailureClass.RateLimit };
+  }
+  if (status >= 500) {
+    return { kind: 'failure', class: FailureClass.ServerError };
+  }
+  return { kind: 'client_error' };
+}
+
+export const FAILURES_BEFORE_SLEEP = 3;
+const MINUTE = 60_000;
+/** 5 min, then 15, then 30 for every later sleep until a success resets the ladder. */
+export const SLEEP_LADDER_MS = [5 * MINUTE, 15 * MINUTE, 30 * MINUTE] as const;
+const LONGEST = 30 * MINUTE;
+
+export function sleepLength(step: number): number {
+  return SLEEP_LADDER_MS[Math.min(Math.max(step, 0), SLEEP_LADDER_MS.length - 1)] ?? LONGEST;
+}
+
+/**
+ * After a failure: how long the key sleeps now (0 = not yet). `consecutive` counts this failure;
+ * `step` is how many times the key already slept since its last success.
+ */
+export function sleepAfterFailure(failure: FailureClass, consecutive: number, step: number, retryAfterMs?: number): number {
+  if (failure === FailureClass.Auth) {
+    return LONGEST;
+  }
+  if (failure === FailureClass.RateLimit && retryAfterMs !== undefined && retryAfterMs > 0) {
+    return Math.min(retryAfterMs, LONGEST);
+  }
+  return consecutive >= FAILURES_BEFORE_SLEEP ? sleepLength(step) : 0;
+}
+
+/** More failures than this within one window switch a Level to its SWITCH_OVER backup. */
+export const LEVEL_FAILURES_TO_SWITCH = 5;
+export const LEVEL_FAILURE_WINDOW_MS = 60_000;
+
+export function shouldSwitchLevel(failuresInWindow: number, hasBackup: boolean, alreadySwitched: boolean): boolean {
+  return hasBackup && !alreadySwitched && failuresInWindow > LEVEL_FAILURES_TO_SWITCH;
+}
+
+/** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (!value) {
+    return undefined;
+  }
+  if (/^\d+$/.test(value.trim())) {
+    return Number(value.trim()) * 1000;
+  }
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -1,0 +1,49 @@
+import type { events } from '@gw/proto';
+import type { FailureClass } from './key-health.js';
+import type { OwnerPool } from './pool.js';
+
+/** Where an owner's keys and routing configuration come from; answers from memory when it can. */
+export interface KeySource {
+  /** The owner's pool; throws AppError('unavailable') when it cannot be loaded. */
+  get(ownerId: string): Promise<OwnerPool>;
+  /** Called with the owner whose pool changed (after the cached copy was dropped). */
+  onChange(listener: (ownerId: string) => void): void;
+  close(): Promise<void>;
+}
+
+/** What the shared store says about an owner's pool right now. */
+export interface PoolState {
+  /** Ids of keys asleep now. */
+  sleeping: Set<string>;
+  /** For each sleeping key: when it wakes (epoch ms) and the failure class that put it to sleep. */
+  sleepDetails: Map<string, { until: number; failure: string }>;
+  /** Levels whose traffic is switched to their backup (cool-down running). */
+  switched: Set<number>;
+  /** Levels whose cool-down has ended but are still marked: switch them back. */
+  cooledDown: number[];
+}
+
+/** Key failure counters, sleeping keys and switched Levels, shared by every proxy replica. */
+export interface KeyHealthStore {
+  /** One round trip. Fails open (nothing asleep or switched) when the store is down. */
+  state(ownerId: string): Promise<PoolState>;
+  /** Counts the failure against the key and its Level; answers the Level's failures in the window. */
+  recordFailure(ownerId: string, keyId: string, level: number, failure: FailureClass, retryAfterMs?: number): Promise<number>;
+  recordSuccess(ownerId: string, keyId: string): Promise<void>;
+  /** Marks the Level switched until `until`; false when another replica did it first. */
+  switchLevel(ownerId: string, level: number, until: number): Promise<boolean>;
+  /** Clears an ended switch; false when another replica did it first. */
+  switchBack(ownerId: string, level: number): Promise<boolean>;
+}
+
+/** Level switch announcements (`gw.level.switched.<owner>`). */
+export interface LevelEvents {
+  levelSwitched(ownerId: string, level: number, until: number | undefined): void;
+}
+
+/** The durable usage outbox: append before anything else happens, publish in the background. */
+export interface UsageOutbox {
+  /** True when the backlog is over its bound: new AI calls are refused before upstream. */
+  isFull(): boolean;
+  append(event: events.UsageRecorded): Promise<void>;
+}

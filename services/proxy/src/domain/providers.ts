@@ -1,0 +1,132 @@
+import { mostSpecific } from './patterns.js';
+import { ProviderType, type PoolKey } from './pool.js';
+
+/**
+ * How a request reaches one key's upstream. `standard`: the Provider is the base URL and the
+ * secret goes in `Authorization: Bearer`. A Provider ending in `/v1` is not doubled by a `/v1/…`
+ * request path.
+ */
+export interface UpstreamTarget {
+  url: URL;
+  headers: Record<string, string>;
+  /** cloud_b: the caller adds `Authorization: Bearer <access token>` for this key. */
+  needsAccessToken?: boolean;
+}
+
+export interface ProviderDefaults {
+  /** cloud_a `api-version` per kind of call when the key's `api_versions` has none. */
+  cloudAApiVersions: Readonly<Record<ApiKind, string>>;
+}
+
+export const API_KINDS = ['chat', 'embeddings', 'responses', 'audio', 'images'] as const;
+export type ApiKind = (typeof API_KINDS)[number];
+
+/** Which api-version family a path belongs to. */
+export function apiKindOf(path: string): ApiKind {
+  if (path.startsWith('/v1/embeddings')) {
+    return 'embeddings';
+  }
+  if (path.startsWith('/v1/responses')) {
+    return 'responses';
+  }
+  if (path.startsWith('/v1/audio')) {
+    return 'audio';
+  }
+  if (path.startsWith('/v1/images')) {
+    return 'images';
+  }
+  return 'chat';
+}
+
+/** One target for any provider type. */
+export function upstreamTarget(key: PoolKey, path: string, search: string, model: string, defaults: ProviderDefaults): UpstreamTarget {
+  switch (key.type) {
+    case ProviderType.Standard:
+      return standardTarget(key, path, search);
+    case ProviderType.CloudA:
+      return cloudATarget(key, path, search, model, defaults);
+    case ProviderType.CloudB:
+      return cloudBTarget(key, path, search);
+  }
+}
+
+/**
+ * cloud_a (deployment style): `<Provider>/openai/deployments/<deployment><rest>?api-version=…`
+ * with the secret in an `api-key` header. The deployment comes from `model_mapping` (wildcards,
+ * `*` the default; the model itself when nothing matches); the responses API is not per
+ * deployment.
+ */
+export function cloudATarget(key: PoolKey, path: string, search: string, model: string, defaults: ProviderDefaults): UpstreamTarget {
+  const base = key.provider.replace(/\/+$/, '');
+  const rest = path.startsWith('/v1/') ? path.slice(3) : path;
+  const kind = apiKindOf(path);
+  const mapping = key.config.model_mapping;
+  const entries = mapping && typeof mapping === 'object' ? Object.entries(mapping as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string') : [];
+  const deployment = mostSpecific(entries, model) ?? model;
+  const versions = key.config.api_versions && typeof key.config.api_versions === 'object' ? (key.config.api_versions as Record<string, unknown>) : {};
+  const version = typeof versions[kind] === 'string' && versions[kind] ? versions[kind] : defaults.cloudAApiVersions[kind];
+  const query = new URLSearchParams(search);
+  query.set('api-version', version);
+  const target = kind === 'responses' || !deployment ? `${base}/openai${rest}` : `${base}/openai/deployments/${encodeURIComponent(deployment)}${rest}`;
+  return { url: new URL(`${target}?${query.toString()}`), headers: { 'api-key': key.secret } };
+}
+
+/** cloud_b (service account): `<base_url><rest>` with an access token (see transport/cloud-b-tokens.ts). */
+export function cloudBTarget(key: PoolKey, path: string, search: string): UpstreamTarget {
+  const base = (typeof key.config.base_url === 'string' && key.config.base_url ? key.config.base_url : key.provider).replace(/\/+$/, '');
+  const rest = path.startsWith('/v1/') ? path.slice(3) : path;
+  return { url: new URL(`${base}${rest}${search}`), headers: {}, needsAccessToken: true };
+}
+
+export function standardTarget(key: PoolKey, path: string, search: string): UpstreamTarget {
+  const base = key.provider.replace(/\/+$/, '');
+  const suffix = /\/v1$/.test(base) && path.startsWith('/v1/') ? path.slice(3) : path;
+  return { url: new URL(`${base}${suffix}${search}`), headers: { authorization: `Bearer ${key.secret}` } };
+}
+
+/** The public path the client used, as upstream knows it (`/models` is `/v1/models`). */
+export function canonicalPath(path: string): string {
+  return path === '/models' || path.startsWith('/models/') ? `/v1${path}` : path;
+}
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
+
+/** Request headers worth passing upstream: no hop-by-hop, no credentials, nothing internal. */
+export function forwardableRequestHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || HOP_BY_HOP.has(lower) || lower === 'authorization' || lower === 'cookie' || lower === 'api-key' || lower.startsWith('x-gw-') || lower === 'x-request-id' || lower.startsWith('x-forwarded-')) {
+      continue;
+    }
+    out[lower] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  // We read the body for usage: ask for it uncompressed.
+  out['accept-encoding'] = 'identity';
+  return out;
+}
+
+/** Response headers passed back to the client. */
+export function forwardableResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || HOP_BY_HOP.has(lower) || lower === 'set-cookie' || lower === 'content-encoding') {
+      continue;
+    }
+    out[lower] = value;
+  }
+  return out;
+}

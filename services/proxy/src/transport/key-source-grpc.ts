@@ -1,0 +1,92 @@
+import { AppError, ErrorCode, SUBJECTS, subscribeEvents, type Logger, type NatsConnection, type PromiseClient } from '@gw/kit';
+import { events, type config, type keypool } from '@gw/proto';
+import type { KeySource } from '../domain/ports.js';
+import { parseKeyConfig, providerTypeOf, type OwnerPool } from '../domain/pool.js';
+
+/** Backstop for lost invalidation events (RELIABILITY E8). */
+const MAX_AGE_MS = 30_000;
+
+/**
+ * Owner pools from the keypool snapshot RPC plus the config service's owner values, held in
+ * memory (ARCHITECTURE rule 1) and dropped on `gw.keys.changed.<owner>` and
+ * `gw.config.updated.<owner>`. A load runs at most once at a time per owner.
+ */
+export class GrpcKeySource implements KeySource {
+  private readonly cache = new Map<string, { at: number; pool: Promise<OwnerPool> }>();
+  private readonly listeners: Array<(ownerId: string) => void> = [];
+  private readonly subscriptions: Array<{ unsubscribe(): void }> = [];
+
+  constructor(
+    private readonly keypoolClient: PromiseClient<keypool.KeypoolServiceClient>,
+    private readonly configClient: PromiseClient<config.ConfigServiceClient>,
+    nc: NatsConnection,
+    log: Logger,
+  ) {
+    const drop = (ownerId: bigint) => {
+      this.cache.delete(String(ownerId));
+      for (const listener of this.listeners) {
+        listener(String(ownerId));
+      }
+    };
+    this.subscriptions.push(
+      subscribeEvents(nc, SUBJECTS.keysChangedAll, events.KeysChanged, (event) => drop(event.ownerId), log),
+      subscribeEvents(nc, SUBJECTS.configUpdatedAll, events.ConfigUpdated, (event) => drop(event.ownerId), log),
+    );
+  }
+
+  get(ownerId: string): Promise<OwnerPool> {
+    const cached = this.cache.get(ownerId);
+    if (cached && Date.now() - cached.at < MAX_AGE_MS) {
+      return cached.pool;
+    }
+    const pool = this.load(ownerId);
+    this.cache.set(ownerId, { at: Date.now(), pool });
+    pool.catch(() => {
+      if (this.cache.get(ownerId)?.pool === pool) {
+        this.cache.delete(ownerId);
+      }
+    });
+    return pool;
+  }
+
+  onChange(listener: (ownerId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  close(): Promise<void> {
+    for (const subscription of this.subscriptions) {
+      subscription.unsubscribe();
+    }
+    this.keypoolClient.close();
+    this.configClient.close();
+    return Promise.resolve();
+  }
+
+  private async load(ownerId: string): Promise<OwnerPool> {
+    try {
+      const [snapshot, values] = await Promise.all([
+        this.keypoolClient.getSnapshot({ ownerId: BigInt(ownerId) }),
+        this.configClient.getOwnerConfig({ ownerId: BigInt(ownerId) }),
+      ]);
+      return {
+        ownerId,
+        version: `${snapshot.version}.${values.version}`,
+        config: values.values,
+        keys: snapshot.keys.map((key) => {
+          const keyConfig = parseKeyConfig(key.configJson);
+          return {
+            id: String(key.id),
+            level: key.level,
+            provider: key.provider,
+            secret: key.secretKey,
+            active: key.status,
+            type: providerTypeOf(keyConfig),
+            config: keyConfig,
+          };
+        }),
+      };
+    } catch (error) {
+      throw new AppError(ErrorCode.Unavailable, 'the key pool could not be loaded', { ownerId }, error);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { refuseUpstreamAddress } from '../domain/address-policy.js';
+import { FailureClass } from '../domain/key-health.js';
+import type { UpstreamTarget } from '../domain/providers.js';
+
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 512 });
+const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 512 });
+
+/**
+ * A DNS lookup that refuses addresses the policy forbids (checked when the socket is made, so a
+ * name that resolves elsewhere after the key was saved cannot reach the metadata service).
+ */
+export function guardedLookup(allowLoopback: boolean): LookupFunction {
+  return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+    dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) {
+        callback(error);
+        return;
+      }
+      const refused = addresses.map((entry) => refuseUpstreamAddress(entry.address, allowLoopback)).find(Boolean);
+      const first = addresses[0];
+      if (refused || !first) {
+        callback(Object.assign(new Error(refused ?? 'upstream host has no address'), { code: 'EGWREFUSED' }));
+      } else if (options.all) {
+        callback(null, addresses);
+      } else {
+        callback(null, first.address, first.family);
+      }
+    });
+  }) as unknown as LookupFunction;
+}
+
+/** The policy for an IP literal host, which never goes through a lookup. */
+export function refuseLiteralHost(hostname: string, allowLoopback: boolean): string | undefined {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return isIP(bare) ? refuseUpstreamAddress(bare, allowLoopback) : undefined;
+}
+
+export type UpstreamAttempt =
+  | { ok: true; response: IncomingMessage; abort(): void }
+  | { ok: false; failure: typeof FailureClass.Timeout | typeof FailureClass.Connection; error: unknown };
+
+/**
+ * Sends one request upstream and resolves when its response headers arrive (or it fails to:
+ * connection error, or no headers within timeoutMs). `cancel` aborts it before that.
+ */
+export function sendUpstream(
+  target: UpstreamTarget & { method: string; body: Buffer | undefined; extraHeaders: Record<string, string> },
+  timeoutMs: number,
+  cancel: AbortSignal,
+  allowLoopback = false,
+): Promise<UpstreamAttempt> {
+  const refused = refuseLiteralHost(target.url.hostname, allowLoopback);
+  if (refused) {
+    return Promise.resolve({ ok: false, failure: FailureClass.Connection, error: new Error(refused) });
+  }
+  return new Promise((resolve) => {
+    const secure = target.url.protocol === 'https:';
+    const headers: Record<string, string> = { ...target.extraHeaders, ...target.headers };
+    if (target.body) {
+      headers['content-length'] = String(target.body.length);
+    }
+    const request = (secure ? httpsRequest : httpRequest)(target.url, {
+      method: target.method,
+      headers,
+      agent: secure ? httpsAgent : httpAgent,
+      lookup: guardedLookup(allowLoopback),
+    });
+    let settled = false;
+    const settle = (attempt: UpstreamAttempt) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        cancel.removeEventListener('abort', onCancel);
+        resolve(attempt);
+      }
+    };
+    const timer = setTimeout(() => {
+      request.destroy(new Error('upstream sent no headers in time'));
+      settle({ ok: false, failure: FailureClass.Timeout, error: new Error('timeout') });
+    }, timeoutMs);
+    const onCancel = () => {
+      request.destroy(new Error('client left'));
+      settle({ ok: false, failure: FailureClass.Connection, error: new Error('cancelled') });
+    };
+    cancel.addEventListener('abort', onCancel);
+    request.on('error', (error) => settle({ ok: false, failure: FailureClass.Connection, error }));
+    request.on('response', (response) => {
+      settle({ ok: true, response, abort: () => request.destroy() });
+    });
+    request.end(target.body);
+  });
+}

@@ -1,0 +1,269 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+
+/**
+ * A local OpenAI-style upstream for tests (node:http): chat completions (JSON and SSE),
+ * completions, embeddings and models. What it does is chosen per key (the Bearer secret).
+ */
+export interface Behaviour {
+  /** Answer with this status and an error body instead of serving. */
+  status?: number;
+  retryAfter?: string;
+  /** Accept the request and never send headers. */
+  hang?: boolean;
+  /** Stream: number of content chunks and the pause before each. */
+  chunks?: number;
+  chunkDelayMs?: number;
+  /** Usage reported (stream: only when include_usage was asked for). */
+  usage?: { prompt_tokens: number; completion_tokens: number; cached?: number; reasoning?: number };
+  /** Stream: leave out the usage chunk even when asked for. */
+  omitUsage?: boolean;
+  /** Stream: reset the connection after this many content chunks. */
+  resetAfter?: number;
+}
+
+export interface Recorded {
+  key: string;
+  method: string;
+  path: string;
+  /** The query string, with its `?` (or ''). */
+  search: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown>;
+  at: number;
+  /** When the last byte was written (undefined while running or when cut). */
+  finishedAt?: number;
+  /** When the proxy closed the connection before we finished. */
+  abortedAt?: number;
+}
+
+/**
+ * An address of this machine that is not loopback: keypool refuses loopback Providers for every
+ * pool (RELIABILITY Decision 7), so the mock listens where a real self-hosted model could.
+ */
+export function machineAddress(): string {
+  const all = Object.values(networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => !entry.internal);
+  const v4 = all.find((entry) => entry.family === 'IPv4');
+  const chosen = v4 ?? all.find((entry) => entry.family === 'IPv6' && !entry.address.startsWith('fe80'));
+  if (!chosen) {
+    throw new Error('this machine has no non-loopback address for the mock upstream');
+  }
+  return chosen.address;
+}
+
+const DEFAULT_USAGE = { prompt_tokens: 11, completion_tokens: 7 };
+
+export class MockUpstream {
+  readonly requests: Recorded[] = [];
+  /** Realtime sessions currently open on the mock. */
+  realtimeOpen = 0;
+  /** Every client frame a realtime session received. */
+  readonly realtimeFrames: Array<Record<string, unknown>> = [];
+  private readonly sockets = new WebSocketServer({ noServer: true });
+  private readonly behaviours = new Map<string, Behaviour>();
+  private readonly open = new Set<ServerResponse>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  /** Listens on `host` (default 127.0.0.1); see machineAddress() for Providers keypool accepts. */
+  static async start(host = '127.0.0.1'): Promise<MockUpstream> {
+    const holder: { mock?: MockUpstream } = {};
+    const server = createServer((req, res) => void holder.mock?.handle(req, res));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => holder.mock?.upgrade(req, socket, head));
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    const shown = host.includes(':') ? `[${host}]` : host;
+    holder.mock = new MockUpstream(server, `http://${shown}:${(server.address() as AddressInfo).port}`);
+    return holder.mock;
+  }
+
+  set(key: string, behaviour: Behaviour): void {
+    this.behaviours.set(key, behaviour);
+  }
+
+  for(key: string): Recorded[] {
+    return this.requests.filter((request) => request.key === key);
+  }
+
+  async stop(): Promise<void> {
+    for (const client of this.sockets.clients) {
+      client.terminate();
+    }
+    for (const res of this.open) {
+      res.destroy();
+    }
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /**
+   * `GET /v1/realtime`: session.created on open; response.create → response.done with usage;
+   * session.update → session.updated.
+   */
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://mock');
+    const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const model = url.searchParams.get('model') ?? '';
+    this.requests.push({ key, method: 'GET', path: url.pathname, search: url.search, headers: req.headers, body: { model }, at: Date.now() });
+    const behaviour = this.behaviours.get(key) ?? {};
+    if (behaviour.status) {
+      socket.end(`HTTP/1.1 ${behaviour.status} Mock\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+      return;
+    }
+    this.sockets.handleUpgrade(req, socket, head, (ws) => {
+      this.realtimeOpen += 1;
+      ws.on('close', () => {
+        this.realtimeOpen -= 1;
+      });
+      ws.send(JSON.stringify({ type: 'session.created', session: { model } }));
+      ws.on('message', (data) => {
+        const frame = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as { type?: string; session?: unknown };
+        this.realtimeFrames.push(frame);
+        if (frame.type === 'response.create') {
+          ws.send(
+            JSON.stringify({
+              type: 'response.done',
+              response: {
+                status: 'completed',
+                usage: {
+                  total_tokens: 30,
+                  input_tokens: 10,
+                  output_tokens: 20,
+                  input_token_details: { cached_tokens: 2, audio_tokens: 3 },
+                  output_token_details: { audio_tokens: 5 },
+                },
+              },
+            }),
+          );
+        } else if (frame.type === 'session.update') {
+          ws.send(JSON.stringify({ type: 'session.updated', session: frame.session }));
+        }
+      });
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', 'http://mock');
+    // Bearer for standard and cloud_b (an access token), the api-key header for cloud_a.
+    const apiKey = req.headers['api-key'];
+    const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? (typeof apiKey === 'string' ? apiKey : '');
+    const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
+    const record: Recorded = {
+      key,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      search: url.search,
+      headers: req.headers,
+      body: text ? (form ? Object.fromEntries(new URLSearchParams(text)) : (JSON.parse(text) as Record<string, unknown>)) : {},
+      at: Date.now(),
+    };
+    this.requests.push(record);
+    this.open.add(res);
+    res.on('close', () => {
+      this.open.delete(res);
+      if (!res.writableFinished) {
+        record.abortedAt = Date.now();
+      }
+    });
+    res.on('finish', () => {
+      record.finishedAt = Date.now();
+    });
+
+    const behaviour = this.behaviours.get(key) ?? {};
+    if (behaviour.hang) {
+      return;
+    }
+    if (behaviour.status) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (behaviour.retryAfter) {
+        headers['retry-after'] = behaviour.retryAfter;
+      }
+      res.writeHead(behaviour.status, headers).end(JSON.stringify({ error: { message: `mock ${behaviour.status}`, type: 'mock', code: String(behaviour.status) } }));
+      return;
+    }
+    // cloud_b token endpoint: a JWT-bearer assertion in, `tok-<iss>` out.
+    if (record.path === '/token') {
+      const claims = JSON.parse(Buffer.from(String(record.body.assertion).split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss: string };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `tok-${claims.iss}`, expires_in: 3600, token_type: 'Bearer' }));
+      return;
+    }
+    // cloud_a deployments and cloud_b OpenAI-compatible endpoints serve the same calls.
+    const served = /^\/openai\/deployments\/[^/]+(\/.*)$/.exec(record.path)?.[1] ?? /\/endpoints\/openapi(\/.*)$/.exec(record.path)?.[1];
+    const path = served ? `/v1${served}` : record.path;
+    const model = typeof record.body.model === 'string' ? record.body.model : 'mock-model';
+    const usage: NonNullable<Behaviour['usage']> = behaviour.usage ?? DEFAULT_USAGE;
+    const usageBody = {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+      prompt_tokens_details: { cached_tokens: usage.cached ?? 0 },
+      completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
+    };
+
+    if (path === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }] }));
+      return;
+    }
+    if (path === '/v1/embeddings') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ object: 'list', model, data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }], usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens } }),
+      );
+      return;
+    }
+    if (path !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'unknown path', type: 'invalid_request_error', code: 'not_found' } }));
+      return;
+    }
+    if (record.body.stream !== true) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'chatcmpl-mock',
+          object: 'chat.completion',
+          created: 0,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: `hello from ${key}` }, finish_reason: 'stop' }],
+          usage: usageBody,
+        }),
+      );
+      return;
+    }
+
+    const includeUsage = (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
+    const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const extra = includeUsage ? { usage: null } : {};
+    send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], ...extra });
+    const count = behaviour.chunks ?? 3;
+    for (let i = 0; i < count; i += 1) {
+      if (behaviour.chunkDelayMs) {
+        await new Promise((resolve) => setTimeout(resolve, behaviour.chunkDelayMs));
+      }
+      if (res.destroyed) {
+        return;
+      }
+      if (behaviour.resetAfter !== undefined && i === behaviour.resetAfter) {
+        res.socket?.resetAndDestroy();
+        return;
+      }
+      send({ ...base, choices: [{ index: 0, delta: { content: `tok${i} ` }, finish_reason: null }], ...extra });
+    }
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], ...extra });
+    if (includeUsage && !behaviour.omitUsage) {
+      send({ ...base, choices: [], usage: usageBody });
+    }
+    res.end('data: [DONE]\n\n');
+  }
+}

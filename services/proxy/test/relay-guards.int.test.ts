@@ -1,0 +1,260 @@
+import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, encodeCaller, type CallerIdentity } from '@gw/kit';
+import type { events } from '@gw/proto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FailureClass } from '../src/domain/key-health.js';
+import type { OwnerPool, PoolKey } from '../src/domain/pool.js';
+import type { KeyHealthStore, KeySource, PoolState, UsageOutbox } from '../src/domain/ports.js';
+import { RoundRobin } from '../src/domain/route-plan.js';
+import { relay, type RelayDeps } from '../src/relay.js';
+import { CloudBTokens } from '../src/transport/cloud-b-tokens.js';
+import { guardedLookup } from '../src/transport/upstream.js';
+import { MockUpstream } from './mock-upstream.js';
+
+/**
+ * The relay in-process against the mock upstream, with in-memory ports: the guards and stream
+ * faults that are awkward to provoke through the whole gateway (RELIABILITY U3, E5).
+ */
+const TOKEN = 'internal-token-for-tests';
+const caller: CallerIdentity = { accountId: '5', ownerId: '1', allowModels: '', allowLevels: '', modelMapper: '' };
+
+class MemoryOutbox implements UsageOutbox {
+  full = false;
+  readonly events: events.UsageRecorded[] = [];
+  isFull() {
+    return this.full;
+  }
+  async append(event: events.UsageRecorded) {
+    this.events.push(event);
+  }
+}
+
+class MemoryHealth implements KeyHealthStore {
+  readonly failures: Array<[string, FailureClass]> = [];
+  async state(): Promise<PoolState> {
+    return { sleeping: new Set(), sleepDetails: new Map(), switched: new Set(), cooledDown: [] };
+  }
+  async recordFailure(_owner: string, keyId: string, _level: number, failure: FailureClass) {
+    this.failures.push([keyId, failure]);
+    return this.failures.length;
+  }
+  async recordSuccess() {}
+  async switchLevel() {
+    return true;
+  }
+  async switchBack() {
+    return true;
+  }
+}
+
+describe('relay guards and stream faults', () => {
+  let mock: MockUpstream;
+  let server: Server;
+  let base: string;
+  let outbox: MemoryOutbox;
+  let health: MemoryHealth;
+  let pool: OwnerPool;
+
+  beforeAll(async () => {
+    mock = await MockUpstream.start();
+    const keys: KeySource = { get: async () => pool, onChange: () => undefined, close: async () => undefined };
+    const tokens = new CloudBTokens(`${mock.url}/token`);
+    server = createServer((req, res) => {
+      const deps: RelayDeps = {
+        config: { GW_INTERNAL_TOKEN: TOKEN, PROXY_UPSTREAM_TIMEOUT_MS: 1_000, PROXY_STREAM_IDLE_MS: 1_000, PROXY_USAGE_GRACE_MS: 200, PROXY_BODY_LIMIT_BYTES: 1024 * 1024, PROXY_LEVEL_COOLDOWN_MS: 60_000, PROXY_ALLOW_LOOPBACK_UPSTREAM: true },
+        keys,
+        health,
+        outbox,
+        roundRobin: new RoundRobin(),
+        levels: { levelSwitched: () => undefined },
+        providers: {
+          defaults: { cloudAApiVersions: { chat: 'v-chat', embeddings: 'v-embed', audio: 'v-audio', images: 'v-images', responses: 'v-resp' } },
+          accessToken: (key) => tokens.get(key),
+        },
+        log: createLogger('proxy-test', 'silent'),
+      };
+      void relay(deps, req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  beforeEach(() => {
+    outbox = new MemoryOutbox();
+    health = new MemoryHealth();
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await mock.stop();
+  });
+
+  const useKeys = (keys: Array<Partial<PoolKey>>) => {
+    pool = {
+      ownerId: '1',
+      version: '1',
+      config: {},
+      keys: keys.map((key, i) => ({ id: String(i + 1), level: 1, provider: mock.url, secret: 's', active: true, type: 'standard', config: {}, ...key })),
+    };
+  };
+
+  const usePool = (secrets: string[]) => {
+    pool = {
+      ownerId: '1',
+      version: '1',
+      config: {},
+      keys: secrets.map((secret, i) => ({ id: String(i + 1), level: 1, provider: mock.url, secret, active: true, type: 'standard', config: {} })),
+    };
+  };
+
+  const call = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-gw-internal-token': TOKEN, 'x-gw-account': encodeCaller(caller), ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('answers 503 before calling upstream when the usage outbox is over its bound', async () => {
+    usePool(['full-1']);
+    outbox.full = true;
+    const response = await call({ model: 'm', messages: [] });
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+    expect(mock.for('full-1')).toHaveLength(0);
+  });
+
+  it('refuses a wrong internal token', async () => {
+    usePool(['token-1']);
+    const response = await call({ model: 'm' }, { 'x-gw-internal-token': 'nope' });
+    expect(response.status).toBe(401);
+    expect(mock.for('token-1')).toHaveLength(0);
+  });
+
+  it('answers the upstream 429 when every key is rate limited, with no usage', async () => {
+    usePool(['rl-1', 'rl-2']);
+    mock.set('rl-1', { status: 429 });
+    mock.set('rl-2', { status: 429 });
+    const response = await call({ model: 'm', messages: [] });
+    expect(response.status).toBe(429);
+    expect(((await response.json()) as { error: { type: string } }).error.type).toBe('rate_limit_error');
+    expect(outbox.events).toHaveLength(0);
+    expect(health.failures.map(([, failure]) => failure)).toEqual(['rate_limit', 'rate_limit']);
+  });
+
+  it('never retries after the first byte: a reset mid-stream cuts the client and bills a partial call', async () => {
+    usePool(['reset-1', 'reset-2']);
+    mock.set('reset-1', { chunks: 20, chunkDelayMs: 10, resetAfter: 10 });
+    const response = await call({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hello there' }] });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    expect(mock.for('reset-1')).toHaveLength(1);
+    expect(mock.for('reset-2')).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(outbox.events).toHaveLength(1);
+    expect(outbox.events[0]?.partial).toBe(true);
+    expect(outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
+  });
+
+  it('estimates and flags a stream that ends without its usage chunk', async () => {
+    usePool(['nousage-1']);
+    mock.set('nousage-1', { chunks: 4, omitUsage: true });
+    const response = await call({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const text = await response.text();
+    expect(text).toContain('data: [DONE]');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(outbox.events[0]).toMatchObject({ partial: true });
+    expect(outbox.events[0]?.promptTokens).toBeGreaterThan(0n);
+    expect(outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
+  });
+
+  it('respects an explicit zero usage from upstream', async () => {
+    usePool(['zero-1']);
+    mock.set('zero-1', { chunks: 2, usage: { prompt_tokens: 0, completion_tokens: 0 } });
+    const response = await call({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const text = await response.text();
+    expect(text).not.toContain('"choices":[]');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(outbox.events[0]).toMatchObject({ promptTokens: 0n, completionTokens: 0n, partial: false });
+  });
+
+  it('cuts a response body that goes silent past the idle timeout', async () => {
+    usePool(['idle-1']);
+    mock.set('idle-1', { chunks: 3, chunkDelayMs: 1_500 });
+    const started = Date.now();
+    const response = await call({ model: 'm', stream: true, messages: [] });
+    await expect(response.text()).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
+  it('calls a cloud_a key by deployment, api-version and api-key header', async () => {
+    useKeys([{ type: 'cloud_a', secret: 'cloud-a-secret-0001', config: { provider_type: 'cloud_a', model_mapping: { 'gpt-4o*': 'dep-4o', '*': 'dep-default' }, api_versions: { chat: '2024-06-01' } } }]);
+    const response = await call({ model: 'gpt-4o-mini', messages: [] });
+    expect(response.status).toBe(200);
+    const seen = mock.for('cloud-a-secret-0001');
+    expect(seen[0]?.path).toBe('/openai/deployments/dep-4o/chat/completions');
+    expect(seen[0]?.search).toBe('?api-version=2024-06-01');
+    expect(seen[0]?.headers.authorization).toBeUndefined();
+
+    const embed = await fetch(`${base}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-gw-internal-token': TOKEN, 'x-gw-account': encodeCaller(caller) },
+      body: JSON.stringify({ model: 'text-embedding-3-small', input: 'x' }),
+    });
+    expect(embed.status).toBe(200);
+    expect(mock.for('cloud-a-secret-0001')[1]).toMatchObject({ path: '/openai/deployments/dep-default/embeddings', search: '?api-version=v-embed' });
+  });
+
+  it('calls a cloud_b key with an access token exchanged for a signed JWT, cached between calls', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const email = 'svc@project.iam.example.com';
+    useKeys([
+      {
+        type: 'cloud_b',
+        secret: 'x'.repeat(51),
+        config: {
+          provider_type: 'cloud_b',
+          base_url: `${mock.url}/vertex/v1/projects/p1/locations/l1/endpoints/openapi`,
+          project_id: 'p1',
+          client_email: email,
+          private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        },
+      },
+    ]);
+    for (let i = 0; i < 2; i += 1) {
+      const response = await call({ model: 'gemini-x', messages: [] });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    const exchanges = mock.requests.filter((request) => request.path === '/token');
+    expect(exchanges).toHaveLength(1);
+    const [header, claims, signature] = String(exchanges[0]?.body.assertion).split('.');
+    expect(verify('RSA-SHA256', Buffer.from(`${header}.${claims}`), createPublicKey(publicKey.export({ type: 'spki', format: 'pem' })), Buffer.from(signature ?? '', 'base64url'))).toBe(true);
+    expect(JSON.parse(Buffer.from(claims ?? '', 'base64url').toString())).toMatchObject({ iss: email, aud: `${mock.url}/token` });
+    const served = mock.for(`tok-${email}`);
+    expect(served).toHaveLength(2);
+    expect(served[0]?.path).toBe('/vertex/v1/projects/p1/locations/l1/endpoints/openapi/chat/completions');
+  });
+
+  it('never connects to a metadata address, and refuses names that resolve to loopback unless allowed', async () => {
+    useKeys([
+      { provider: 'http://169.254.169.254', secret: 'metadata-key-00001' },
+      { provider: mock.url, secret: 'after-metadata-0001' },
+    ]);
+    const response = await call({ model: 'm', messages: [] });
+    expect(response.status).toBe(200);
+    expect(health.failures).toEqual([['1', 'connection']]);
+    expect(mock.for('after-metadata-0001')).toHaveLength(1);
+
+    const resolve = (allowLoopback: boolean) =>
+      new Promise<string>((done) => {
+        (guardedLookup(allowLoopback) as unknown as (host: string, options: object, cb: (error: Error | null) => void) => void)('localhost', { all: true }, (error) =>
+          done(error ? (error as Error & { code?: string }).code ?? 'error' : 'ok'),
+        );
+      });
+    expect(await resolve(false)).toBe('EGWREFUSED');
+    expect(await resolve(true)).toBe('ok');
+  });
+});
