@@ -41,6 +41,8 @@ export interface AccountRecord {
   keyHash: string;
   keyPrefix: string;
   keyLast4: string;
+  /** When an edge last saw the key; written in batches, never once per request. */
+  keyLastUsedAt: Date | null;
   daySpendNano: bigint;
   monthSpendNano: bigint;
   /** Post-paid usage the lots could not cover (RELIABILITY Decision 1); the balance subtracts it. */
@@ -83,5 +85,5 @@ export const INHERITED_FIELDS = [
 
 export type NewAccount = Omit<
   AccountRecord,
-  'id' | 'dna' | 'createdAt' | 'updatedAt' | 'spendBlocked' | 'daySpendNano' | 'monthSpendNano' | 'debtNano'
+  'id' | 'dna' | 'createdAt' | 'updatedAt' | 'spendBlocked' | 'daySpendNano' | 'monthSpendNano' | 'debtNano' | 'keyLastUsedAt'
 >;

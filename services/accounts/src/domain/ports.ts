@@ -26,8 +26,16 @@ export interface AccountsStore {
   /** Inserts one log entry; false when its event id was already recorded. */
   insertOperation(entry: OperationRecord): Promise<boolean>;
   listOperations(query: OperationQuery): Promise<{ rows: Array<OperationRecord & { id: bigint }>; total: number }>;
+  /** Moves key_last_used_at forward for uses of keys that are still current; returns rows changed. */
+  recordKeyUses(uses: readonly KeyUse[]): Promise<number>;
   /** The conservation sums, overall and per owner (root's audit). */
   conservationTotals(now: Date): Promise<ConservationRow[]>;
+}
+
+export interface KeyUse {
+  accountId: bigint;
+  keyHash: string;
+  usedAt: Date;
 }
 
 export interface OperationRecord {

@@ -9,6 +9,7 @@ import type {
   AccountsTx,
   ConservationRow,
   DebitTarget,
+  KeyUse,
   LedgerKind,
   LedgerRow,
   ListQuery,
@@ -25,7 +26,6 @@ function toRecord(row: Row): AccountRecord {
   const {
     nameKey: _nameKey,
     emailKey: _emailKey,
-    keyLastUsedAt: _used,
     dayStart: _day,
     monthStart: _month,
     deletedAt: _deleted,
@@ -341,6 +341,24 @@ export class DrizzleAccountsStore implements AccountsStore {
 
   findOne(where: AccountLookup, dnaPrefix: string) {
     return findOneIn(this.db, where, dnaPrefix);
+  }
+
+  async recordKeyUses(uses: readonly KeyUse[]) {
+    if (uses.length === 0) {
+      return 0;
+    }
+    // One statement for the whole batch; a use of a key that was rotated meanwhile is ignored,
+    // and an older timestamp never moves the column back.
+    const result: unknown = await this.db.execute(sql`
+      UPDATE accounts.accounts AS a
+         SET key_last_used_at = GREATEST(COALESCE(a.key_last_used_at, u.used_at), u.used_at)
+        FROM unnest(${sql.param(uses.map((use) => String(use.accountId)))}::bigint[],
+                    ${sql.param(uses.map((use) => use.keyHash))}::text[],
+                    ${sql.param(uses.map((use) => use.usedAt.toISOString()))}::timestamptz[]) AS u(id, key_hash, used_at)
+       WHERE a.id = u.id AND a.key_hash = u.key_hash`);
+    // node-postgres reports rowCount, PGlite affectedRows.
+    const { rowCount, affectedRows } = result as { rowCount?: number | null; affectedRows?: number };
+    return rowCount ?? affectedRows ?? 0;
   }
 
   async liveLots(accountId: bigint, now: Date) {

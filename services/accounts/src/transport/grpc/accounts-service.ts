@@ -11,6 +11,7 @@ import { updateAccount } from '../../domain/update-account.js';
 import { getAccount } from '../../domain/get-account.js';
 import type { AccountsDeps } from '../../domain/ports.js';
 import { rotateKey } from '../../domain/rotate-key.js';
+import { recordKeyUse } from '../../domain/record-key-use.js';
 import { transferCredit } from '../../domain/transfer-credit.js';
 import { fromProtoFields, toProtoAccount } from './mappers.js';
 
@@ -110,6 +111,12 @@ export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsS
       });
       return { id: rotated.id, name: rotated.name, key: rotated.key, rotatedAt: rotated.rotatedAt.toISOString() };
     },
+    recordKeyUse: async (request) => ({
+      recorded: await recordKeyUse(
+        deps,
+        request.uses.map((use) => ({ accountId: use.accountId, keyHash: use.keyHash, usedAt: new Date(use.usedAt) })),
+      ),
+    }),
     transfer: (request) =>
       transferCredit(deps, {
         callerId: request.callerId,

@@ -47,6 +47,7 @@ export function toProtoAccount(view: AccountView): pb.Account {
     qrCode: a.qrCode,
     keyPrefix: a.keyPrefix,
     keyLast4: a.keyLast4,
+    keyLastUsedAt: a.keyLastUsedAt?.toISOString() ?? '',
     daySpendNano: a.daySpendNano,
     monthSpendNano: a.monthSpendNano,
     createdAt: a.createdAt.toISOString(),

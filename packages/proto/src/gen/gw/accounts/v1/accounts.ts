@@ -127,6 +127,8 @@ export interface Account {
   monthSpendNano: bigint;
   createdAt: string;
   updatedAt: string;
+  /** empty when never used; written in batches by the edge */
+  keyLastUsedAt: string;
 }
 
 /** Fields a caller may set on create or update; unset means "keep" (update) or "default" (create). */
@@ -378,6 +380,23 @@ export interface CheckConservationResponse {
   owners: ConservationTotals[];
 }
 
+/** One key seen by an edge replica since its last flush. */
+export interface KeyUse {
+  accountId: bigint;
+  /** the use counts only while this is still the account's key */
+  keyHash: string;
+  /** ISO 8601 */
+  usedAt: string;
+}
+
+export interface RecordKeyUseRequest {
+  uses: KeyUse[];
+}
+
+export interface RecordKeyUseResponse {
+  recorded: number;
+}
+
 function createBaseCreditLot(): CreditLot {
   return { remainingNano: 0n, expiresAt: "" };
 }
@@ -524,6 +543,7 @@ function createBaseAccount(): Account {
     monthSpendNano: 0n,
     createdAt: "",
     updatedAt: "",
+    keyLastUsedAt: "",
   };
 }
 
@@ -717,6 +737,9 @@ export const Account: MessageFns<Account> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(370).string(message.updatedAt);
+    }
+    if (message.keyLastUsedAt !== "") {
+      writer.uint32(378).string(message.keyLastUsedAt);
     }
     return writer;
   },
@@ -1102,6 +1125,14 @@ export const Account: MessageFns<Account> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 47: {
+            if (tag !== 378) {
+              break;
+            }
+
+            message.keyLastUsedAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1260,6 +1291,11 @@ export const Account: MessageFns<Account> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      keyLastUsedAt: isSet(object.keyLastUsedAt)
+        ? globalThis.String(object.keyLastUsedAt)
+        : isSet(object.key_last_used_at)
+        ? globalThis.String(object.key_last_used_at)
+        : "",
     };
   },
 
@@ -1403,6 +1439,9 @@ export const Account: MessageFns<Account> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.keyLastUsedAt !== "") {
+      obj.keyLastUsedAt = message.keyLastUsedAt;
+    }
     return obj;
   },
 
@@ -1473,6 +1512,7 @@ export const Account: MessageFns<Account> = {
       : 0n;
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.keyLastUsedAt = object.keyLastUsedAt ?? "";
     return message;
   },
 };
@@ -5510,6 +5550,256 @@ export const CheckConservationResponse: MessageFns<CheckConservationResponse> = 
   },
 };
 
+function createBaseKeyUse(): KeyUse {
+  return { accountId: 0n, keyHash: "", usedAt: "" };
+}
+
+export const KeyUse: MessageFns<KeyUse> = {
+  encode(message: KeyUse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.keyHash !== "") {
+      writer.uint32(18).string(message.keyHash);
+    }
+    if (message.usedAt !== "") {
+      writer.uint32(26).string(message.usedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyUse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeyUse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keyHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.usedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): KeyUse {
+    return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      keyHash: isSet(object.keyHash)
+        ? globalThis.String(object.keyHash)
+        : isSet(object.key_hash)
+        ? globalThis.String(object.key_hash)
+        : "",
+      usedAt: isSet(object.usedAt)
+        ? globalThis.String(object.usedAt)
+        : isSet(object.used_at)
+        ? globalThis.String(object.used_at)
+        : "",
+    };
+  },
+
+  toJSON(message: KeyUse): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.keyHash !== "") {
+      obj.keyHash = message.keyHash;
+    }
+    if (message.usedAt !== "") {
+      obj.usedAt = message.usedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<KeyUse>, I>>(base?: I): KeyUse {
+    return KeyUse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<KeyUse>, I>>(object: I): KeyUse {
+    const message = createBaseKeyUse();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.keyHash = object.keyHash ?? "";
+    message.usedAt = object.usedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordKeyUseRequest(): RecordKeyUseRequest {
+  return { uses: [] };
+}
+
+export const RecordKeyUseRequest: MessageFns<RecordKeyUseRequest> = {
+  encode(message: RecordKeyUseRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.uses) {
+      KeyUse.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordKeyUseRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordKeyUseRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uses.push(KeyUse.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordKeyUseRequest {
+    return { uses: globalThis.Array.isArray(object?.uses) ? object.uses.map((e: any) => KeyUse.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: RecordKeyUseRequest): unknown {
+    const obj: any = {};
+    if (message.uses?.length) {
+      obj.uses = message.uses.map((e) => KeyUse.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordKeyUseRequest>, I>>(base?: I): RecordKeyUseRequest {
+    return RecordKeyUseRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordKeyUseRequest>, I>>(object: I): RecordKeyUseRequest {
+    const message = createBaseRecordKeyUseRequest();
+    message.uses = object.uses?.map((e) => KeyUse.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRecordKeyUseResponse(): RecordKeyUseResponse {
+  return { recorded: 0 };
+}
+
+export const RecordKeyUseResponse: MessageFns<RecordKeyUseResponse> = {
+  encode(message: RecordKeyUseResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.recorded !== 0) {
+      writer.uint32(8).int32(message.recorded);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordKeyUseResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordKeyUseResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.recorded = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordKeyUseResponse {
+    return { recorded: isSet(object.recorded) ? globalThis.Number(object.recorded) : 0 };
+  },
+
+  toJSON(message: RecordKeyUseResponse): unknown {
+    const obj: any = {};
+    if (message.recorded !== 0) {
+      obj.recorded = Math.round(message.recorded);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordKeyUseResponse>, I>>(base?: I): RecordKeyUseResponse {
+    return RecordKeyUseResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordKeyUseResponse>, I>>(object: I): RecordKeyUseResponse {
+    const message = createBaseRecordKeyUseResponse();
+    message.recorded = object.recorded ?? 0;
+    return message;
+  },
+};
+
 export type AccountsServiceService = typeof AccountsServiceService;
 export const AccountsServiceService = {
   authenticateKey: {
@@ -5599,6 +5889,16 @@ export const AccountsServiceService = {
     responseSerialize: (value: RotateKeyResponse): Buffer => Buffer.from(RotateKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateKeyResponse => RotateKeyResponse.decode(value),
   },
+  recordKeyUse: {
+    path: "/gw.accounts.v1.AccountsService/RecordKeyUse" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordKeyUseRequest): Buffer => Buffer.from(RecordKeyUseRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordKeyUseRequest => RecordKeyUseRequest.decode(value),
+    responseSerialize: (value: RecordKeyUseResponse): Buffer =>
+      Buffer.from(RecordKeyUseResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordKeyUseResponse => RecordKeyUseResponse.decode(value),
+  },
   listOperations: {
     path: "/gw.accounts.v1.AccountsService/ListOperations" as const,
     requestStream: false as const,
@@ -5633,6 +5933,7 @@ export interface AccountsServiceServer extends UntypedServiceImplementation {
   transfer: handleUnaryCall<TransferRequest, TransferResponse>;
   debit: handleUnaryCall<DebitRequest, DebitResponse>;
   rotateKey: handleUnaryCall<RotateKeyRequest, RotateKeyResponse>;
+  recordKeyUse: handleUnaryCall<RecordKeyUseRequest, RecordKeyUseResponse>;
   listOperations: handleUnaryCall<ListOperationsRequest, ListOperationsResponse>;
   checkConservation: handleUnaryCall<CheckConservationRequest, CheckConservationResponse>;
 }
@@ -5772,6 +6073,21 @@ export interface AccountsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateKeyResponse) => void,
+  ): ClientUnaryCall;
+  recordKeyUse(
+    request: RecordKeyUseRequest,
+    callback: (error: ServiceError | null, response: RecordKeyUseResponse) => void,
+  ): ClientUnaryCall;
+  recordKeyUse(
+    request: RecordKeyUseRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordKeyUseResponse) => void,
+  ): ClientUnaryCall;
+  recordKeyUse(
+    request: RecordKeyUseRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordKeyUseResponse) => void,
   ): ClientUnaryCall;
   listOperations(
     request: ListOperationsRequest,
