@@ -21,7 +21,7 @@ export function buildApp(deps: EdgeDeps, log: Logger): Express {
   app.use(withRequestContext);
 
   for (const route of ROUTES) {
-    const handlers = route.access === 'public' ? [] : [authenticate(deps.cache, route.access)];
+    const handlers = route.access === 'public' ? [] : [authenticate(deps, route.access)];
     app[route.method](route.path, ...handlers, (req, res) => route.handle(deps, req, res));
   }
 

@@ -17,6 +17,8 @@ const shape = {
   GW_BODY_LIMIT: z.string().default('1mb'),
   /** Backstop for lost invalidation events (RELIABILITY Decision 8). */
   GW_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How often key last-use times go to accounts in one batch. */
+  GW_KEY_USE_FLUSH_MS: z.coerce.number().int().min(100).default(10_000),
   /** USD a user must keep to use the Manage console (shown by GET /x-conf as UserMinBalance). */
   USER_MIN_BALANCE: z.coerce.number().min(0).default(0),
   /** AI calls are refused at or below this balance, USD (GET /x-conf UserApiBalance, Decision 1). */

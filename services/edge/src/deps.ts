@@ -1,6 +1,7 @@
 import type { PromiseClient } from '@gw/kit';
 import type { accounts, config as configPb, keypool } from '@gw/proto';
 import type { AuthCache } from './auth/auth-cache.js';
+import type { KeyUseRecorder } from './auth/key-use.js';
 import type { Config } from './config.js';
 import type { HealthReport } from './health.js';
 
@@ -8,6 +9,7 @@ import type { HealthReport } from './health.js';
 export interface EdgeDeps {
   config: Config;
   cache: AuthCache;
+  keyUses: KeyUseRecorder;
   accounts: PromiseClient<accounts.AccountsServiceClient>;
   keypool: PromiseClient<keypool.KeypoolServiceClient>;
   configs: PromiseClient<configPb.ConfigServiceClient>;

@@ -1,14 +1,13 @@
-import { AppError, createGrpcClient, createLogger, ErrorCode, exitOnStartupFailure, connectNats, onShutdown, SUBJECTS, subscribeEvents } from '@gw/kit';
+import { AppError, connectNats, createGrpcClient, ErrorCode, exitOnStartupFailure, runService, SUBJECTS, subscribeEvents } from '@gw/kit';
 import { accounts, config as configPb, events, keypool } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
+import { KeyUseRecorder } from './auth/key-use.js';
 import { buildApp } from './app.js';
 import { loadEdgeConfig } from './config.js';
 import { healthChecker } from './health.js';
 import { upgradeHandlerOf } from './proxy/forward.js';
 
-const log = createLogger('edge');
-
-async function main() {
+runService('edge', async (log) => {
   const config = loadEdgeConfig(process.env);
   log.level = config.LOG_LEVEL;
   const accountsClient = createGrpcClient(accounts.AccountsServiceClient, config.ACCOUNTS_ADDR, config.GW_INTERNAL_TOKEN);
@@ -24,31 +23,41 @@ async function main() {
       throw error;
     }
   }, config.GW_AUTH_CACHE_TTL_MS);
+  const keyUses = new KeyUseRecorder(
+    async (uses) => {
+      await accountsClient.recordKeyUse({ uses: uses.map((use) => ({ ...use, usedAt: use.usedAt.toISOString() })) });
+    },
+    log,
+    config.GW_KEY_USE_FLUSH_MS,
+  );
+  keyUses.start();
 
   const nc = await connectNats(config.NATS_URL, 'edge', log);
   subscribeEvents(nc, SUBJECTS.accountChangedAll, events.AccountChanged, (event) => {
     cache.invalidateAccount(event.accountId, event.keyHash || undefined);
   }, log);
 
-  const app = buildApp({ config, cache, accounts: accountsClient, keypool: keypoolClient, configs: configClient, health: healthChecker(config) }, log);
+  const app = buildApp(
+    { config, cache, keyUses, accounts: accountsClient, keypool: keypoolClient, configs: configClient, health: healthChecker(config) },
+    log,
+  );
   const server = app.listen(config.PORT, config.HOST, () => {
     log.info({ port: config.PORT }, 'edge listening');
   });
   server.on('error', (error) => exitOnStartupFailure(log, error));
   server.on('upgrade', upgradeHandlerOf(app));
 
-  onShutdown(log, [
+  return [
     ['http', () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     })],
     ['nats', () => nc.drain()],
+    ['key uses', () => keyUses.stop()],
     ['grpc clients', () => {
       accountsClient.close();
       keypoolClient.close();
       configClient.close();
     }],
-  ]);
-}
-
-main().catch((error: unknown) => exitOnStartupFailure(log, error));
+  ];
+});

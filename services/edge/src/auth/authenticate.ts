@@ -3,9 +3,15 @@ import { AppError, ErrorCode } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import type { RequestHandler, Response } from 'express';
 import type { AuthCache } from './auth-cache.js';
+import type { KeyUseRecorder } from './key-use.js';
 
 /** Who may call a route. `public` routes (signup, health) take no key. */
 export type Access = 'public' | 'user' | 'owner' | 'root';
+
+export interface AuthDeps {
+  cache: AuthCache;
+  keyUses: KeyUseRecorder;
+}
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,256})$/;
 
@@ -25,27 +31,42 @@ function isOwner(account: accounts.Account): boolean {
   return account.isOwner || account.isRoot;
 }
 
-/** Bearer key → account from the cache; 401 for a missing or unknown key, 403 for a role miss. */
-export function authenticate(cache: AuthCache, access: Exclude<Access, 'public'>): RequestHandler {
+/**
+ * The one check behind every authenticated request, HTTP or WebSocket: Bearer key → account
+ * from the cache; 401 for a missing or unknown key, 403 for a disabled account or a role miss.
+ * A backing outage surfaces as `unavailable` (503), never as 401.
+ */
+export async function resolveCaller(
+  deps: AuthDeps,
+  authorization: string | undefined,
+  access: Exclude<Access, 'public'>,
+): Promise<accounts.Account> {
+  const match = BEARER.exec(authorization ?? '');
+  if (!match?.[1]) {
+    throw new AppError(ErrorCode.Unauthenticated, 'missing or malformed Authorization: Bearer <API_KEY>');
+  }
+  const keyHash = hashKey(match[1]);
+  const account = await deps.cache.get(keyHash);
+  if (!account) {
+    throw new AppError(ErrorCode.Unauthenticated, 'invalid API key');
+  }
+  if (!account.status || account.suspended) {
+    throw new AppError(ErrorCode.Forbidden, 'this account is disabled or suspended');
+  }
+  if (access === 'owner' && !isOwner(account)) {
+    throw new AppError(ErrorCode.Forbidden, 'only the owner may use this endpoint');
+  }
+  if (access === 'root' && !account.isRoot) {
+    throw new AppError(ErrorCode.Forbidden, 'only root may use this endpoint');
+  }
+  deps.keyUses.note(account.id, keyHash);
+  return account;
+}
+
+/** Express middleware around resolveCaller; the account lands in res.locals.caller. */
+export function authenticate(deps: AuthDeps, access: Exclude<Access, 'public'>): RequestHandler {
   return async (req, res, next) => {
-    const match = BEARER.exec(req.get('authorization') ?? '');
-    if (!match?.[1]) {
-      throw new AppError(ErrorCode.Unauthenticated, 'missing or malformed Authorization: Bearer <API_KEY>');
-    }
-    const account = await cache.get(hashKey(match[1]));
-    if (!account) {
-      throw new AppError(ErrorCode.Unauthenticated, 'invalid API key');
-    }
-    if (!account.status || account.suspended) {
-      throw new AppError(ErrorCode.Forbidden, 'this account is disabled or suspended');
-    }
-    if (access === 'owner' && !isOwner(account)) {
-      throw new AppError(ErrorCode.Forbidden, 'only the owner may use this endpoint');
-    }
-    if (access === 'root' && !account.isRoot) {
-      throw new AppError(ErrorCode.Forbidden, 'only root may use this endpoint');
-    }
-    res.locals.caller = account;
+    res.locals.caller = await resolveCaller(deps, req.get('authorization'), access);
     next();
   };
 }

@@ -55,6 +55,7 @@ export function managementView(account: Account) {
     ModelMapper: account.modelMapper,
     QRCode: account.qrCode,
     PublicKey: maskedKey(account),
+    KeyLastUsedAt: account.keyLastUsedAt || null,
     CreatedAt: account.createdAt,
     UpdatedAt: account.updatedAt,
   };

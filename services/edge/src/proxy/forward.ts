@@ -1,10 +1,11 @@
 import { Agent, STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CALLER_HEADER, encodeCaller, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, type CallerIdentity, type Logger } from '@gw/kit';
+import { AppError, CALLER_HEADER, encodeCaller, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, type CallerIdentity, type Logger } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { authenticate, callerOf, hashKey } from '../auth/authenticate.js';
+import { authenticate, callerOf, resolveCaller } from '../auth/authenticate.js';
+import { toHttp } from '../http/errors.js';
 import type { EdgeDeps } from '../deps.js';
 
 /** AI traffic the edge forwards to the proxy: every path under /v1/ and the /models aliases. */
@@ -49,8 +50,6 @@ function refuseUpgrade(socket: Duplex, status: number, type: string, code: strin
   );
 }
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,256})$/;
-
 /**
  * Authenticates, then streams the request to the proxy and its answer back without buffering
  * either (mounted before the JSON body parser). The caller identity and the internal token travel
@@ -87,7 +86,7 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
   });
 
   const router = express.Router();
-  router.use(onlyAiPaths, authenticate(deps.cache, 'user'), (req, res, next) => {
+  router.use(onlyAiPaths, authenticate(deps, 'user'), (req, res, next) => {
     // Identity headers a client sent itself are overwritten in proxyReq.
     callerOf(res);
     return proxy(req, res, next);
@@ -101,14 +100,15 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       return;
     }
     void (async () => {
-      const key = BEARER.exec(req.headers.authorization ?? '')?.[1];
-      const account = key ? await deps.cache.get(hashKey(key)) : undefined;
-      if (!account) {
-        refuseUpgrade(socket, 401, 'authentication_error', 'unauthenticated', 'missing or invalid API key');
-        return;
-      }
-      if (!account.status || account.suspended) {
-        refuseUpgrade(socket, 403, 'permission_error', 'forbidden', 'this account is disabled or suspended');
+      let account: accounts.Account;
+      try {
+        account = await resolveCaller(deps, req.headers.authorization, 'user');
+      } catch (error) {
+        if (!(error instanceof AppError)) {
+          throw error;
+        }
+        const { status, type } = toHttp(error.code);
+        refuseUpgrade(socket, status, type, error.code, error.message);
         return;
       }
       delete req.headers.authorization;
