@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseUsd } from './money.js';
 
 /**
  * Environment parsing, done once at start (STYLE rule 15): every service describes its variables
@@ -54,8 +55,28 @@ export const env = {
       .string()
       .default(fallback)
       .refine((value) => /^[^\s:]+:\d{1,5}$/.test(value), 'must be host:port'),
+  /** A decimal USD amount, parsed exactly into nano-USD. */
+  usdNano: (fallback: string) =>
+    z
+      .string()
+      .default(fallback)
+      .refine((value) => {
+        try {
+          parseUsd(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be a USD amount with at most 9 decimals')
+      .transform((value) => parseUsd(value)),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
+
+/**
+ * AI calls are refused once an account's balance is at or below this (RELIABILITY Decision 1).
+ * The edge enforces it; accounts announces the crossing so every edge replica learns at once.
+ */
+export const apiBalanceEnv = { USER_API_BALANCE: env.usdNano('0') };
 
 /** Variables every service process reads. */
 export const commonEnv = {

@@ -12,6 +12,7 @@ const EXPECTED_STATUS: Record<ErrorCode, status> = {
   payload_too_large: status.INVALID_ARGUMENT,
   insufficient_credit: status.INVALID_ARGUMENT,
   rate_limited: status.RESOURCE_EXHAUSTED,
+  quota_exceeded: status.RESOURCE_EXHAUSTED,
   unavailable: status.UNAVAILABLE,
   internal: status.INTERNAL,
 };

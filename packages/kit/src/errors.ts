@@ -10,6 +10,8 @@ export const ErrorCode = {
   PayloadTooLarge: 'payload_too_large',
   InsufficientCredit: 'insufficient_credit',
   RateLimited: 'rate_limited',
+  /** Spend stopped: the month's HardLimit is reached or the balance is at the API floor. */
+  QuotaExceeded: 'quota_exceeded',
   Unavailable: 'unavailable',
   Internal: 'internal',
 } as const;
@@ -50,6 +52,7 @@ export function toGrpcStatus(code: ErrorCode): GrpcStatus {
     case ErrorCode.Conflict:
       return GrpcStatus.ALREADY_EXISTS;
     case ErrorCode.RateLimited:
+    case ErrorCode.QuotaExceeded:
       return GrpcStatus.RESOURCE_EXHAUSTED;
     case ErrorCode.Unavailable:
       return GrpcStatus.UNAVAILABLE;

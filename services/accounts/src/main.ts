@@ -29,7 +29,7 @@ runService('accounts', async (log) => {
   });
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
   const alerts = bullSpendAlerts(config.REDIS_URL, log);
-  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc, await createAuditPublisher(nc, log)), clock: { now: () => new Date() }, alerts };
+  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc, await createAuditPublisher(nc, log)), clock: { now: () => new Date() }, alerts, policy: { apiBalanceFloorNano: config.USER_API_BALANCE } };
   const auditConsumer = await consumeAuditEvents(nc, deps, log);
 
   const { generatedKey } = await bootstrapRoot(deps, config.GW_ROOT_KEY);

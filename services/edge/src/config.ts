@@ -1,4 +1,4 @@
-import { addressVariable, commonEnv, DEFAULT_ADDRESSES, env, GRPC_SERVICES, loadConfig } from '@gw/kit';
+import { addressVariable, apiBalanceEnv, commonEnv, DEFAULT_ADDRESSES, env, GRPC_SERVICES, loadConfig } from '@gw/kit';
 import { z } from 'zod';
 
 const addresses = Object.fromEntries(
@@ -22,7 +22,7 @@ const shape = {
   /** USD a user must keep to use the Manage console (shown by GET /x-conf as UserMinBalance). */
   USER_MIN_BALANCE: z.coerce.number().min(0).default(0),
   /** AI calls are refused at or below this balance, USD (GET /x-conf UserApiBalance, Decision 1). */
-  USER_API_BALANCE: z.coerce.number().default(0),
+  ...apiBalanceEnv,
 };
 
 export type Config = ReturnType<typeof loadEdgeConfig>;

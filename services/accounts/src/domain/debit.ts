@@ -31,6 +31,11 @@ export interface DebitResult {
  * the month's first SoftLimit crossing enqueues one alert mail. Usage of a deleted account is
  * charged to its nearest live ancestor (Decision 4).
  */
+/** True when a debit of amountNano took the balance from above the floor to at or below it. */
+export function crossedFloor(balanceAfterNano: bigint, amountNano: bigint, floorNano: bigint): boolean {
+  return balanceAfterNano <= floorNano && balanceAfterNano + amountNano > floorNano;
+}
+
 export async function debit(deps: AccountsDeps, input: DebitInput): Promise<DebitResult> {
   const { amountNano, idempotencyKey } = input;
   if (amountNano < 0n) {
@@ -101,6 +106,9 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
   });
   if (outcome.blockedNow) {
     deps.events.accountChanged(outcome.accountId, 'spend_blocked');
+  } else if (!outcome.replayed && crossedFloor(outcome.balanceNano, amountNano, deps.policy.apiBalanceFloorNano)) {
+    // The edges admit AI calls from a cached balance; this one just went to or below the floor.
+    deps.events.accountChanged(outcome.accountId, 'balance_low');
   }
   if (outcome.softAlertMonth) {
     await deps.alerts.softLimitReached(outcome.accountId, outcome.softAlertMonth);

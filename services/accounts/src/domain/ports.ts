@@ -192,9 +192,15 @@ export interface Clock {
   now(): Date;
 }
 
+export interface AccountsPolicy {
+  /** AI calls stop at or below this balance (the edge's USER_API_BALANCE, RELIABILITY Decision 1). */
+  apiBalanceFloorNano: bigint;
+}
+
 export interface AccountsDeps {
   store: AccountsStore;
   events: AccountEvents;
   clock: Clock;
   alerts: SpendAlerts;
+  policy: AccountsPolicy;
 }

@@ -24,6 +24,8 @@ export function toHttp(code: ErrorCode): { status: number; type: string } {
       return { status: 413, type: 'invalid_request_error' };
     case ErrorCode.RateLimited:
       return { status: 429, type: 'rate_limit_error' };
+    case ErrorCode.QuotaExceeded:
+      return { status: 429, type: 'insufficient_quota' };
     case ErrorCode.Unavailable:
       return { status: 503, type: 'api_error' };
     case ErrorCode.Internal:

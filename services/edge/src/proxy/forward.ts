@@ -6,6 +6,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { authenticate, callerOf, resolveCaller } from '../auth/authenticate.js';
 import { toHttp } from '../http/errors.js';
+import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
 
 /** AI traffic the edge forwards to the proxy: every path under /v1/ and the /models aliases. */
@@ -88,7 +89,7 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
   const router = express.Router();
   router.use(onlyAiPaths, authenticate(deps, 'user'), (req, res, next) => {
     // Identity headers a client sent itself are overwritten in proxyReq.
-    callerOf(res);
+    assertMayCallAi(callerOf(res), deps.config.USER_API_BALANCE);
     return proxy(req, res, next);
   });
 
@@ -103,6 +104,7 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       let account: accounts.Account;
       try {
         account = await resolveCaller(deps, req.headers.authorization, 'user');
+        assertMayCallAi(account, deps.config.USER_API_BALANCE);
       } catch (error) {
         if (!(error instanceof AppError)) {
           throw error;

@@ -1,3 +1,4 @@
+import { nanoToUsd } from '@gw/kit';
 import type { keypool } from '@gw/proto';
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
@@ -44,7 +45,7 @@ export const getConf: Route = {
       SleepingKeys: sleepingKeys.filter((key) => key !== undefined),
       DisabledKeys: disabled.keys.map(keyRecord),
       UserMinBalance: deps.config.USER_MIN_BALANCE,
-      UserApiBalance: deps.config.USER_API_BALANCE,
+      UserApiBalance: nanoToUsd(deps.config.USER_API_BALANCE),
     });
   },
 };

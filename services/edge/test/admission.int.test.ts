@@ -1,0 +1,62 @@
+import { createGrpcClient, usd, type PromiseClient } from '@gw/kit';
+import { accounts } from '@gw/proto';
+import { createTestDatabase, startGateway, waitFor, type Gateway, type TestDatabase } from '@gw/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from './accounts-helpers.js';
+
+describe('admission of AI calls (Decision 1)', () => {
+  let gw: Gateway;
+  let database: TestDatabase;
+  let client: PromiseClient<accounts.AccountsServiceClient>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    gw = await startGateway({ databaseUrl: database.url });
+    client = createGrpcClient(accounts.AccountsServiceClient, gw.env.ACCOUNTS_ADDR ?? '', gw.env.GW_INTERNAL_TOKEN ?? '');
+  });
+
+  afterAll(async () => {
+    (client as PromiseClient<accounts.AccountsServiceClient> | undefined)?.close();
+    await (gw as Gateway | undefined)?.stop();
+    await (database as TestDatabase | undefined)?.drop();
+  });
+
+  const chat = (key: string) =>
+    gw.request('/v1/chat/completions', { method: 'POST', key, json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] } });
+
+  const refusedForQuota = async (key: string) => {
+    const response = await chat(key);
+    if (response.status !== 429) {
+      return false;
+    }
+    const body = (await response.json()) as { error: { code: string; type: string } };
+    return body.error.code === 'quota_exceeded' && body.error.type === 'insufficient_quota';
+  };
+
+  it('stops AI calls on every replica within a second of the balance reaching zero, and resumes after a recharge', async () => {
+    const user = await createUser(gw, { credit: 2 });
+    const replica = await gw.startEdgeReplica();
+    // Both edges cache the account with its 2 USD balance.
+    expect((await chat(user.key)).status).not.toBe(429);
+    expect((await gw.request('/v1/chat/completions', { method: 'POST', key: user.key, base: replica, json: { model: 'm', messages: [] } })).status).not.toBe(429);
+
+    await client.debit({ accountId: BigInt(user.id), amountNano: usd(2), idempotencyKey: 'evt_admission_1' });
+    await waitFor(() => refusedForQuota(user.key), 'refusal on the first edge', 1_000, 20);
+    await waitFor(async () => {
+      const response = await gw.request('/v1/chat/completions', { method: 'POST', key: user.key, base: replica, json: { model: 'm', messages: [] } });
+      return response.status === 429;
+    }, 'refusal on the replica', 1_000, 20);
+    // Management calls are not AI calls: the account can still read its status.
+    expect((await gw.request('/dashboard/status', { key: user.key })).status).toBe(200);
+
+    expect((await gw.request(`/x-users/${user.id}`, { method: 'PUT', json: { CreditGranted: 1 } })).status).toBe(200);
+    await waitFor(async () => !(await refusedForQuota(user.key)), 'admission after the recharge', 1_000, 20);
+  });
+
+  it('stops AI calls once the monthly HardLimit is reached, with money left', async () => {
+    const user = await createUser(gw, { credit: 10, extra: { HardLimit: 1 } });
+    expect(await refusedForQuota(user.key)).toBe(false);
+    await client.debit({ accountId: BigInt(user.id), amountNano: usd(1), idempotencyKey: 'evt_admission_2' });
+    await waitFor(() => refusedForQuota(user.key), 'refusal at the HardLimit', 1_000, 20);
+  });
+});
