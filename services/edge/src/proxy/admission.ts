@@ -4,13 +4,15 @@ import type { accounts } from '@gw/proto';
 /**
  * Admission of AI calls (RELIABILITY Decision 1): usage is billed after the call, so the edge
  * stops new calls once the month's HardLimit is reached or the balance is at or below the API
- * floor. Both facts come from the cached account, which accounts invalidates on the crossing.
+ * floor (root excepted). Both facts come from the cached account, which accounts invalidates on
+ * the crossing.
  */
 export function assertMayCallAi(account: accounts.Account, apiBalanceFloorNano: bigint): void {
   if (account.spendBlocked) {
     throw new AppError(ErrorCode.QuotaExceeded, "this account's monthly HardLimit is reached");
   }
-  if (account.balanceNano <= apiBalanceFloorNano) {
+  // Root mints credit rather than holding it, so its balance says nothing about what it may spend.
+  if (!account.isRoot && account.balanceNano <= apiBalanceFloorNano) {
     throw new AppError(ErrorCode.QuotaExceeded, `the balance must be above ${formatUsd(apiBalanceFloorNano)} USD for AI calls`);
   }
 }
