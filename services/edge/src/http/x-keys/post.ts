@@ -1,6 +1,6 @@
 import { callerOf } from '../../auth/authenticate.js';
-import { isRootPool, ownerIdOf } from '../owner.js';
 import { parseBody, type Route } from '../route.js';
+import { poolWriter, toKeyFields } from './fields.js';
 import { keyRecord } from './render.js';
 import { createKeyBody } from './schemas.js';
 
@@ -11,22 +11,7 @@ export const postKeys: Route = {
   access: 'owner',
   async handle(deps, req, res) {
     const body = parseBody(createKeyBody, req.body);
-    const caller = callerOf(res);
-    const config = body.Config ?? body.config;
-    const created = await deps.keypool.createKey({
-      ownerId: ownerIdOf(caller),
-      ownerIsRoot: isRootPool(caller),
-      operatorId: caller.id,
-      ipAddress: req.ip ?? '',
-      fields: {
-        name: body.Name,
-        level: body.Level,
-        provider: body.Provider,
-        secretKey: body.SecretKey,
-        status: body.Status,
-        configJson: config === undefined ? undefined : JSON.stringify(config),
-      },
-    });
+    const created = await deps.keypool.createKey({ ...poolWriter(callerOf(res), req), fields: toKeyFields(body) });
     if (!created.key) {
       throw new Error('keypool answered without a key');
     }

@@ -1,29 +1,13 @@
 import { callerOf } from '../../../auth/authenticate.js';
-import { isRootPool, ownerIdOf } from '../../owner.js';
 import { parseBody, type Route } from '../../route.js';
+import { poolWriter, toKeyFields } from '../fields.js';
 import { keyRecord } from '../render.js';
 import { keyIdParam, updateKeyBody } from '../schemas.js';
 
 const handle: Route['handle'] = async (deps, req, res) => {
   const id = keyIdParam(String(req.params.selector));
   const body = parseBody(updateKeyBody, req.body);
-  const caller = callerOf(res);
-  const config = body.Config ?? body.config;
-  const updated = await deps.keypool.updateKey({
-    ownerId: ownerIdOf(caller),
-    ownerIsRoot: isRootPool(caller),
-    operatorId: caller.id,
-    ipAddress: req.ip ?? '',
-    id,
-    fields: {
-      name: body.Name,
-      level: body.Level,
-      provider: body.Provider,
-      secretKey: body.SecretKey,
-      status: body.Status,
-      configJson: config === undefined ? undefined : JSON.stringify(config),
-    },
-  });
+  const updated = await deps.keypool.updateKey({ ...poolWriter(callerOf(res), req), id, fields: toKeyFields(body) });
   if (!updated.key) {
     throw new Error('keypool answered without a key');
   }
