@@ -50,6 +50,8 @@ const natsUrl = source.NATS_URL ?? 'nats://127.0.0.1:4222';
 const childEnv: NodeJS.ProcessEnv = {
   ...source,
   PORT: port,
+  // The edge's port as the other processes know it: keypool and proxy refuse it as a Provider.
+  GW_EDGE_PORT: port,
   GW_DATA_DIR: dataDir,
   REDIS_URL: redisUrl,
   NATS_URL: natsUrl,

@@ -16,3 +16,4 @@ export * from './caller.js';
 export * from './secret-box.js';
 export * from './key-check.js';
 export * from './audit.js';
+export * from './upstream-address.js';

@@ -70,6 +70,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
     env[addressVariable(service)] = `127.0.0.1:${await freePort()}`;
   }
+  // The first edge's port, known to every process: keypool and proxy refuse it as a Provider.
+  const edgePort = await freePort();
+  env.GW_EDGE_PORT = String(edgePort);
   Object.assign(env, options.env);
 
   const stop = async () => {
@@ -78,8 +81,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const startEdge = async (name: string) => {
-    const port = await freePort();
+  const startEdge = async (name: string, port?: number) => {
+    port ??= await freePort();
     const edge = serviceProcess('edge', { ...env, PORT: String(port) });
     processes.set(name, edge);
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -92,7 +95,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
       processes.set(service, serviceProcess(service, env));
     }
-    const baseUrl = await startEdge('edge');
+    const baseUrl = await startEdge('edge', edgePort);
     let replicas = 0;
     const gateway: Gateway = {
       baseUrl,

@@ -1,19 +1,19 @@
-import { databaseEnv, DEFAULT_ADDRESSES, env, grpcServiceEnv, loadConfig, secretKeyEnv } from '@gw/kit';
+import { databaseEnv, grpcServiceEnv, loadConfig, secretKeyEnv, selfAddressEnv } from '@gw/kit';
 import { z } from 'zod';
 
 const shape = {
   ...grpcServiceEnv('keypool'),
   ...databaseEnv,
+  /**
+   * The gateway's own endpoints, refused as Provider for every pool (RELIABILITY Decision 7):
+   * every <SERVICE>_ADDR (CONFIG_ADDR is also the config service this one dials), GW_EDGE_PORT,
+   * GW_PUBLIC_URL and GW_SELF_HOSTS.
+   */
+  ...selfAddressEnv,
   /** AES-256-GCM key for provider secrets at rest: 64 hex digits. */
   GW_SECRET_KEY: secretKeyEnv,
-  /** The gateway's public URL: a Provider pointing at its host is refused. */
-  GW_PUBLIC_URL: env.optionalUrl(),
-  /** Extra host names or addresses that are the gateway itself (comma-separated). */
-  GW_SELF_HOSTS: z.string().default(''),
   /** Redis key prefix of the shared key state (the proxies use the same variable and layout). */
   GW_KEY_STATE_PREFIX: z.string().max(64).default('gw:keystate:'),
-  /** The config service, for the LEVEL_MAPPER auto-completion after a key is added. */
-  CONFIG_ADDR: env.address(DEFAULT_ADDRESSES.config),
   GW_DB_POOL: z.coerce.number().int().min(1).max(100).default(10),
 };
 

@@ -9,7 +9,7 @@ import {
   verifySecretKey,
   listenAddress,
   openDatabase,
-  splitAddress,
+  selfAddressesOf,
   startGrpcService,
 } from '@gw/kit';
 import { config as configPb, keypool as pb } from '@gw/proto';
@@ -44,13 +44,6 @@ runService('keypool', async (log) => {
   const nc = await connectNats(config.NATS_URL, 'keypool', log);
   const configClient = createGrpcClient(configPb.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN);
   const address = listenAddress('keypool', config);
-  const selfHosts = [
-    ...(config.GW_PUBLIC_URL ? [new URL(config.GW_PUBLIC_URL).hostname.toLowerCase()] : []),
-    ...config.GW_SELF_HOSTS.split(',')
-      .map((host) => host.trim().toLowerCase())
-      .filter(Boolean),
-    splitAddress(address).host.toLowerCase(),
-  ];
   const deps = {
     store: new DrizzleKeysStore(database.db),
     box,
@@ -59,7 +52,7 @@ runService('keypool', async (log) => {
     events: natsPoolEvents(nc, await createAuditPublisher(nc, log)),
     autoConfig: grpcLevelAutoConfig(configClient, log),
     clock: { now: () => new Date() },
-    selfHosts,
+    self: selfAddressesOf(config),
   };
 
   const { server } = await startGrpcService<pb.KeypoolServiceServer>({

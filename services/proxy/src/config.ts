@@ -1,14 +1,16 @@
-import { commonEnv, DEFAULT_ADDRESSES, env, loadConfig } from '@gw/kit';
+import { commonEnv, env, loadConfig, selfAddressEnv } from '@gw/kit';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const shape = {
   ...commonEnv,
-  /** Where the proxy's HTTP server listens (and where the edge dials it). */
-  PROXY_ADDR: env.address(DEFAULT_ADDRESSES.proxy),
-  KEYPOOL_ADDR: env.address(DEFAULT_ADDRESSES.keypool),
-  CONFIG_ADDR: env.address(DEFAULT_ADDRESSES.config),
+  /**
+   * Every <SERVICE>_ADDR (PROXY_ADDR is where this server listens and the edge dials it;
+   * KEYPOOL_ADDR and CONFIG_ADDR are dialled), GW_EDGE_PORT, GW_PUBLIC_URL and GW_SELF_HOSTS:
+   * the gateway's own endpoints, never dialled as an upstream (RELIABILITY Decision 7).
+   */
+  ...selfAddressEnv,
   /** The proxy keeps its usage outbox under `<GW_DATA_DIR>/proxy/outbox`. */
   GW_DATA_DIR: z.string().min(1).default('.data'),
   /** More unpublished usage events than this: new AI calls get 503 before upstream. */
@@ -29,8 +31,6 @@ const shape = {
   PROXY_CLOUD_B_TOKEN_URL: env.url('https://oauth2.googleapis.com/token'),
   /** How long a Level with too many failures sends its traffic to its SWITCH_OVER backup. */
   PROXY_LEVEL_COOLDOWN_MS: positiveInt(60 * 60_000),
-  /** Let Providers resolve to loopback (a model on this host); off: loopback counts as the gateway itself. */
-  PROXY_ALLOW_LOOPBACK_UPSTREAM: env.flag(false),
   /** Redis key prefix of the shared key state (failure counters, sleeping keys). */
   GW_KEY_STATE_PREFIX: z.string().default('gw:keystate:'),
 };

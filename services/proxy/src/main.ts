@@ -10,6 +10,7 @@ import {
   publishDurable,
   publishEvent,
   runWithContext,
+  selfAddressesOf,
   splitAddress,
   STREAMS,
   SUBJECTS,
@@ -66,6 +67,7 @@ runService('proxy', async (log) => {
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const deps: RelayDeps = {
     config,
+    self: selfAddressesOf(config),
     keys,
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCode } from '@gw/kit';
+import { ErrorCode, portOf, type UpstreamAddressPolicy } from '@gw/kit';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { classifyStatus, FailureClass } from './domain/key-health.js';
 import { isModelAllowed } from './domain/patterns.js';
@@ -9,7 +9,7 @@ import { forwardableRequestHeaders, standardTarget } from './domain/providers.js
 import { planRoute, type RouteStep } from './domain/route-plan.js';
 import { parseJson } from './domain/sse.js';
 import { readUsage, toUsageEvent } from './domain/usage.js';
-import { recordFailure, trustedCaller, type RelayDeps } from './relay.js';
+import { recordFailure, trustedCaller, upstreamPolicy, type RelayDeps } from './relay.js';
 import { guardedLookup, refuseLiteralHost } from './transport/upstream.js';
 
 export const REALTIME_PATH = '/v1/realtime';
@@ -28,12 +28,12 @@ type Frame = [data: RawData, isBinary: boolean];
 type UpstreamSocket = { ok: true; socket: WebSocket; takeEarlyFrames: () => Frame[] } | { ok: false; status?: number; failure?: FailureClass };
 
 /** Opens the upstream socket; resolves once it is open, refused (with its status) or timed out. */
-function openUpstream(key: PoolKey, model: string, search: URLSearchParams, headers: Record<string, string>, timeoutMs: number, allowLoopback: boolean): Promise<UpstreamSocket> {
+function openUpstream(key: PoolKey, model: string, search: URLSearchParams, headers: Record<string, string>, timeoutMs: number, policy: UpstreamAddressPolicy): Promise<UpstreamSocket> {
   const query = new URLSearchParams(search);
   query.set('model', model);
   const target = standardTarget(key, REALTIME_PATH, `?${query.toString()}`);
   target.url.protocol = target.url.protocol === 'https:' ? 'wss:' : 'ws:';
-  if (refuseLiteralHost(target.url.hostname, allowLoopback)) {
+  if (refuseLiteralHost(target.url, policy)) {
     return Promise.resolve({ ok: false, failure: FailureClass.Connection });
   }
   return new Promise((resolve) => {
@@ -41,7 +41,7 @@ function openUpstream(key: PoolKey, model: string, search: URLSearchParams, head
       headers: { ...headers, ...target.headers },
       handshakeTimeout: timeoutMs,
       perMessageDeflate: false,
-      lookup: guardedLookup(allowLoopback),
+      lookup: guardedLookup(policy, portOf(target.url)),
     });
     // Frames that arrive with the handshake are emitted before our caller resumes: keep them.
     const early: Frame[] = [];
@@ -138,7 +138,7 @@ export async function relayRealtime(deps: RelayDeps, req: IncomingMessage, socke
       if (failed.has(key.id) || key.type !== 'standard') {
         continue;
       }
-      const attempt = await openUpstream(key, step.model, url.searchParams, headers, deps.config.PROXY_UPSTREAM_TIMEOUT_MS, deps.config.PROXY_ALLOW_LOOPBACK_UPSTREAM);
+      const attempt = await openUpstream(key, step.model, url.searchParams, headers, deps.config.PROXY_UPSTREAM_TIMEOUT_MS, upstreamPolicy(deps, pool));
       if (attempt.ok) {
         chosen = { upstream: attempt.socket, step, key, earlyFrames: attempt.takeEarlyFrames };
         break search;

@@ -8,6 +8,8 @@ import {
   INTERNAL_TOKEN_HEADER,
   type CallerIdentity,
   type Logger,
+  type SelfAddresses,
+  type UpstreamAddressPolicy,
 } from '@gw/kit';
 import { classifyStatus, FailureClass, parseRetryAfter, shouldSwitchLevel } from './domain/key-health.js';
 import type { KeyHealthStore, KeySource, LevelEvents, PoolState, UsageOutbox } from './domain/ports.js';
@@ -32,8 +34,9 @@ export interface RelayDeps {
     PROXY_USAGE_GRACE_MS: number;
     PROXY_BODY_LIMIT_BYTES: number;
     PROXY_LEVEL_COOLDOWN_MS: number;
-    PROXY_ALLOW_LOOPBACK_UPSTREAM: boolean;
   };
+  /** The gateway's own endpoints: never dialled upstream (RELIABILITY Decision 7). */
+  self: SelfAddresses;
   keys: KeySource;
   health: KeyHealthStore;
   outbox: UsageOutbox;
@@ -45,6 +48,11 @@ export interface RelayDeps {
     accessToken(key: PoolKey): Promise<string>;
   };
   log: Logger;
+}
+
+/** The connect-time address rule for this pool: root's may reach loopback and private models. */
+export function upstreamPolicy(deps: Pick<RelayDeps, 'self'>, pool: OwnerPool): UpstreamAddressPolicy {
+  return { rootPool: pool.ownerIsRoot, self: deps.self };
 }
 
 /** Paths the proxy serves: every OpenAI-style path under /v1/ plus the /models aliases. */
@@ -292,7 +300,7 @@ export async function relay(deps: RelayDeps, req: IncomingMessage, res: ServerRe
         { ...target, method: req.method ?? 'POST', body: raw.length > 0 ? bodyFor(parsed, step.model) : undefined, extraHeaders },
         deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
         cancel.signal,
-        deps.config.PROXY_ALLOW_LOOPBACK_UPSTREAM,
+        upstreamPolicy(deps, pool),
       );
       if (client.isGone()) {
         if (attempt.ok) {

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 
@@ -40,22 +39,6 @@ export interface Recorded {
   abortedAt?: number;
 }
 
-/**
- * An address of this machine that is not loopback: keypool refuses loopback Providers for every
- * pool (RELIABILITY Decision 7), so the mock listens where a real self-hosted model could.
- */
-export function machineAddress(): string {
-  const all = Object.values(networkInterfaces())
-    .flatMap((entries) => entries ?? [])
-    .filter((entry) => !entry.internal);
-  const v4 = all.find((entry) => entry.family === 'IPv4');
-  const chosen = v4 ?? all.find((entry) => entry.family === 'IPv6' && !entry.address.startsWith('fe80'));
-  if (!chosen) {
-    throw new Error('this machine has no non-loopback address for the mock upstream');
-  }
-  return chosen.address;
-}
-
 const DEFAULT_USAGE = { prompt_tokens: 11, completion_tokens: 7 };
 
 export class MockUpstream {
@@ -73,14 +56,17 @@ export class MockUpstream {
     readonly url: string,
   ) {}
 
-  /** Listens on `host` (default 127.0.0.1); see machineAddress() for Providers keypool accepts. */
-  static async start(host = '127.0.0.1'): Promise<MockUpstream> {
+  /**
+   * Listens on 127.0.0.1 only (test traffic stays on loopback): root's pool may use loopback
+   * Providers, except the gateway's own ports (RELIABILITY Decision 7).
+   */
+  static async start(): Promise<MockUpstream> {
+    const host = '127.0.0.1';
     const holder: { mock?: MockUpstream } = {};
     const server = createServer((req, res) => void holder.mock?.handle(req, res));
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => holder.mock?.upgrade(req, socket, head));
     await new Promise<void>((resolve) => server.listen(0, host, resolve));
-    const shown = host.includes(':') ? `[${host}]` : host;
-    holder.mock = new MockUpstream(server, `http://${shown}:${(server.address() as AddressInfo).port}`);
+    holder.mock = new MockUpstream(server, `http://${host}:${(server.address() as AddressInfo).port}`);
     return holder.mock;
   }
 

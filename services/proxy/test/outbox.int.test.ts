@@ -5,7 +5,7 @@ import { STREAMS } from '@gw/kit';
 import { startGateway, startProcess, waitFor, type Gateway, type RunningProcess } from '@gw/testkit';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { machineAddress, MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from './mock-upstream.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const NATS_SERVER = '/usr/sbin/nats-server';
@@ -50,7 +50,7 @@ describe('usage outbox (NATS outage, proxy crash)', () => {
   };
 
   beforeAll(async () => {
-    mock = await MockUpstream.start(machineAddress());
+    mock = await MockUpstream.start();
     gw = await startGateway({
       env: { PROXY_OUTBOX_MAX: '3', GW_PUBLIC_URL: 'https://gateway.example.test', GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:` },
     });

@@ -5,7 +5,7 @@ import { startGateway, waitFor, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { machineAddress, MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from './mock-upstream.js';
 
 /** A realtime client through the edge; resolves once the socket is open (or with the refusal status). */
 function openSession(gw: Gateway, model: string, key: string): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>> } | { status: number }> {
@@ -44,7 +44,7 @@ describe('GET /v1/realtime through the edge', () => {
   }
 
   beforeAll(async () => {
-    mock = await MockUpstream.start(machineAddress());
+    mock = await MockUpstream.start();
     gw = await startGateway({ env: { GW_PUBLIC_URL: 'https://gateway.example.test', GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:` } });
     nc = await connect({ servers: gw.natsUrl });
     const sub = nc.subscribe(SUBJECTS.usageRecorded);

@@ -63,7 +63,9 @@ describe('relay guards and stream faults', () => {
     const tokens = new CloudBTokens(`${mock.url}/token`);
     server = createServer((req, res) => {
       const deps: RelayDeps = {
-        config: { GW_INTERNAL_TOKEN: TOKEN, PROXY_UPSTREAM_TIMEOUT_MS: 1_000, PROXY_STREAM_IDLE_MS: 1_000, PROXY_USAGE_GRACE_MS: 200, PROXY_BODY_LIMIT_BYTES: 1024 * 1024, PROXY_LEVEL_COOLDOWN_MS: 60_000, PROXY_ALLOW_LOOPBACK_UPSTREAM: true },
+        config: { GW_INTERNAL_TOKEN: TOKEN, PROXY_UPSTREAM_TIMEOUT_MS: 1_000, PROXY_STREAM_IDLE_MS: 1_000, PROXY_USAGE_GRACE_MS: 200, PROXY_BODY_LIMIT_BYTES: 1024 * 1024, PROXY_LEVEL_COOLDOWN_MS: 60_000 },
+        // The relay's own port stands for the gateway's listen addresses.
+        self: { ports: [(server.address() as AddressInfo).port], endpoints: [], hosts: ['gateway.example.test'] },
         keys,
         health,
         outbox,
@@ -92,10 +94,11 @@ describe('relay guards and stream faults', () => {
     await mock.stop();
   });
 
-  const useKeys = (keys: Array<Partial<PoolKey>>) => {
+  const useKeys = (keys: Array<Partial<PoolKey>>, ownerIsRoot = true) => {
     pool = {
       ownerId: '1',
       version: '1',
+      ownerIsRoot,
       config: {},
       keys: keys.map((key, i) => ({ id: String(i + 1), level: 1, provider: mock.url, secret: 's', active: true, type: 'standard', config: {}, ...key })),
     };
@@ -105,6 +108,7 @@ describe('relay guards and stream faults', () => {
     pool = {
       ownerId: '1',
       version: '1',
+      ownerIsRoot: true,
       config: {},
       keys: secrets.map((secret, i) => ({ id: String(i + 1), level: 1, provider: mock.url, secret, active: true, type: 'standard', config: {} })),
     };
@@ -238,7 +242,7 @@ describe('relay guards and stream faults', () => {
     expect(served[0]?.path).toBe('/vertex/v1/projects/p1/locations/l1/endpoints/openapi/chat/completions');
   });
 
-  it('never connects to a metadata address, and refuses names that resolve to loopback unless allowed', async () => {
+  it('never connects to a metadata address, and refuses names that resolve to loopback for a tenant pool', async () => {
     useKeys([
       { provider: 'http://169.254.169.254', secret: 'metadata-key-00001' },
       { provider: mock.url, secret: 'after-metadata-0001' },
@@ -248,13 +252,46 @@ describe('relay guards and stream faults', () => {
     expect(health.failures).toEqual([['1', 'connection']]);
     expect(mock.for('after-metadata-0001')).toHaveLength(1);
 
-    const resolve = (allowLoopback: boolean) =>
+    const self = { ports: [8080], endpoints: [], hosts: [] };
+    const resolve = (rootPool: boolean, port: number) =>
       new Promise<string>((done) => {
-        (guardedLookup(allowLoopback) as unknown as (host: string, options: object, cb: (error: Error | null) => void) => void)('localhost', { all: true }, (error) =>
+        (guardedLookup({ rootPool, self }, port) as unknown as (host: string, options: object, cb: (error: Error | null) => void) => void)('localhost', { all: true }, (error) =>
           done(error ? (error as Error & { code?: string }).code ?? 'error' : 'ok'),
         );
       });
-    expect(await resolve(false)).toBe('EGWREFUSED');
-    expect(await resolve(true)).toBe('ok');
+    expect(await resolve(false, 11434)).toBe('EGWREFUSED');
+    expect(await resolve(true, 11434)).toBe('ok');
+    expect(await resolve(true, 8080)).toBe('EGWREFUSED');
+  });
+
+  it('refuses loopback upstreams for a tenant pool at connect time (no request reaches them)', async () => {
+    useKeys([{ provider: mock.url, secret: 'tenant-loopback-0001' }], false);
+    const response = await call({ model: 'm', messages: [] });
+    expect(response.status).toBe(503);
+    expect(health.failures).toEqual([['1', 'connection']]);
+    expect(mock.for('tenant-loopback-0001')).toHaveLength(0);
+    const named = mock.url.replace('127.0.0.1', 'localhost');
+    useKeys([{ provider: named, secret: 'tenant-loopback-0002' }], false);
+    expect((await call({ model: 'm', messages: [] })).status).toBe(503);
+    expect(mock.for('tenant-loopback-0002')).toHaveLength(0);
+  });
+
+  it("never dials the gateway's own listen addresses, even for root's pool", async () => {
+    useKeys([
+      { provider: base, secret: 'self-loop-key-00001' },
+      { provider: base.replace('127.0.0.1', '127.0.0.2'), secret: 'self-loop-key-00002' },
+      { provider: base.replace('127.0.0.1', 'localhost'), secret: 'self-loop-key-00003' },
+      { provider: 'http://0.0.0.0:1', secret: 'self-loop-key-00004' },
+      { provider: mock.url, secret: 'after-self-loop-001' },
+    ]);
+    const response = await call({ model: 'm', messages: [] });
+    expect(response.status).toBe(200);
+    expect(health.failures).toEqual([
+      ['1', 'connection'],
+      ['2', 'connection'],
+      ['3', 'connection'],
+      ['4', 'connection'],
+    ]);
+    expect(mock.for('after-self-loop-001')).toHaveLength(1);
   });
 });

@@ -7,7 +7,7 @@ import { freePort, startGateway, startProcess, waitFor, type Gateway } from '@gw
 import { connect, type NatsConnection } from 'nats';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { machineAddress, MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from './mock-upstream.js';
 
 /**
  * Edge → proxy → mock upstream, every process real. Keys are created through POST /x-keys and
@@ -56,7 +56,7 @@ describe('proxy relay through the edge', () => {
   const usageFor = (keyId: number) => usage.filter((event) => event.keyId === BigInt(keyId));
 
   beforeAll(async () => {
-    mock = await MockUpstream.start(machineAddress());
+    mock = await MockUpstream.start();
     gw = await startGateway({
       env: {
         GW_PUBLIC_URL: 'https://gateway.example.test',
@@ -220,7 +220,7 @@ describe('proxy relay through the edge', () => {
       await addKey(7, k500),
       await addKey(7, k429),
       await addKey(7, kHang),
-      await addKey(7, secret('refused'), `http://${machineAddress().includes(':') ? `[${machineAddress()}]` : machineAddress()}:9`),
+      await addKey(7, secret('refused'), `http://127.0.0.1:${await freePort()}`),
       await addKey(8, backup),
     ];
     await configure({ LEVEL_MAPPER: 'gpt-ladder=7, gpt-ladder-b=7', MODEL_FAILOVER: 'gpt-ladder=gpt-ladder-b', SWITCH_OVER: '7=8' });

@@ -40,7 +40,7 @@ export async function createKey(deps: KeypoolDeps, input: CreateKeyInput): Promi
   } as KeyRow;
   const { record, version } = await deps.store.transaction(async (tx) => {
     const inserted = await tx.insert(row);
-    return { record: inserted, version: await tx.bumpVersion(input.ownerId) };
+    return { record: inserted, version: await tx.bumpVersion(input.ownerId, input.ownerIsRoot) };
   });
   deps.events.keysChanged(input.ownerId, version);
   deps.events.audit({

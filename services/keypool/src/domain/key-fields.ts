@@ -22,7 +22,7 @@ function invalid(field: string, reason: string): never {
 
 /** Provider (or Config.base_url): the URL policy, then every address its name resolves to. */
 export async function checkUrlField(deps: KeypoolDeps, field: string, value: string, ownerIsRoot: boolean): Promise<URL> {
-  const policy: ProviderUrlPolicy = { allowPrivate: ownerIsRoot, selfHosts: deps.selfHosts };
+  const policy: ProviderUrlPolicy = { rootPool: ownerIsRoot, self: deps.self };
   const check = checkProviderUrl(value, policy);
   if (!check.ok) {
     invalid(field, check.reason);
@@ -30,7 +30,7 @@ export async function checkUrlField(deps: KeypoolDeps, field: string, value: str
   if (!/^[\d.]+$|:/.test(check.host)) {
     const addresses = await deps.resolver.resolve(check.host);
     for (const address of addresses ?? []) {
-      const reason = checkResolvedAddress(address, policy);
+      const reason = checkResolvedAddress(address, check.port, policy);
       if (reason) {
         invalid(field, reason);
       }

@@ -1,11 +1,12 @@
-import type { SecretBox } from '@gw/kit';
+import type { SecretBox, SelfAddresses } from '@gw/kit';
 import type { KeyFilter, KeyRecord, KeyRow, SleepingKey } from './model.js';
 
 export interface KeysStore {
   list(ownerId: bigint, filter: KeyFilter, page: { offset: number; limit: number }): Promise<{ rows: KeyRecord[]; total: number }>;
   find(ownerId: bigint, id: bigint): Promise<KeyRecord | undefined>;
   all(ownerId: bigint): Promise<KeyRecord[]>;
-  version(ownerId: bigint): Promise<bigint>;
+  /** The pool's version and whether it is root's (marked by the writes that said so). */
+  pool(ownerId: bigint): Promise<{ version: bigint; ownerIsRoot: boolean }>;
   transaction<T>(work: (tx: KeysTx) => Promise<T>): Promise<T>;
 }
 
@@ -15,7 +16,8 @@ export interface KeysTx {
   lock(ownerId: bigint, id: bigint): Promise<KeyRecord | undefined>;
   update(ownerId: bigint, id: bigint, changes: Partial<KeyRow>): Promise<KeyRecord>;
   delete(ownerId: bigint, id: bigint): Promise<boolean>;
-  bumpVersion(ownerId: bigint): Promise<bigint>;
+  /** ownerIsRoot true marks the pool as root's (it stays marked: an owner never stops being root). */
+  bumpVersion(ownerId: bigint, ownerIsRoot?: boolean): Promise<bigint>;
 }
 
 /** Sleeping keys live in Redis with a TTL so every proxy replica agrees. */
@@ -56,6 +58,6 @@ export interface KeypoolDeps {
   events: PoolEvents;
   autoConfig: LevelAutoConfig;
   clock: Clock;
-  /** Host names and addresses of the gateway itself (GW_PUBLIC_URL, own listen addresses). */
-  selfHosts: readonly string[];
+  /** The gateway's own endpoints (listen addresses, GW_EDGE_PORT, GW_PUBLIC_URL, GW_SELF_HOSTS). */
+  self: SelfAddresses;
 }

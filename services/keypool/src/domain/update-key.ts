@@ -25,7 +25,7 @@ export async function updateKey(deps: KeypoolDeps, input: UpdateKeyInput): Promi
       throw new AppError(ErrorCode.NotFound, `key ${input.id} does not exist`);
     }
     const updated = await tx.update(input.ownerId, input.id, changes);
-    return { record: updated, version: await tx.bumpVersion(input.ownerId) };
+    return { record: updated, version: await tx.bumpVersion(input.ownerId, input.ownerIsRoot) };
   });
   deps.events.keysChanged(input.ownerId, version);
   const changed = Object.keys(input.fields).filter((field) => input.fields[field as keyof KeyFieldsInput] !== undefined);

@@ -66,11 +66,14 @@ class Tx implements KeysTx {
     return rows.length === 1;
   }
 
-  async bumpVersion(ownerId: bigint) {
+  async bumpVersion(ownerId: bigint, ownerIsRoot = false) {
     const [row] = await this.db
       .insert(poolVersions)
-      .values({ ownerId, version: 1n })
-      .onConflictDoUpdate({ target: poolVersions.ownerId, set: { version: sql`${poolVersions.version} + 1` } })
+      .values({ ownerId, version: 1n, ownerIsRoot })
+      .onConflictDoUpdate({
+        target: poolVersions.ownerId,
+        set: { version: sql`${poolVersions.version} + 1`, ownerIsRoot: sql`${poolVersions.ownerIsRoot} OR excluded.owner_is_root` },
+      })
       .returning({ version: poolVersions.version });
     if (!row) {
       throw new Error('version bump returned no row');
@@ -106,8 +109,11 @@ export class DrizzleKeysStore implements KeysStore {
     return this.db.select().from(providerKeys).where(eq(providerKeys.ownerId, ownerId)).orderBy(asc(providerKeys.id));
   }
 
-  async version(ownerId: bigint) {
-    const [row] = await this.db.select({ version: poolVersions.version }).from(poolVersions).where(eq(poolVersions.ownerId, ownerId));
-    return row?.version ?? 0n;
+  async pool(ownerId: bigint) {
+    const [row] = await this.db
+      .select({ version: poolVersions.version, ownerIsRoot: poolVersions.ownerIsRoot })
+      .from(poolVersions)
+      .where(eq(poolVersions.ownerId, ownerId));
+    return row ?? { version: 0n, ownerIsRoot: false };
   }
 }

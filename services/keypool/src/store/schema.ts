@@ -23,5 +23,6 @@ export const providerKeys = keypoolSchema.table('provider_keys', {
 export const poolVersions = keypoolSchema.table('pool_versions', {
   ownerId: bigint('owner_id', { mode: 'bigint' }).primaryKey(),
   version: bigint('version', { mode: 'bigint' }).notNull(),
+  ownerIsRoot: boolean('owner_is_root').notNull(),
 });
 

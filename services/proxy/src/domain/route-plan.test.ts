@@ -11,6 +11,7 @@ function makePool(overrides: Partial<OwnerPool> = {}): OwnerPool {
   return {
     ownerId: '1',
     version: '1',
+    ownerIsRoot: true,
     keys: [makeKey({ id: '1', level: 1 }), makeKey({ id: '2', level: 1 }), makeKey({ id: '3', level: 2 }), makeKey({ id: '4', level: 3 })],
     config: {},
     ...overrides,

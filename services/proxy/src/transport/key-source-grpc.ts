@@ -72,6 +72,7 @@ export class GrpcKeySource implements KeySource {
         ownerId,
         version: `${snapshot.version}.${values.version}`,
         config: values.values,
+        ownerIsRoot: snapshot.ownerIsRoot,
         keys: snapshot.keys.map((key) => {
           const keyConfig = parseKeyConfig(key.configJson);
           return {

@@ -2,28 +2,36 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { refuseUpstreamAddress } from '../domain/address-policy.js';
+import { portOf, refuseUpstreamAddress, type UpstreamAddressPolicy } from '@gw/kit';
 import { FailureClass } from '../domain/key-health.js';
 import type { UpstreamTarget } from '../domain/providers.js';
 
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 512 });
-const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 512 });
+/**
+ * Keep-alive agents, one pair per rule: a pooled socket skips the lookup, so a socket root's
+ * pool opened to a loopback model is never handed to a tenant's request for the same host.
+ */
+const agents = {
+  root: { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) },
+  tenant: { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) },
+};
 
 /**
- * A DNS lookup that refuses addresses the policy forbids (checked when the socket is made, so a
- * name that resolves elsewhere after the key was saved cannot reach the metadata service).
+ * A DNS lookup that refuses addresses the rule forbids (RELIABILITY Decision 7, checked when the
+ * socket is made, so a name that resolves elsewhere after the key was saved cannot reach the
+ * metadata service, the gateway itself, or — for a tenant's pool — loopback and private ranges).
+ * `port` is the port the connection goes to.
  */
-export function guardedLookup(allowLoopback: boolean): LookupFunction {
+export function guardedLookup(policy: UpstreamAddressPolicy, port: number): LookupFunction {
   return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
     dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) {
         callback(error);
         return;
       }
-      const refused = addresses.map((entry) => refuseUpstreamAddress(entry.address, allowLoopback)).find(Boolean);
+      const refused = addresses.map((entry) => refuseUpstreamAddress(entry.address, port, policy)).find(Boolean);
       const first = addresses[0];
       if (refused || !first) {
-        callback(Object.assign(new Error(refused ?? 'upstream host has no address'), { code: 'EGWREFUSED' }));
+        callback(Object.assign(new Error(`upstream ${refused ?? 'host has no address'}`), { code: 'EGWREFUSED' }));
       } else if (options.all) {
         callback(null, addresses);
       } else {
@@ -33,10 +41,10 @@ export function guardedLookup(allowLoopback: boolean): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-/** The policy for an IP literal host, which never goes through a lookup. */
-export function refuseLiteralHost(hostname: string, allowLoopback: boolean): string | undefined {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  return isIP(bare) ? refuseUpstreamAddress(bare, allowLoopback) : undefined;
+/** The rule for an IP literal host, which never goes through a lookup. */
+export function refuseLiteralHost(url: URL, policy: UpstreamAddressPolicy): string | undefined {
+  const bare = url.hostname.replace(/^\[|\]$/g, '');
+  return isIP(bare) ? refuseUpstreamAddress(bare, portOf(url), policy) : undefined;
 }
 
 export type UpstreamAttempt =
@@ -51,9 +59,9 @@ export function sendUpstream(
   target: UpstreamTarget & { method: string; body: Buffer | undefined; extraHeaders: Record<string, string> },
   timeoutMs: number,
   cancel: AbortSignal,
-  allowLoopback = false,
+  policy: UpstreamAddressPolicy,
 ): Promise<UpstreamAttempt> {
-  const refused = refuseLiteralHost(target.url.hostname, allowLoopback);
+  const refused = refuseLiteralHost(target.url, policy);
   if (refused) {
     return Promise.resolve({ ok: false, failure: FailureClass.Connection, error: new Error(refused) });
   }
@@ -66,8 +74,8 @@ export function sendUpstream(
     const request = (secure ? httpsRequest : httpRequest)(target.url, {
       method: target.method,
       headers,
-      agent: secure ? httpsAgent : httpAgent,
-      lookup: guardedLookup(allowLoopback),
+      agent: agents[policy.rootPool ? 'root' : 'tenant'][secure ? 'https' : 'http'],
+      lookup: guardedLookup(policy, portOf(target.url)),
     });
     let settled = false;
     const settle = (attempt: UpstreamAttempt) => {

@@ -56,7 +56,7 @@ export function keypoolHandlers(deps: KeypoolDeps): AsyncHandlers<pb.KeypoolServ
       deleteKey(deps, { ownerId: request.ownerId, operatorId: request.operatorId, ipAddress: request.ipAddress, id: request.id }),
     getSnapshot: async (request) => {
       const snapshot = await getSnapshot(deps, { ownerId: request.ownerId });
-      return { version: snapshot.version, keys: snapshot.keys.map(toProtoKey) };
+      return { version: snapshot.version, ownerIsRoot: snapshot.ownerIsRoot, keys: snapshot.keys.map(toProtoKey) };
     },
     encryptSecret: async (request) => ({ ciphertext: await encryptSecret(deps, request) }),
     decryptSecret: async (request) => ({ plaintext: await decryptSecret(deps, request) }),

@@ -94,9 +94,9 @@ export interface GetKeyResponse {
 export interface CreateKeyRequest {
   ownerId: bigint;
   /**
-   * The pool belongs to root (single-tenant or the operator's own pool): private network
-   * ranges are allowed for Provider (self-hosted models). Loopback, link-local and the
-   * gateway's own addresses are refused for every pool.
+   * The pool belongs to root (single-tenant or the operator's own pool): loopback and private
+   * network ranges are allowed for Provider (self-hosted models). Link-local/metadata and the
+   * gateway's own addresses (its listen addresses, GW_PUBLIC_URL) are refused for every pool.
    */
   ownerIsRoot: boolean;
   operatorId: bigint;
@@ -153,6 +153,11 @@ export interface GetSnapshotRequest {
 export interface GetSnapshotResponse {
   version: bigint;
   keys: ProviderKey[];
+  /**
+   * The pool is root's (its keys were saved with owner_is_root): at connect time the proxies
+   * allow loopback and private ranges for it (never the gateway's own listen addresses).
+   */
+  ownerIsRoot: boolean;
 }
 
 export interface EncryptSecretRequest {
@@ -2031,7 +2036,7 @@ export const GetSnapshotRequest: MessageFns<GetSnapshotRequest> = {
 };
 
 function createBaseGetSnapshotResponse(): GetSnapshotResponse {
-  return { version: 0n, keys: [] };
+  return { version: 0n, keys: [], ownerIsRoot: false };
 }
 
 export const GetSnapshotResponse: MessageFns<GetSnapshotResponse> = {
@@ -2044,6 +2049,9 @@ export const GetSnapshotResponse: MessageFns<GetSnapshotResponse> = {
     }
     for (const v of message.keys) {
       ProviderKey.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.ownerIsRoot !== false) {
+      writer.uint32(24).bool(message.ownerIsRoot);
     }
     return writer;
   },
@@ -2077,6 +2085,14 @@ export const GetSnapshotResponse: MessageFns<GetSnapshotResponse> = {
             message.keys.push(ProviderKey.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ownerIsRoot = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2093,6 +2109,11 @@ export const GetSnapshotResponse: MessageFns<GetSnapshotResponse> = {
     return {
       version: isSet(object.version) ? BigInt(object.version) : 0n,
       keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => ProviderKey.fromJSON(e)) : [],
+      ownerIsRoot: isSet(object.ownerIsRoot)
+        ? globalThis.Boolean(object.ownerIsRoot)
+        : isSet(object.owner_is_root)
+        ? globalThis.Boolean(object.owner_is_root)
+        : false,
     };
   },
 
@@ -2104,6 +2125,9 @@ export const GetSnapshotResponse: MessageFns<GetSnapshotResponse> = {
     if (message.keys?.length) {
       obj.keys = message.keys.map((e) => ProviderKey.toJSON(e));
     }
+    if (message.ownerIsRoot !== false) {
+      obj.ownerIsRoot = message.ownerIsRoot;
+    }
     return obj;
   },
 
@@ -2114,6 +2138,7 @@ export const GetSnapshotResponse: MessageFns<GetSnapshotResponse> = {
     const message = createBaseGetSnapshotResponse();
     message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
     message.keys = object.keys?.map((e) => ProviderKey.fromPartial(e)) || [];
+    message.ownerIsRoot = object.ownerIsRoot ?? false;
     return message;
   },
 };

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { addressVariable, GRPC_SERVICES } from './topology.js';
+import { classifyAddress, isSelfEndpoint, normalizeHost, refuseUpstreamAddress, selfAddressEnv, selfAddressesOf } from './upstream-address.js';
+
+describe('classifyAddress', () => {
+  it('classifies IPv4 and IPv6 addresses, embedded IPv4 by its IPv4', () => {
+    expect(classifyAddress('8.8.8.8')).toBe('public');
+    expect(classifyAddress('10.1.2.3')).toBe('private');
+    expect(classifyAddress('127.0.0.1')).toBe('loopback');
+    expect(classifyAddress('169.254.169.254')).toBe('link-local');
+    expect(classifyAddress('0.0.0.0')).toBe('unspecified');
+    expect(classifyAddress('239.1.1.1')).toBe('reserved');
+    expect(classifyAddress('::1')).toBe('loopback');
+    expect(classifyAddress('::')).toBe('unspecified');
+    expect(classifyAddress('fe80::1%eth0')).toBe('link-local');
+    expect(classifyAddress('fd00::2')).toBe('private');
+    expect(classifyAddress('::ffff:169.254.169.254')).toBe('link-local');
+    expect(classifyAddress('64:ff9b::7f00:1')).toBe('loopback');
+    expect(classifyAddress('[2001:db8::1]')).toBe('public');
+    expect(classifyAddress('api.example.com')).toBeUndefined();
+  });
+
+  it('compares hosts in one spelling', () => {
+    expect(normalizeHost('[::FFFF:7f00:1]')).toBe('127.0.0.1');
+    expect(normalizeHost('0:0:0:0:0:0:0:1')).toBe(normalizeHost('::1'));
+    expect(normalizeHost('Gateway.Example.NET.')).toBe('gateway.example.net');
+  });
+});
+
+describe("the gateway's own endpoints", () => {
+  it('reads every <SERVICE>_ADDR, GW_EDGE_PORT, GW_PUBLIC_URL and GW_SELF_HOSTS', () => {
+    for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
+      expect(Object.keys(selfAddressEnv)).toContain(addressVariable(service));
+    }
+    const config = loadConfig(selfAddressEnv, { BILLING_ADDR: 'billing:7000', GW_EDGE_PORT: '9090', GW_PUBLIC_URL: 'https://GW.example.com/', GW_SELF_HOSTS: ' a.example , ' });
+    const self = selfAddressesOf(config, ['192.168.5.5']);
+    expect(self.ports).toEqual(expect.arrayContaining([9090, 7000, 50051, 50053, 50056, 8081]));
+    expect(self.hosts).toEqual(['gw.example.com', 'a.example']);
+    expect(isSelfEndpoint('billing', 7000, self)).toBe(true);
+    expect(isSelfEndpoint('billing', 7001, self)).toBe(false);
+    expect(isSelfEndpoint('192.168.5.5', 9090, self)).toBe(true);
+    expect(isSelfEndpoint('192.168.5.5', 9091, self)).toBe(false);
+    expect(isSelfEndpoint('127.0.0.9', 9090, self)).toBe(true);
+    expect(isSelfEndpoint('::1', 50053, self)).toBe(true);
+    expect(isSelfEndpoint('0.0.0.0', 1, self)).toBe(true);
+    expect(isSelfEndpoint('gw.example.com', 443, self)).toBe(true);
+  });
+});
+
+describe('refuseUpstreamAddress', () => {
+  const self = { ports: [8080], endpoints: [], hosts: [] };
+  it('allows loopback and private ranges for root only, never the gateway or metadata', () => {
+    expect(refuseUpstreamAddress('127.0.0.1', 11434, { rootPool: true, self })).toBeUndefined();
+    expect(refuseUpstreamAddress('127.0.0.1', 11434, { rootPool: false, self })).toMatch(/loopback/);
+    expect(refuseUpstreamAddress('127.0.0.1', 8080, { rootPool: true, self })).toMatch(/gateway itself/);
+    expect(refuseUpstreamAddress('10.0.0.5', 80, { rootPool: true, self })).toBeUndefined();
+    expect(refuseUpstreamAddress('10.0.0.5', 80, { rootPool: false, self })).toMatch(/private/);
+    expect(refuseUpstreamAddress('169.254.169.254', 80, { rootPool: true, self })).toMatch(/metadata/);
+    expect(refuseUpstreamAddress('::', 11434, { rootPool: true, self })).toMatch(/gateway itself/);
+    expect(refuseUpstreamAddress('8.8.8.8', 443, { rootPool: false, self })).toBeUndefined();
+  });
+});
