@@ -17,3 +17,4 @@ export * from './secret-box.js';
 export * from './key-check.js';
 export * from './audit.js';
 export * from './upstream-address.js';
+export * from './mail-queue.js';

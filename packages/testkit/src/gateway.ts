@@ -61,6 +61,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     GW_INTERNAL_TOKEN: randomBytes(24).toString('hex'),
     GW_ROOT_KEY: rootKey,
     GW_SECRET_KEY: randomBytes(32).toString('hex'),
+    // Redis is the machine's, shared by parallel runs: every gateway keeps its keys apart.
+    GW_QUEUE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}`,
+    GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
     GW_DATA_DIR: dataDir,
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
     LOG_LEVEL: 'warn',

@@ -1,4 +1,4 @@
-import { apiBalanceEnv, databaseEnv, grpcServiceEnv, loadConfig } from '@gw/kit';
+import { apiBalanceEnv, databaseEnv, grpcServiceEnv, loadConfig, mailQueueEnv } from '@gw/kit';
 import { z } from 'zod';
 
 const shape = {
@@ -7,6 +7,7 @@ const shape = {
   /** The root key at first start; when unset one is generated and printed once. */
   GW_ROOT_KEY: z.string().min(20, 'must be at least 20 characters').optional(),
   ...apiBalanceEnv,
+  ...mailQueueEnv,
   GW_DB_POOL: z.coerce.number().int().min(1).max(100).default(10),
 };
 

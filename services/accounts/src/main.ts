@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import {
   connectNats,
+  createMailQueue,
   createAuditPublisher,
   runService,
   listenAddress,
@@ -12,7 +13,7 @@ import { loadAccountsConfig } from './config.js';
 import { bootstrapRoot } from './domain/bootstrap-root.js';
 import { DrizzleAccountsStore } from './store/accounts-store.js';
 import { accountsHandlers } from './transport/grpc/accounts-service.js';
-import { bullSpendAlerts } from './transport/jobs/spend-alerts.js';
+import { mailSpendAlerts } from './transport/jobs/spend-alerts.js';
 import { natsAccountEvents } from './transport/nats/account-events.js';
 import { consumeAuditEvents } from './transport/nats/audit-consumer.js';
 
@@ -28,7 +29,8 @@ runService('accounts', async (log) => {
     poolSize: config.GW_DB_POOL,
   });
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
-  const alerts = bullSpendAlerts(config.REDIS_URL, log);
+  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
+  const alerts = mailSpendAlerts(mail);
   const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc, await createAuditPublisher(nc, log)), clock: { now: () => new Date() }, alerts, policy: { apiBalanceFloorNano: config.USER_API_BALANCE } };
   const auditConsumer = await consumeAuditEvents(nc, deps, log);
 
@@ -51,7 +53,7 @@ runService('accounts', async (log) => {
     ['grpc', () => server.stop()],
     ['audit consumer', () => auditConsumer.stop()],
     ['nats', () => nc.drain()],
-    ['redis', () => alerts.close()],
+    ['mail queue', () => mail.close()],
     ['database', () => database.close()],
   ];
 });

@@ -124,7 +124,7 @@ describe('money: funded creations, Debit, limits and conservation (PostgreSQL)',
   it('marks the account at HardLimit and enqueues one SoftLimit mail per month', async () => {
     const child = await createUser(gw, { credit: 5, extra: { HardLimit: 1, SoftLimit: 0.5 } });
     const month = new Date().toISOString().slice(0, 7);
-    const jobKey = `bull:mail:soft-limit:${child.id}:${month}`;
+    const jobKey = `${gw.env.GW_QUEUE_PREFIX}:mail:soft-limit-${child.id}-${month}`;
     const first = await client.debit({ accountId: BigInt(child.id), amountNano: cents(30), idempotencyKey: `evt-l1-${child.id}` });
     expect(first.spendBlocked).toBe(false);
     expect(redisCli('EXISTS', jobKey)).toBe('0');
@@ -133,7 +133,7 @@ describe('money: funded creations, Debit, limits and conservation (PostgreSQL)',
     const third = await client.debit({ accountId: BigInt(child.id), amountNano: cents(50), idempotencyKey: `evt-l3-${child.id}` });
     expect(third.spendBlocked).toBe(true);
     await client.debit({ accountId: BigInt(child.id), amountNano: cents(10), idempotencyKey: `evt-l4-${child.id}` });
-    const jobs = redisCli('KEYS', `bull:mail:soft-limit:${child.id}:*`).split('\n').filter((line) => line !== '');
+    const jobs = redisCli('KEYS', `${gw.env.GW_QUEUE_PREFIX}:mail:soft-limit-${child.id}-*`).split('\n').filter((line) => line !== '');
     expect(jobs).toEqual([jobKey]);
     expect(redisCli('HGET', jobKey, 'name')).toBe('soft-limit-alert');
     const [row] = await database.query<{ spend_blocked: boolean; month_spend_nano: string }>(

@@ -1,4 +1,4 @@
-import { commonEnv, env, loadConfig, selfAddressEnv } from '@gw/kit';
+import { commonEnv, env, loadConfig, mailQueueEnv, selfAddressEnv } from '@gw/kit';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -33,6 +33,7 @@ const shape = {
   PROXY_LEVEL_COOLDOWN_MS: positiveInt(60 * 60_000),
   /** Redis key prefix of the shared key state (failure counters, sleeping keys). */
   GW_KEY_STATE_PREFIX: z.string().default('gw:keystate:'),
+  ...mailQueueEnv,
 };
 
 export type Config = ReturnType<typeof loadProxyConfig>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   connectNats,
   createGrpcClient,
+  createMailQueue,
   ensureStream,
   newId,
   runService,
@@ -26,6 +27,7 @@ import { inspectRoute } from './route-inspect.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
 import { GrpcKeySource } from './transport/key-source-grpc.js';
 import { CloudBTokens } from './transport/cloud-b-tokens.js';
+import { mailOwnerAlerts } from './transport/owner-alerts.js';
 import { RedisKeyHealth } from './transport/redis-key-health.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
@@ -64,6 +66,7 @@ runService('proxy', async (log) => {
     log,
   );
 
+  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const deps: RelayDeps = {
     config,
@@ -72,6 +75,7 @@ runService('proxy', async (log) => {
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
     roundRobin: new RoundRobin(),
+    alerts: mailOwnerAlerts(mail),
     levels: {
       levelSwitched: (ownerId, level, until) =>
         publishEvent(nc, SUBJECTS.levelSwitched(ownerId), events.LevelSwitched, {
@@ -169,6 +173,7 @@ runService('proxy', async (log) => {
     ],
     ['key source', () => keys.close()],
     ['nats', () => nc.drain()],
+    ['mail queue', () => mail.close()],
     ['redis', () => void redis.quit().catch(() => undefined)],
   ];
 });

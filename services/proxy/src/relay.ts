@@ -12,7 +12,7 @@ import {
   type UpstreamAddressPolicy,
 } from '@gw/kit';
 import { classifyStatus, FailureClass, parseRetryAfter, shouldSwitchLevel } from './domain/key-health.js';
-import type { KeyHealthStore, KeySource, LevelEvents, PoolState, UsageOutbox } from './domain/ports.js';
+import type { KeyHealthStore, KeySource, LevelEvents, OwnerAlerts, PoolState, UsageOutbox } from './domain/ports.js';
 import {
   canonicalPath,
   forwardableRequestHeaders,
@@ -42,6 +42,7 @@ export interface RelayDeps {
   outbox: UsageOutbox;
   roundRobin: RoundRobin;
   levels: LevelEvents;
+  alerts: OwnerAlerts;
   providers: {
     defaults: ProviderDefaults;
     /** cloud_b: an access token for the key (cached); throws when it cannot be had. */
@@ -371,10 +372,11 @@ export async function relay(deps: RelayDeps, req: IncomingMessage, res: ServerRe
 
 /**
  * A failed attempt counts against the key (sleep ladder) and its Level: more than 5 failures in a
- * minute switch a Level with a SWITCH_OVER backup to it for the cool-down (announced once).
+ * minute switch a Level with a SWITCH_OVER backup to it for the cool-down (announced once). A
+ * credentials failure (401/403) also alerts the owner by mail.
  */
 export async function recordFailure(
-  deps: Pick<RelayDeps, 'health' | 'levels' | 'config' | 'log'>,
+  deps: Pick<RelayDeps, 'health' | 'levels' | 'alerts' | 'config' | 'log'>,
   pool: OwnerPool,
   state: PoolState,
   ownerId: string,
@@ -384,6 +386,10 @@ export async function recordFailure(
   retryAfterMs?: number,
 ): Promise<void> {
   const levelFailures = await deps.health.recordFailure(ownerId, key.id, level, failure, retryAfterMs);
+  if (failure === FailureClass.Auth) {
+    // The key sleeps the longest step; a person has to fix its credentials.
+    await deps.alerts.keyAuthFailed(ownerId, key.id);
+  }
   if (!shouldSwitchLevel(levelFailures, switchOverChain(pool, level).length > 0, state.switched.has(level))) {
     return;
   }

@@ -56,6 +56,7 @@ describe('relay guards and stream faults', () => {
   let outbox: MemoryOutbox;
   let health: MemoryHealth;
   let pool: OwnerPool;
+  let alerted: string[] = [];
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
@@ -71,6 +72,7 @@ describe('relay guards and stream faults', () => {
         outbox,
         roundRobin: new RoundRobin(),
         levels: { levelSwitched: () => undefined },
+        alerts: { keyAuthFailed: async (ownerId, keyId) => void alerted.push(`${ownerId}/${keyId}`) },
         providers: {
           defaults: { cloudAApiVersions: { chat: 'v-chat', embeddings: 'v-embed', audio: 'v-audio', images: 'v-images', responses: 'v-resp' } },
           accessToken: (key) => tokens.get(key),
@@ -86,6 +88,7 @@ describe('relay guards and stream faults', () => {
   beforeEach(() => {
     outbox = new MemoryOutbox();
     health = new MemoryHealth();
+    alerted = [];
   });
 
   afterAll(async () => {
@@ -128,6 +131,20 @@ describe('relay guards and stream faults', () => {
     expect(response.status).toBe(503);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unavailable');
     expect(mock.for('full-1')).toHaveLength(0);
+  });
+
+  it('alerts the owner once per refused credential, and never for a client error', async () => {
+    // One key, so round robin cannot skip it: its 401 is the only attempt.
+    usePool(['auth-bad']);
+    mock.set('auth-bad', { status: 401 });
+    expect((await call({ model: 'm', messages: [] })).status).toBe(503);
+    expect(mock.for('auth-bad')).toHaveLength(1);
+    expect(alerted).toEqual(['1/1']);
+
+    usePool(['client-error']);
+    mock.set('client-error', { status: 400 });
+    expect((await call({ model: 'm', messages: [] })).status).toBe(400);
+    expect(alerted).toEqual(['1/1']);
   });
 
   it('refuses a wrong internal token', async () => {

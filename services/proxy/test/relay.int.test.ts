@@ -5,6 +5,7 @@ import { encodeCaller, SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
 import { freePort, startGateway, startProcess, waitFor, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
+import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MockUpstream } from './mock-upstream.js';
@@ -256,6 +257,28 @@ describe('proxy relay through the edge', () => {
     expect(usage.length).toBe(before);
     expect(usageFor(aId ?? 0)).toHaveLength(0);
     expect(usageFor(bId ?? 0)).toHaveLength(0);
+  });
+
+  it('puts a key whose credentials are refused to sleep and enqueues one alert mail for the owner', async () => {
+    const bad = secret('c403');
+    const [badId] = await level(5, 'gpt-auth', [{ secret: bad }]);
+    mock.set(bad, { status: 403 });
+    const response = await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-auth', messages: [] } });
+    expect(response.status).toBe(503);
+    await response.arrayBuffer();
+    const redis = new Redis(gw.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const jobs = await redis.keys(`${gw.env.GW_QUEUE_PREFIX}:mail:key-auth-${rootId}-${badId}-*`);
+      expect(jobs).toHaveLength(1);
+      const data = JSON.parse((await redis.hget(jobs[0] ?? '', 'data')) ?? '{}') as Record<string, string>;
+      expect(data).toMatchObject({ kind: 'key_auth_failed', keyId: String(badId), ownerId: String(rootId) });
+      expect(JSON.stringify(data)).not.toContain(bad);
+    } finally {
+      redis.disconnect();
+    }
+    // Asleep now: the next call does not try it again.
+    await (await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-auth', messages: [] } })).arrayBuffer();
+    expect(mock.for(bad)).toHaveLength(1);
   });
 
   it('relays a client error once, without failover', async () => {

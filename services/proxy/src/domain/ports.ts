@@ -36,6 +36,12 @@ export interface KeyHealthStore {
   switchBack(ownerId: string, level: number): Promise<boolean>;
 }
 
+/** Mail to the owner about its pool. */
+export interface OwnerAlerts {
+  /** An upstream refused a key's credentials (401/403): the key sleeps and the owner should look. */
+  keyAuthFailed(ownerId: string, keyId: string): Promise<void>;
+}
+
 /** Level switch announcements (`gw.level.switched.<owner>`). */
 export interface LevelEvents {
   levelSwitched(ownerId: string, level: number, until: number | undefined): void;
