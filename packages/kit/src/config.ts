@@ -90,4 +90,5 @@ export const commonEnv = {
 export const databaseEnv = {
   DATABASE_URL: env.optionalUrl(),
   GW_DATA_DIR: z.string().min(1).default('.data'),
+  GW_DB_POOL: z.coerce.number().int().min(1).max(100).default(10),
 };

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -65,6 +66,26 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   await migrate(options, (statements) => lite.transaction((tx) => statements((sql) => tx.exec(sql).then((results) => ({ rows: results.at(-1)?.rows ?? [] })))));
   await lite.exec(`SET search_path TO ${options.schema}`);
   return { db: drizzlePglite({ client: lite }) as unknown as Database, kind: 'pglite', close: () => lite.close() };
+}
+
+/**
+ * The database of a service from its parsed config: its own schema, its migrations folder (next
+ * to its src/), PostgreSQL when DATABASE_URL is set, else PGlite under GW_DATA_DIR.
+ */
+export function openServiceDatabase(
+  config: { DATABASE_URL: string | undefined; GW_DATA_DIR: string; GW_DB_POOL: number },
+  schema: string,
+  migrations: URL,
+  log: Logger,
+): Promise<DatabaseHandle> {
+  return openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.GW_DATA_DIR,
+    schema,
+    migrationsDir: fileURLToPath(migrations),
+    log,
+    poolSize: config.GW_DB_POOL,
+  });
 }
 
 /**

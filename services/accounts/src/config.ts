@@ -8,7 +8,6 @@ const shape = {
   GW_ROOT_KEY: z.string().min(20, 'must be at least 20 characters').optional(),
   ...apiBalanceEnv,
   ...mailQueueEnv,
-  GW_DB_POOL: z.coerce.number().int().min(1).max(100).default(10),
 };
 
 export type Config = ReturnType<typeof loadAccountsConfig>;

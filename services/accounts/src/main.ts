@@ -1,11 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import {
   connectNats,
   createMailQueue,
   createAuditPublisher,
   runService,
   listenAddress,
-  openDatabase,
+  openServiceDatabase,
   startGrpcService,
 } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
@@ -20,14 +19,7 @@ import { consumeAuditEvents } from './transport/nats/audit-consumer.js';
 runService('accounts', async (log) => {
   const config = loadAccountsConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.GW_DATA_DIR,
-    schema: 'accounts',
-    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
-    log,
-    poolSize: config.GW_DB_POOL,
-  });
+  const database = await openServiceDatabase(config, 'accounts', new URL('../migrations', import.meta.url), log);
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
   const alerts = mailSpendAlerts(mail);

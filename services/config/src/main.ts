@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   connectNats,
   createAuditPublisher,
@@ -7,7 +6,7 @@ import {
   sqlKeyCheckStore,
   verifySecretKey,
   listenAddress,
-  openDatabase,
+  openServiceDatabase,
   startGrpcService,
 } from '@gw/kit';
 import { config as pb } from '@gw/proto';
@@ -19,14 +18,7 @@ import { natsConfigEvents } from './transport/nats/config-events.js';
 runService('config', async (log) => {
   const config = loadConfigConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.GW_DATA_DIR,
-    schema: 'config',
-    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
-    log,
-    poolSize: config.GW_DB_POOL,
-  });
+  const database = await openServiceDatabase(config, 'config', new URL('../migrations', import.meta.url), log);
   const box = createSecretBox(config.GW_SECRET_KEY);
   await verifySecretKey(sqlKeyCheckStore(database.db, 'config'), box, 'config');
   const nc = await connectNats(config.NATS_URL, 'config', log);

@@ -14,7 +14,6 @@ const shape = {
   GW_SECRET_KEY: secretKeyEnv,
   /** Redis key prefix of the shared key state (the proxies use the same variable and layout). */
   GW_KEY_STATE_PREFIX: z.string().max(64).default('gw:keystate:'),
-  GW_DB_POOL: z.coerce.number().int().min(1).max(100).default(10),
 };
 
 export type Config = ReturnType<typeof loadKeypoolConfig>;

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import {
   connectNats,
   createAuditPublisher,
@@ -8,7 +7,7 @@ import {
   sqlKeyCheckStore,
   verifySecretKey,
   listenAddress,
-  openDatabase,
+  openServiceDatabase,
   selfAddressesOf,
   startGrpcService,
 } from '@gw/kit';
@@ -25,14 +24,7 @@ import { natsPoolEvents } from './transport/nats/pool-events.js';
 runService('keypool', async (log) => {
   const config = loadKeypoolConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.GW_DATA_DIR,
-    schema: 'keypool',
-    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
-    log,
-    poolSize: config.GW_DB_POOL,
-  });
+  const database = await openServiceDatabase(config, 'keypool', new URL('../migrations', import.meta.url), log);
   const box = createSecretBox(config.GW_SECRET_KEY);
   await verifySecretKey(sqlKeyCheckStore(database.db, 'keypool'), box, 'keypool');
   const redis = new Redis(config.REDIS_URL, {
