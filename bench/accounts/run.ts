@@ -26,7 +26,7 @@ async function main() {
   try {
     const seedStart = Date.now();
     await database.query('CREATE TEMP TABLE IF NOT EXISTS level_ids (id bigint, dna text)');
-    await database.query("INSERT INTO level_ids SELECT id, dna FROM accounts.accounts WHERE is_root");
+    await database.query('INSERT INTO level_ids SELECT id, dna FROM accounts.accounts WHERE is_root');
     for (const fanout of FANOUT) {
       // One level at a time: every account of the previous level gets `fanout` children.
       await database.query(`
@@ -40,7 +40,7 @@ async function main() {
                'bench' || id || '@example.com', 'bench' || id, 'bench' || id || '@example.com', md5(id::text) || md5('k' || id), 'sk-gw-benc', 'h' || (id % 10)
         FROM next_ids`);
       await database.query('TRUNCATE level_ids');
-      await database.query('INSERT INTO level_ids SELECT id, parent_dna || id || \'.\' FROM next_ids');
+      await database.query("INSERT INTO level_ids SELECT id, parent_dna || id || '.' FROM next_ids");
       await database.query('DROP TABLE next_ids');
     }
     await database.query(`
@@ -51,13 +51,17 @@ async function main() {
       SELECT account_id, amount_nano, amount_nano, now() + interval '180 days', id FROM accounts.ledger WHERE idempotency_key LIKE 'bench:%'`);
     await database.query('ANALYZE accounts.accounts');
     await database.query('ANALYZE accounts.credit_lots');
-    const [{ n } = { n: '0' }] = await database.query<{ n: string }>('SELECT count(*)::text AS n FROM accounts.accounts');
+    const [{ n } = { n: '0' }] = await database.query<{ n: string }>(
+      'SELECT count(*)::text AS n FROM accounts.accounts',
+    );
     out(`seeded ${n} accounts in ${Date.now() - seedStart} ms`);
 
     const [level3] = await database.query<{ id: string; dna: string }>(
       "SELECT id::text, dna FROM accounts.accounts WHERE dna ~ '^(\\.\\d+){4}\\.$' ORDER BY id OFFSET 500 LIMIT 1",
     );
-    const [leaf] = await database.query<{ id: string }>('SELECT id::text FROM accounts.accounts ORDER BY id DESC OFFSET 1234 LIMIT 1');
+    const [leaf] = await database.query<{ id: string }>(
+      'SELECT id::text FROM accounts.accounts ORDER BY id DESC OFFSET 1234 LIMIT 1',
+    );
     if (!level3 || !leaf) {
       throw new Error('seed produced no level-3 account');
     }
@@ -90,7 +94,9 @@ async function main() {
     // Baseline, measured in the same run: the cheapest authenticated round trip through the same
     // processes (edge → gRPC → one primary-key read). Ratios compare across machines; ms do not.
     const baseline = await measure('/dashboard/status');
-    const rows = [`| GET /dashboard/status (baseline) | 1 | ${baseline.p50.toFixed(2)} | ${baseline.p99.toFixed(2)} | 1.00 |`];
+    const rows = [
+      `| GET /dashboard/status (baseline) | 1 | ${baseline.p50.toFixed(2)} | ${baseline.p99.toFixed(2)} | 1.00 |`,
+    ];
     out(rows[0] ?? '');
     for (const [label, path] of scenarios) {
       const result = await measure(path);
@@ -100,17 +106,46 @@ async function main() {
     }
 
     const explain = async (sql: string, values: unknown[]) =>
-      (await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, values))
+      (
+        await database.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`,
+          values,
+        )
+      )
         .map((row) => row['QUERY PLAN'])
         .join('\n');
     const scope = "dna LIKE '.1.%' AND dna <> '.1.' AND deleted_at IS NULL";
     const plans = [
-      ['x-dna by DNA (page)', `SELECT * FROM accounts.accounts WHERE ${scope} AND dna LIKE $1 ORDER BY id LIMIT 100`, [`${level3.dna}%`]],
-      ['x-dna by DNA (count)', `SELECT count(*) FROM accounts.accounts WHERE ${scope} AND dna LIKE $1`, [`${level3.dna}%`]],
-      ['x-dna by name (page)', `SELECT * FROM accounts.accounts WHERE ${scope} AND name_key LIKE $1 ORDER BY id LIMIT 100`, [`%${nameNeedle}%`]],
-      ['x-dna by name (count)', `SELECT count(*) FROM accounts.accounts WHERE ${scope} AND name_key LIKE $1`, [`%${nameNeedle}%`]],
-      ['x-users/{id}', "SELECT * FROM accounts.accounts WHERE id = $1 AND deleted_at IS NULL AND dna LIKE '.%'", [leaf.id]],
-      ['lots of a page', 'SELECT * FROM accounts.credit_lots WHERE account_id = ANY($1) AND remaining_nano > 0 AND expires_at > now() ORDER BY expires_at, id', [[leaf.id]]],
+      [
+        'x-dna by DNA (page)',
+        `SELECT * FROM accounts.accounts WHERE ${scope} AND dna LIKE $1 ORDER BY id LIMIT 100`,
+        [`${level3.dna}%`],
+      ],
+      [
+        'x-dna by DNA (count)',
+        `SELECT count(*) FROM accounts.accounts WHERE ${scope} AND dna LIKE $1`,
+        [`${level3.dna}%`],
+      ],
+      [
+        'x-dna by name (page)',
+        `SELECT * FROM accounts.accounts WHERE ${scope} AND name_key LIKE $1 ORDER BY id LIMIT 100`,
+        [`%${nameNeedle}%`],
+      ],
+      [
+        'x-dna by name (count)',
+        `SELECT count(*) FROM accounts.accounts WHERE ${scope} AND name_key LIKE $1`,
+        [`%${nameNeedle}%`],
+      ],
+      [
+        'x-users/{id}',
+        "SELECT * FROM accounts.accounts WHERE id = $1 AND deleted_at IS NULL AND dna LIKE '.%'",
+        [leaf.id],
+      ],
+      [
+        'lots of a page',
+        'SELECT * FROM accounts.credit_lots WHERE account_id = ANY($1) AND remaining_nano > 0 AND expires_at > now() ORDER BY expires_at, id',
+        [[leaf.id]],
+      ],
     ] as const;
     const planText: string[] = [];
     for (const [label, sql, values] of plans) {
@@ -139,7 +174,9 @@ async function main() {
     const start = previous.indexOf('## Accounts lookups');
     const end = start === -1 ? -1 : previous.indexOf('\n## ', start + 1);
     const updated =
-      start === -1 ? `${previous.trimEnd()}\n\n${section}` : `${previous.slice(0, start)}${section}${end === -1 ? '' : previous.slice(end + 1)}`;
+      start === -1
+        ? `${previous.trimEnd()}\n\n${section}`
+        : `${previous.slice(0, start)}${section}${end === -1 ? '' : previous.slice(end + 1)}`;
     writeFileSync(RESULTS, updated);
     out(`wrote ${RESULTS}`);
   } finally {

@@ -26,8 +26,10 @@ export async function createAuditPublisher(nc: NatsConnection, log: Logger): Pro
   return (entry) => {
     const eventId = newId('event');
     const message = { ...entry, status: 'success', at: new Date().toISOString(), eventId };
-    publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId).catch((error: unknown) => {
-      log.warn({ err: error, action: entry.action }, 'audit event not published');
-    });
+    publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId).catch(
+      (error: unknown) => {
+        log.warn({ err: error, action: entry.action }, 'audit event not published');
+      },
+    );
   };
 }

@@ -31,7 +31,11 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
   try {
     const value = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>;
     const fields = ['accountId', 'ownerId', 'allowModels', 'allowLevels', 'modelMapper'] as const;
-    if (!fields.every((field) => typeof value[field] === 'string') || !/^\d+$/.test(String(value.accountId)) || !/^\d+$/.test(String(value.ownerId))) {
+    if (
+      !fields.every((field) => typeof value[field] === 'string') ||
+      !/^\d+$/.test(String(value.accountId)) ||
+      !/^\d+$/.test(String(value.ownerId))
+    ) {
       return undefined;
     }
     return {

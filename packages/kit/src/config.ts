@@ -14,7 +14,10 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig<T extends z.ZodRawShape>(shape: T, env: NodeJS.ProcessEnv): Readonly<z.infer<z.ZodObject<T>>> {
+export function loadConfig<T extends z.ZodRawShape>(
+  shape: T,
+  env: NodeJS.ProcessEnv,
+): Readonly<z.infer<z.ZodObject<T>>> {
   const result = z.object(shape).safeParse(env);
   if (!result.success) {
     throw new ConfigError(
@@ -31,7 +34,10 @@ export const env = {
     z
       .string()
       .default(String(fallback))
-      .refine((value) => /^\d{1,5}$/.test(value) && Number(value) <= 65535, 'must be a port number from 0 to 65535')
+      .refine(
+        (value) => /^\d{1,5}$/.test(value) && Number(value) <= 65535,
+        'must be a port number from 0 to 65535',
+      )
       .transform(Number),
   url: (fallback: string) =>
     z

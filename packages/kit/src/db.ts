@@ -29,7 +29,9 @@ export interface OpenDatabaseOptions {
 }
 
 /** Runs SQL text with no parameters (migrations); one implementation per driver. */
-type ExecInTransaction = (statements: (exec: (sql: string) => Promise<{ rows: unknown[] }>) => Promise<void>) => Promise<void>;
+type ExecInTransaction = (
+  statements: (exec: (sql: string) => Promise<{ rows: unknown[] }>) => Promise<void>,
+) => Promise<void>;
 
 const SCHEMA_NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -57,15 +59,27 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         client.release();
       }
     });
-    return { db: drizzlePg({ client: pool }) as unknown as Database, kind: 'postgres', close: () => pool.end() };
+    return {
+      db: drizzlePg({ client: pool }) as unknown as Database,
+      kind: 'postgres',
+      close: () => pool.end(),
+    };
   }
 
   const dir = join(options.dataDir, 'pglite', options.schema);
   mkdirSync(dir, { recursive: true });
   const lite = await PGlite.create(dir);
-  await migrate(options, (statements) => lite.transaction((tx) => statements((sql) => tx.exec(sql).then((results) => ({ rows: results.at(-1)?.rows ?? [] })))));
+  await migrate(options, (statements) =>
+    lite.transaction((tx) =>
+      statements((sql) => tx.exec(sql).then((results) => ({ rows: results.at(-1)?.rows ?? [] }))),
+    ),
+  );
   await lite.exec(`SET search_path TO ${options.schema}`);
-  return { db: drizzlePglite({ client: lite }) as unknown as Database, kind: 'pglite', close: () => lite.close() };
+  return {
+    db: drizzlePglite({ client: lite }) as unknown as Database,
+    kind: 'pglite',
+    close: () => lite.close(),
+  };
 }
 
 /**
@@ -101,9 +115,13 @@ async function migrate(options: OpenDatabaseOptions, inTransaction: ExecInTransa
     await exec(`SELECT pg_advisory_xact_lock(hashtext('gw_migrate_${schema}'))`);
     await exec(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await exec(`SET LOCAL search_path TO ${schema}`);
-    await exec(`CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await exec(
+      `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const applied = new Set(
-      (await exec(`SELECT name FROM ${schema}.schema_migrations`)).rows.map((row) => (row as { name: string }).name),
+      (await exec(`SELECT name FROM ${schema}.schema_migrations`)).rows.map(
+        (row) => (row as { name: string }).name,
+      ),
     );
     for (const file of files) {
       if (applied.has(file)) {

@@ -13,7 +13,9 @@ type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K]
 
 /** A service implementation written as plain async functions, one per RPC. */
 export type AsyncHandlers<S> = {
-  [K in KnownKeys<S>]: S[K] extends grpc.handleUnaryCall<infer Req, infer Res> ? (request: Req) => Promise<Res> : never;
+  [K in KnownKeys<S>]: S[K] extends grpc.handleUnaryCall<infer Req, infer Res>
+    ? (request: Req) => Promise<Res>
+    : never;
 };
 
 function sameSecret(given: string, expected: string): boolean {
@@ -32,7 +34,10 @@ function tokenInterceptor(token: string): grpc.ServerInterceptor {
             if (typeof given === 'string' && sameSecret(given, token)) {
               nextMetadata(metadata);
             } else {
-              call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: 'internal token missing or wrong' });
+              call.sendStatus({
+                code: grpc.status.UNAUTHENTICATED,
+                details: 'internal token missing or wrong',
+              });
             }
           },
         });
@@ -59,14 +64,17 @@ const ServingStatus = health.HealthCheckResponse_ServingStatus;
  */
 export class GrpcServer {
   private readonly server: grpc.Server;
-  private readonly statuses = new Map<string, health.HealthCheckResponse_ServingStatus>([['', ServingStatus.NOT_SERVING]]);
+  private readonly statuses = new Map<string, health.HealthCheckResponse_ServingStatus>([
+    ['', ServingStatus.NOT_SERVING],
+  ]);
 
-  constructor(
-    private readonly options: { host: string; port: number; token: string; log: Logger },
-  ) {
+  constructor(private readonly options: { host: string; port: number; token: string; log: Logger }) {
     this.server = new grpc.Server({ interceptors: [tokenInterceptor(options.token)] });
     this.server.addService(health.HealthService, {
-      check: (call: grpc.ServerUnaryCall<health.HealthCheckRequest, health.HealthCheckResponse>, callback: grpc.sendUnaryData<health.HealthCheckResponse>) => {
+      check: (
+        call: grpc.ServerUnaryCall<health.HealthCheckRequest, health.HealthCheckResponse>,
+        callback: grpc.sendUnaryData<health.HealthCheckResponse>,
+      ) => {
         const status = this.statuses.get(call.request.service);
         if (status === undefined) {
           callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
@@ -91,7 +99,10 @@ export class GrpcServer {
         // STYLE rule 16: a declared RPC without a handler stops the process at start.
         throw new Error(`no handler for RPC ${name}`);
       }
-      implementation[name] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      implementation[name] = (
+        call: grpc.ServerUnaryCall<unknown, unknown>,
+        callback: grpc.sendUnaryData<unknown>,
+      ) => {
         const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? newId('request'));
         runWithContext({ requestId }, () => {
           handler(call.request).then(
@@ -224,13 +235,19 @@ export function createGrpcClient<C extends grpc.Client>(
     wrapped[name] = (request: unknown, options?: { deadlineMs?: number }) =>
       new Promise((resolve, reject) => {
         const deadline = Date.now() + (options?.deadlineMs ?? defaultDeadlineMs);
-        methods[name]?.call(client, request, new grpc.Metadata(), { deadline }, (error: grpc.ServiceError | null, response: unknown) => {
-          if (error) {
-            reject(fromServiceError(error));
-          } else {
-            resolve(response);
-          }
-        });
+        methods[name]?.call(
+          client,
+          request,
+          new grpc.Metadata(),
+          { deadline },
+          (error: grpc.ServiceError | null, response: unknown) => {
+            if (error) {
+              reject(fromServiceError(error));
+            } else {
+              resolve(response);
+            }
+          },
+        );
       });
   }
   return wrapped as PromiseClient<C>;

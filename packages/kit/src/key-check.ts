@@ -16,9 +16,12 @@ const CHECK_TEXT = 'gw-secret-key-check-v1';
  * process stops naming GW_SECRET_KEY (K3: a wrong key is a clear start-up error, never garbage).
  */
 export async function verifySecretKey(store: KeyCheckStore, box: SecretBox, purpose: string): Promise<void> {
-  const stored = (await store.readKeyCheck()) ?? (await store.saveKeyCheck(box.seal(CHECK_TEXT, `key-check:${purpose}`)));
+  const stored =
+    (await store.readKeyCheck()) ?? (await store.saveKeyCheck(box.seal(CHECK_TEXT, `key-check:${purpose}`)));
   if (box.open(stored, `key-check:${purpose}`) !== CHECK_TEXT) {
-    throw new Error('GW_SECRET_KEY is not the key the stored secrets were encrypted with: start with the original key');
+    throw new Error(
+      'GW_SECRET_KEY is not the key the stored secrets were encrypted with: start with the original key',
+    );
   }
 }
 

@@ -5,7 +5,12 @@ import type { Logger } from './log.js';
 import { QUEUES } from './queues.js';
 
 /** Env of a service that enqueues mail: BullMQ keys live under this prefix in Redis. */
-export const mailQueueEnv = { GW_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('bull') };
+export const mailQueueEnv = {
+  GW_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/)
+    .default('bull'),
+};
 
 export interface MailQueue {
   /**

@@ -122,7 +122,11 @@ export async function consumeDurable<T>(
   retryMs = 2_000,
 ): Promise<{ stop(): void }> {
   const jsm = await nc.jetstreamManager();
-  await jsm.consumers.add(stream.name, { durable_name: durable, ack_policy: AckPolicy.Explicit, ack_wait: 30_000_000_000 });
+  await jsm.consumers.add(stream.name, {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: 30_000_000_000,
+  });
   const consumer = await nc.jetstream().consumers.get(stream.name, durable);
   const messages = await consumer.consume();
   void (async () => {

@@ -52,6 +52,8 @@ describe('verifySecretKey', () => {
     const key = randomBytes(32).toString('hex');
     await verifySecretKey(store, createSecretBox(key), 'keypool');
     await verifySecretKey(store, createSecretBox(key), 'keypool');
-    await expect(verifySecretKey(store, createSecretBox(randomBytes(32).toString('hex')), 'keypool')).rejects.toThrow(/GW_SECRET_KEY/);
+    await expect(
+      verifySecretKey(store, createSecretBox(randomBytes(32).toString('hex')), 'keypool'),
+    ).rejects.toThrow(/GW_SECRET_KEY/);
   });
 });

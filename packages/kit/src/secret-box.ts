@@ -46,10 +46,15 @@ export function createSecretBox(hexKey: string): SecretBox {
         return undefined;
       }
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAAD(Buffer.from(associatedData, 'utf8'));
         decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         return undefined;
       }

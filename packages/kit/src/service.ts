@@ -37,4 +37,3 @@ export async function startGrpcService<S>(args: {
   args.log.info({ address: `${host}:${bound}` }, `${args.service} serving`);
   return { server, port: bound };
 }
-

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { addressVariable, GRPC_SERVICES } from './topology.js';
-import { classifyAddress, isSelfEndpoint, normalizeHost, refuseUpstreamAddress, selfAddressEnv, selfAddressesOf } from './upstream-address.js';
+import {
+  classifyAddress,
+  isSelfEndpoint,
+  normalizeHost,
+  refuseUpstreamAddress,
+  selfAddressEnv,
+  selfAddressesOf,
+} from './upstream-address.js';
 
 describe('classifyAddress', () => {
   it('classifies IPv4 and IPv6 addresses, embedded IPv4 by its IPv4', () => {
@@ -33,7 +40,12 @@ describe("the gateway's own endpoints", () => {
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
       expect(Object.keys(selfAddressEnv)).toContain(addressVariable(service));
     }
-    const config = loadConfig(selfAddressEnv, { BILLING_ADDR: 'billing:7000', GW_EDGE_PORT: '9090', GW_PUBLIC_URL: 'https://GW.example.com/', GW_SELF_HOSTS: ' a.example , ' });
+    const config = loadConfig(selfAddressEnv, {
+      BILLING_ADDR: 'billing:7000',
+      GW_EDGE_PORT: '9090',
+      GW_PUBLIC_URL: 'https://GW.example.com/',
+      GW_SELF_HOSTS: ' a.example , ',
+    });
     const self = selfAddressesOf(config, ['192.168.5.5']);
     expect(self.ports).toEqual(expect.arrayContaining([9090, 7000, 50051, 50053, 50056, 8081]));
     expect(self.hosts).toEqual(['gw.example.com', 'a.example']);

@@ -39,7 +39,12 @@ export function classifyIpv4(octets: readonly number[]): AddressClass {
   if (a >= 224) {
     return 'reserved';
   }
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) {
+  if (
+    a === 10 ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 100 && b >= 64 && b <= 127)
+  ) {
     return 'private';
   }
   return 'public';
@@ -175,7 +180,9 @@ export const selfAddressEnv = {
 
 /** This host's interface addresses (a service bound to 0.0.0.0 or :: answers on each). */
 export function localInterfaceAddresses(): string[] {
-  return Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => normalizeHost(entry.address)));
+  return Object.values(networkInterfaces()).flatMap((entries) =>
+    (entries ?? []).map((entry) => normalizeHost(entry.address)),
+  );
 }
 
 /**
@@ -183,19 +190,30 @@ export function localInterfaceAddresses(): string[] {
  * and each own port on every address of this host (`localAddresses`) since the edge (HOST
  * 0.0.0.0 by default) and any service bound to an unspecified address answer there too.
  */
-export function selfAddressesOf(config: Record<string, unknown>, localAddresses: readonly string[] = localInterfaceAddresses()): SelfAddresses {
+export function selfAddressesOf(
+  config: Record<string, unknown>,
+  localAddresses: readonly string[] = localInterfaceAddresses(),
+): SelfAddresses {
   const listen = ([...GRPC_SERVICES, 'proxy'] as const).map((service) => {
     const value = config[addressVariable(service)];
     return splitAddress(typeof value === 'string' ? value : DEFAULT_ADDRESSES[service]);
   });
   const edgePort = typeof config.GW_EDGE_PORT === 'number' ? config.GW_EDGE_PORT : 8080;
-  const publicUrl = typeof config.GW_PUBLIC_URL === 'string' && URL.canParse(config.GW_PUBLIC_URL) ? new URL(config.GW_PUBLIC_URL) : undefined;
+  const publicUrl =
+    typeof config.GW_PUBLIC_URL === 'string' && URL.canParse(config.GW_PUBLIC_URL)
+      ? new URL(config.GW_PUBLIC_URL)
+      : undefined;
   const selfHosts = typeof config.GW_SELF_HOSTS === 'string' ? config.GW_SELF_HOSTS.split(',') : [];
   return {
     ports: [...new Set([edgePort, ...listen.map((address) => address.port)])],
     endpoints: [
       ...listen.map((address) => ({ host: normalizeHost(address.host), port: address.port })),
-      ...localAddresses.flatMap((host) => [edgePort, ...listen.map((address) => address.port)].map((port) => ({ host: normalizeHost(host), port }))),
+      ...localAddresses.flatMap((host) =>
+        [edgePort, ...listen.map((address) => address.port)].map((port) => ({
+          host: normalizeHost(host),
+          port,
+        })),
+      ),
     ],
     hosts: [...(publicUrl ? [publicUrl.hostname] : []), ...selfHosts].map(normalizeHost).filter(Boolean),
   };
@@ -224,7 +242,11 @@ export function isSelfEndpoint(host: string, port: number, self: SelfAddresses):
  * Why an upstream may not be reached at this resolved address and port, or undefined when it may.
  * `port` is the port the connection goes to (the URL's, or the scheme's default).
  */
-export function refuseUpstreamAddress(address: string, port: number, policy: UpstreamAddressPolicy): string | undefined {
+export function refuseUpstreamAddress(
+  address: string,
+  port: number,
+  policy: UpstreamAddressPolicy,
+): string | undefined {
   const kind = classifyAddress(address);
   if (kind === undefined) {
     return 'resolves to an unusable address';

@@ -36,7 +36,10 @@ try {
   run(['generate', protoDir, '--template', 'buf.gen.yaml'], scratch);
   const fresh = join(scratch, 'src', 'gen');
   const committed = join(pkgDir, 'src', 'gen');
-  const names = new Set([...listFiles(fresh).map((f) => relative(fresh, f)), ...listFiles(committed).map((f) => relative(committed, f))]);
+  const names = new Set([
+    ...listFiles(fresh).map((f) => relative(fresh, f)),
+    ...listFiles(committed).map((f) => relative(committed, f)),
+  ]);
   const stale = [...names].filter((name) => {
     try {
       return readFileSync(join(fresh, name), 'utf8') !== readFileSync(join(committed, name), 'utf8');

@@ -26,7 +26,10 @@ export interface Gateway {
   /** Starts one more edge replica against the same services; returns its base URL. */
   startEdgeReplica(): Promise<string>;
   /** Calls the edge with the (current) root key unless another key (or none) is given. */
-  request(path: string, init?: RequestInit & { key?: string | null; json?: unknown; base?: string }): Promise<Response>;
+  request(
+    path: string,
+    init?: RequestInit & { key?: string | null; json?: unknown; base?: string },
+  ): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -50,10 +53,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const processes = new Map<string, RunningProcess>();
   const natsPort = await freePort();
-  const nats = startProcess('nats', NATS_SERVER, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(dataDir, 'nats')], {
-    cwd: dataDir,
-    env: {},
-  });
+  const nats = startProcess(
+    'nats',
+    NATS_SERVER,
+    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(dataDir, 'nats')],
+    {
+      cwd: dataDir,
+      env: {},
+    },
+  );
   processes.set('nats', nats);
 
   const rootKey = `sk-gw-test-${randomBytes(24).toString('base64url')}`;
@@ -116,7 +124,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         if (json !== undefined) {
           merged.set('content-type', 'application/json');
         }
-        return fetch(`${base}${path}`, { ...rest, headers: merged, body: json === undefined ? rest.body : JSON.stringify(json) });
+        return fetch(`${base}${path}`, {
+          ...rest,
+          headers: merged,
+          body: json === undefined ? rest.body : JSON.stringify(json),
+        });
       },
       stop,
     };

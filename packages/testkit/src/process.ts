@@ -10,8 +10,17 @@ export interface RunningProcess {
   kill(): Promise<void>;
 }
 
-export function startProcess(name: string, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): RunningProcess {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): RunningProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const chunks: string[] = [];
   child.stdout.on('data', (data: Buffer) => chunks.push(data.toString()));
   child.stderr.on('data', (data: Buffer) => chunks.push(data.toString()));

@@ -19,11 +19,22 @@ import { consumeAuditEvents } from './transport/nats/audit-consumer.js';
 runService('accounts', async (log) => {
   const config = loadAccountsConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const database = await openServiceDatabase(config, 'accounts', new URL('../migrations', import.meta.url), log);
+  const database = await openServiceDatabase(
+    config,
+    'accounts',
+    new URL('../migrations', import.meta.url),
+    log,
+  );
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
   const alerts = mailSpendAlerts(mail);
-  const deps = { store: new DrizzleAccountsStore(database.db), events: natsAccountEvents(nc, await createAuditPublisher(nc, log)), clock: { now: () => new Date() }, alerts, policy: { apiBalanceFloorNano: config.USER_API_BALANCE } };
+  const deps = {
+    store: new DrizzleAccountsStore(database.db),
+    events: natsAccountEvents(nc, await createAuditPublisher(nc, log)),
+    clock: { now: () => new Date() },
+    alerts,
+    policy: { apiBalanceFloorNano: config.USER_API_BALANCE },
+  };
   const auditConsumer = await consumeAuditEvents(nc, deps, log);
 
   const { generatedKey } = await bootstrapRoot(deps, config.GW_ROOT_KEY);

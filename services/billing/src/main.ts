@@ -6,7 +6,12 @@ runService('billing', async (log) => {
   const config = loadBillingConfig(process.env);
   log.level = config.LOG_LEVEL;
   const nc = await connectNats(config.NATS_URL, 'billing', log);
-  const { server } = await startGrpcService({ service: 'billing', address: listenAddress('billing', config), token: config.GW_INTERNAL_TOKEN, log });
+  const { server } = await startGrpcService({
+    service: 'billing',
+    address: listenAddress('billing', config),
+    token: config.GW_INTERNAL_TOKEN,
+    log,
+  });
   return [
     ['grpc', () => server.stop()],
     ['nats', () => nc.drain()],

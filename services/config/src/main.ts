@@ -18,7 +18,12 @@ import { natsConfigEvents } from './transport/nats/config-events.js';
 runService('config', async (log) => {
   const config = loadConfigConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const database = await openServiceDatabase(config, 'config', new URL('../migrations', import.meta.url), log);
+  const database = await openServiceDatabase(
+    config,
+    'config',
+    new URL('../migrations', import.meta.url),
+    log,
+  );
   const box = createSecretBox(config.GW_SECRET_KEY);
   await verifySecretKey(sqlKeyCheckStore(database.db, 'config'), box, 'config');
   const nc = await connectNats(config.NATS_URL, 'config', log);

@@ -17,7 +17,13 @@ export function buildApp(deps: EdgeDeps, log: Logger): Express {
   const ai = aiForwarding(deps, log);
   app.use(ai.router);
   setUpgradeHandler(app, ai.upgrade);
-  app.use(express.json({ limit: deps.config.GW_BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: deps.config.GW_BODY_LIMIT,
+      strict: true,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
   app.use(withRequestContext);
 
   for (const route of ROUTES) {

@@ -1,8 +1,19 @@
-import { addressVariable, apiBalanceEnv, commonEnv, DEFAULT_ADDRESSES, env, GRPC_SERVICES, loadConfig } from '@gw/kit';
+import {
+  addressVariable,
+  apiBalanceEnv,
+  commonEnv,
+  DEFAULT_ADDRESSES,
+  env,
+  GRPC_SERVICES,
+  loadConfig,
+} from '@gw/kit';
 import { z } from 'zod';
 
 const addresses = Object.fromEntries(
-  [...GRPC_SERVICES, 'proxy' as const].map((service) => [addressVariable(service), env.address(DEFAULT_ADDRESSES[service])]),
+  [...GRPC_SERVICES, 'proxy' as const].map((service) => [
+    addressVariable(service),
+    env.address(DEFAULT_ADDRESSES[service]),
+  ]),
 ) as Record<`${Uppercase<(typeof GRPC_SERVICES)[number] | 'proxy'>}_ADDR`, ReturnType<typeof env.address>>;
 
 const shape = {

@@ -20,10 +20,18 @@ export function healthChecker(config: Config): () => Promise<HealthReport> {
   const addresses = config as unknown as Record<string, string>;
   return async () => {
     const checks = await Promise.all([
-      ...GRPC_SERVICES.map(async (service) => [service, await isServing(addresses[addressVariable(service)] ?? '', config.GW_INTERNAL_TOKEN)] as const),
+      ...GRPC_SERVICES.map(
+        async (service) =>
+          [
+            service,
+            await isServing(addresses[addressVariable(service)] ?? '', config.GW_INTERNAL_TOKEN),
+          ] as const,
+      ),
       (async () => ['proxy', await proxyServing(config.PROXY_ADDR)] as const)(),
     ]);
-    const services = Object.fromEntries(checks.map(([name, up]) => [name, up ? 'serving' : 'not_serving'] as const));
+    const services = Object.fromEntries(
+      checks.map(([name, up]) => [name, up ? 'serving' : 'not_serving'] as const),
+    );
     return { ok: checks.every(([, up]) => up), services };
   };
 }

@@ -1,4 +1,13 @@
-import { AppError, connectNats, createGrpcClient, ErrorCode, exitOnStartupFailure, runService, SUBJECTS, subscribeEvents } from '@gw/kit';
+import {
+  AppError,
+  connectNats,
+  createGrpcClient,
+  ErrorCode,
+  exitOnStartupFailure,
+  runService,
+  SUBJECTS,
+  subscribeEvents,
+} from '@gw/kit';
 import { accounts, config as configPb, events, keypool } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
 import { KeyUseRecorder } from './auth/key-use.js';
@@ -10,9 +19,21 @@ import { upgradeHandlerOf } from './proxy/forward.js';
 runService('edge', async (log) => {
   const config = loadEdgeConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const accountsClient = createGrpcClient(accounts.AccountsServiceClient, config.ACCOUNTS_ADDR, config.GW_INTERNAL_TOKEN);
-  const keypoolClient = createGrpcClient(keypool.KeypoolServiceClient, config.KEYPOOL_ADDR, config.GW_INTERNAL_TOKEN);
-  const configClient = createGrpcClient(configPb.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN);
+  const accountsClient = createGrpcClient(
+    accounts.AccountsServiceClient,
+    config.ACCOUNTS_ADDR,
+    config.GW_INTERNAL_TOKEN,
+  );
+  const keypoolClient = createGrpcClient(
+    keypool.KeypoolServiceClient,
+    config.KEYPOOL_ADDR,
+    config.GW_INTERNAL_TOKEN,
+  );
+  const configClient = createGrpcClient(
+    configPb.ConfigServiceClient,
+    config.CONFIG_ADDR,
+    config.GW_INTERNAL_TOKEN,
+  );
   const cache = new AuthCache(async (keyHash) => {
     try {
       return (await accountsClient.authenticateKey({ keyHash })).account;
@@ -25,7 +46,9 @@ runService('edge', async (log) => {
   }, config.GW_AUTH_CACHE_TTL_MS);
   const keyUses = new KeyUseRecorder(
     async (uses) => {
-      await accountsClient.recordKeyUse({ uses: uses.map((use) => ({ ...use, usedAt: use.usedAt.toISOString() })) });
+      await accountsClient.recordKeyUse({
+        uses: uses.map((use) => ({ ...use, usedAt: use.usedAt.toISOString() })),
+      });
     },
     log,
     config.GW_KEY_USE_FLUSH_MS,
@@ -33,12 +56,26 @@ runService('edge', async (log) => {
   keyUses.start();
 
   const nc = await connectNats(config.NATS_URL, 'edge', log);
-  subscribeEvents(nc, SUBJECTS.accountChangedAll, events.AccountChanged, (event) => {
-    cache.invalidateAccount(event.accountId, event.keyHash || undefined);
-  }, log);
+  subscribeEvents(
+    nc,
+    SUBJECTS.accountChangedAll,
+    events.AccountChanged,
+    (event) => {
+      cache.invalidateAccount(event.accountId, event.keyHash || undefined);
+    },
+    log,
+  );
 
   const app = buildApp(
-    { config, cache, keyUses, accounts: accountsClient, keypool: keypoolClient, configs: configClient, health: healthChecker(config) },
+    {
+      config,
+      cache,
+      keyUses,
+      accounts: accountsClient,
+      keypool: keypoolClient,
+      configs: configClient,
+      health: healthChecker(config),
+    },
     log,
   );
   const server = app.listen(config.PORT, config.HOST, () => {
@@ -48,16 +85,23 @@ runService('edge', async (log) => {
   server.on('upgrade', upgradeHandlerOf(app));
 
   return [
-    ['http', () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    })],
+    [
+      'http',
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    ],
     ['nats', () => nc.drain()],
     ['key uses', () => keyUses.stop()],
-    ['grpc clients', () => {
-      accountsClient.close();
-      keypoolClient.close();
-      configClient.close();
-    }],
+    [
+      'grpc clients',
+      () => {
+        accountsClient.close();
+        keypoolClient.close();
+        configClient.close();
+      },
+    ],
   ];
 });

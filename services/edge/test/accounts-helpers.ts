@@ -23,15 +23,28 @@ export function uniqueName(prefix = 'user'): string {
 /** Creates a subaccount of `parentKey` (root by default) and returns its id, key and DNA. */
 export async function createUser(
   gw: Gateway,
-  options: { parentKey?: string; name?: string; email?: string; credit?: number; extra?: Record<string, unknown> } = {},
+  options: {
+    parentKey?: string;
+    name?: string;
+    email?: string;
+    credit?: number;
+    extra?: Record<string, unknown>;
+  } = {},
 ): Promise<Created> {
   const name = options.name ?? uniqueName();
   const response = await gw.request('/x-users', {
     method: 'POST',
     key: options.parentKey ?? gw.rootKey,
-    json: { Name: name, Email: options.email ?? `${name}@example.com`, CreditGranted: options.credit ?? 5, ...options.extra },
+    json: {
+      Name: name,
+      Email: options.email ?? `${name}@example.com`,
+      CreditGranted: options.credit ?? 5,
+      ...options.extra,
+    },
   });
-  const body = (await response.json()) as { User: { ID: number; SecretKey: string; Updates: { DNA: string } } } & ErrorBody;
+  const body = (await response.json()) as {
+    User: { ID: number; SecretKey: string; Updates: { DNA: string } };
+  } & ErrorBody;
   if (response.status !== 200) {
     throw new Error(`create ${name} failed: ${response.status} ${JSON.stringify(body)}`);
   }
@@ -56,7 +69,11 @@ export interface ListBody {
   size: number;
 }
 
-export async function list(gw: Gateway, path: string, key?: string): Promise<{ response: Response; body: ListBody }> {
+export async function list(
+  gw: Gateway,
+  path: string,
+  key?: string,
+): Promise<{ response: Response; body: ListBody }> {
   const response = await gw.request(path, { key: key ?? gw.rootKey });
   return { response, body: (await response.json()) as ListBody };
 }

@@ -22,7 +22,9 @@ describe('GET /x-users and /x-dna', () => {
     a2 = await createUser(gw, { parentKey: a.key, name: 'alphatwo', credit: 3 });
     a11 = await createUser(gw, { parentKey: a1.key, name: 'alphaoneone', credit: 2 });
     while (rootChildren.length < 20) {
-      rootChildren.push(await createUser(gw, { name: `sibling${String(rootChildren.length).padStart(2, '0')}x`, credit: 2 }));
+      rootChildren.push(
+        await createUser(gw, { name: `sibling${String(rootChildren.length).padStart(2, '0')}x`, credit: 2 }),
+      );
     }
     const found = rootChildren.find((child) => child.id === 23);
     if (!found) {
@@ -31,7 +33,9 @@ describe('GET /x-users and /x-dna', () => {
     twentyThree = found;
     // Give two siblings level 3 (owner-only field: root may set it).
     for (const child of rootChildren.slice(1, 3)) {
-      expect((await gw.request(`/x-users/${child.id}`, { method: 'PUT', json: { Level: 3 } })).status).toBe(200);
+      expect((await gw.request(`/x-users/${child.id}`, { method: 'PUT', json: { Level: 3 } })).status).toBe(
+        200,
+      );
     }
   });
 
@@ -46,7 +50,9 @@ describe('GET /x-users and /x-dna', () => {
     expect(response.status).toBe(200);
     expect(body.success).toBe(true);
     expect(body.total).toBe(20);
-    expect(body.users.map((user) => user.ID).sort((x, y) => x - y)).toEqual(rootChildren.map((c) => c.id).sort((x, y) => x - y));
+    expect(body.users.map((user) => user.ID).sort((x, y) => x - y)).toEqual(
+      rootChildren.map((c) => c.id).sort((x, y) => x - y),
+    );
     expect(response.headers.get('x-total-count')).toBe('20');
     expect(response.headers.get('x-page')).toBe('1');
     expect(response.headers.get('x-per-page')).toBe('100');
@@ -103,17 +109,26 @@ describe('GET /x-users and /x-dna', () => {
   it('filters by id, partial name (wildcards literal), e-mail, level and dna', async () => {
     expect((await list(gw, `/x-dna?id=${a1.id}`)).body.users.map((u) => u.ID)).toEqual([a1.id]);
     const partial = await list(gw, '/x-dna?name=ALPHA');
-    expect(partial.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual([a.id, a1.id, a2.id, a11.id].sort((x, y) => x - y));
+    expect(partial.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
+      [a.id, a1.id, a2.id, a11.id].sort((x, y) => x - y),
+    );
     expect((await list(gw, '/x-dna?name=%25')).body.users.map((u) => u.ID)).toEqual([a1.id]);
     expect((await list(gw, '/x-dna?name=_')).body.users.map((u) => u.ID)).toEqual([a.id]);
     expect((await list(gw, '/x-dna?email=alpha@example.com')).body.users.map((u) => u.ID)).toEqual([a.id]);
     const level3 = await list(gw, '/x-dna?level=3');
-    expect(level3.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(rootChildren.slice(1, 3).map((c) => c.id).sort((x, y) => x - y));
+    expect(level3.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
+      rootChildren
+        .slice(1, 3)
+        .map((c) => c.id)
+        .sort((x, y) => x - y),
+    );
     expect(level3.body.total).toBe(2);
     // dna without the trailing dot still means the subtree of .1.2., never .1.23.
     const subtree = await list(gw, `/x-dna?dna=.1.${a.id}`);
     expect(subtree.body.users.map((u) => u.DNA).every((dna) => dna.startsWith(`.1.${a.id}.`))).toBe(true);
-    expect(subtree.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual([a.id, a1.id, a2.id, a11.id].sort((x, y) => x - y));
+    expect(subtree.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
+      [a.id, a1.id, a2.id, a11.id].sort((x, y) => x - y),
+    );
     expect((await list(gw, "/x-dna?name=x'%20OR%201=1--")).body.total).toBe(0);
   });
 
@@ -126,7 +141,12 @@ describe('GET /x-users and /x-dna', () => {
       expect(response.headers.get('x-total-count')).toBe('1');
     }
     const l3 = await list(gw, '/x-users/L3');
-    expect(l3.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(rootChildren.slice(1, 3).map((c) => c.id).sort((x, y) => x - y));
+    expect(l3.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
+      rootChildren
+        .slice(1, 3)
+        .map((c) => c.id)
+        .sort((x, y) => x - y),
+    );
     const l0 = await list(gw, '/x-dna/L0');
     expect(l0.body.total).toBe(rootChildren.length - 2 + 3);
     expect((await list(gw, '/x-dna/G0')).body.total).toBe(rootChildren.length + 3);
@@ -147,28 +167,64 @@ describe('GET /x-users and /x-dna', () => {
   it('keeps every list and total inside the caller subtree: .1.2. never sees .1.23.', async () => {
     expect(a.id).toBe(2);
     const mine = await list(gw, '/x-dna', a.key);
-    expect(mine.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual([a1.id, a2.id, a11.id].sort((x, y) => x - y));
+    expect(mine.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
+      [a1.id, a2.id, a11.id].sort((x, y) => x - y),
+    );
     expect(mine.body.total).toBe(3);
     expect(mine.response.headers.get('x-total-count')).toBe('3');
     const children = await list(gw, '/x-users', a.key);
-    expect(children.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual([a1.id, a2.id].sort((x, y) => x - y));
-    for (const query of ['', '?dna=.1.2', '?dna=.1.23', '?dna=.1.', '?name=sibling', '?level=3', `?id=${twentyThree.id}`, '?size=1000']) {
+    expect(children.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
+      [a1.id, a2.id].sort((x, y) => x - y),
+    );
+    for (const query of [
+      '',
+      '?dna=.1.2',
+      '?dna=.1.23',
+      '?dna=.1.',
+      '?name=sibling',
+      '?level=3',
+      `?id=${twentyThree.id}`,
+      '?size=1000',
+    ]) {
       const { body } = await list(gw, `/x-dna${query}`, a.key);
-      expect(body.users.every((u) => u.DNA.startsWith('.1.2.') && u.DNA !== '.1.2.'), query).toBe(true);
+      expect(
+        body.users.every((u) => u.DNA.startsWith('.1.2.') && u.DNA !== '.1.2.'),
+        query,
+      ).toBe(true);
       expect(body.total).toBeLessThanOrEqual(3);
     }
     for (const filter of ['L0', 'L3', 'G0', 'F1']) {
       const { body } = await list(gw, `/x-dna/${filter}`, a.key);
-      expect(body.users.every((u) => u.DNA.startsWith('.1.2.')), filter).toBe(true);
+      expect(
+        body.users.every((u) => u.DNA.startsWith('.1.2.')),
+        filter,
+      ).toBe(true);
     }
   });
 
   it('answers 403 for an existing account outside the subtree, 404 for a missing one', async () => {
     const before = await moneyState(database);
     // Sibling, parent, self (not a managed account), a cousin and root, from a1's point of view.
-    for (const target of [String(a2.id), String(a.id), String(a1.id), String(twentyThree.id), '1', a2.name, `${a2.name}@example.com`, a2.dna]) {
-      await expectError(await gw.request(`/x-users/${encodeURIComponent(target)}`, { key: a1.key }), 403, 'forbidden');
-      await expectError(await gw.request(`/x-dna/${encodeURIComponent(target)}`, { key: a1.key }), 403, 'forbidden');
+    for (const target of [
+      String(a2.id),
+      String(a.id),
+      String(a1.id),
+      String(twentyThree.id),
+      '1',
+      a2.name,
+      `${a2.name}@example.com`,
+      a2.dna,
+    ]) {
+      await expectError(
+        await gw.request(`/x-users/${encodeURIComponent(target)}`, { key: a1.key }),
+        403,
+        'forbidden',
+      );
+      await expectError(
+        await gw.request(`/x-dna/${encodeURIComponent(target)}`, { key: a1.key }),
+        403,
+        'forbidden',
+      );
     }
     await expectError(await gw.request('/x-users/987654', { key: a1.key }), 404, 'not_found');
     // The child sees its own child; the ancestor a sees the grandchild.

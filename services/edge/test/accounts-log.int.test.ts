@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, expectError } from './accounts-helpers.js';
 
 interface LogsBody {
-  logs: Array<{ id: number; action: string; operator_id: number; target_id: number; details: string; ip_address: string; created_at: string; status: string }>;
+  logs: Array<{
+    id: number;
+    action: string;
+    operator_id: number;
+    target_id: number;
+    details: string;
+    ip_address: string;
+    created_at: string;
+    status: string;
+  }>;
   total: number;
   page: number;
   size: number;
@@ -37,16 +46,32 @@ describe('operation log (GET /dashboard/logs) and root audit (GET /x-audit)', ()
   it('logs add, update, delete and rotation from gw.audit.* events, without secrets', async () => {
     const child = await createUser(gw, { credit: 5 });
     const other = await createUser(gw, { credit: 2 });
-    expect((await gw.request(`/x-users/${child.id}`, { method: 'PUT', json: { Alias: 'renamed', CreditGranted: 1 } })).status).toBe(200);
+    expect(
+      (
+        await gw.request(`/x-users/${child.id}`, {
+          method: 'PUT',
+          json: { Alias: 'renamed', CreditGranted: 1 },
+        })
+      ).status,
+    ).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
-    const rotated = await gw.request('/x-self', { method: 'POST', key: child.key, json: { confirm: `${today}-ROTATE-SELF` } });
+    const rotated = await gw.request('/x-self', {
+      method: 'POST',
+      key: child.key,
+      json: { confirm: `${today}-ROTATE-SELF` },
+    });
     expect(rotated.status).toBe(200);
     const newKey = ((await rotated.json()) as { rotate: { key: string } }).rotate.key;
     expect((await gw.request(`/x-users/${other.id}`, { method: 'DELETE' })).status).toBe(200);
 
     await waitFor(async () => (await logs()).total >= 4, 'root log entries', 5_000, 50);
     const mine = await logs();
-    expect(mine.logs.map((entry) => entry.action).sort()).toEqual(['add_user', 'add_user', 'delete_user', 'update_user']);
+    expect(mine.logs.map((entry) => entry.action).sort()).toEqual([
+      'add_user',
+      'add_user',
+      'delete_user',
+      'update_user',
+    ]);
     for (const entry of mine.logs) {
       expect(entry.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect(entry.status).toBe('success');
@@ -56,7 +81,11 @@ describe('operation log (GET /dashboard/logs) and root audit (GET /x-audit)', ()
 
     await waitFor(async () => (await logs('', newKey)).total >= 2, 'child log entries', 5_000, 50);
     const childLogs = await logs('', newKey);
-    expect(childLogs.logs.map((entry) => entry.action).sort()).toEqual(['add_user', 'rotate_self', 'update_user']);
+    expect(childLogs.logs.map((entry) => entry.action).sort()).toEqual([
+      'add_user',
+      'rotate_self',
+      'update_user',
+    ]);
     const old = await gw.request('/dashboard/x-user-logs', { key: newKey });
     expect(((await old.json()) as LogsBody).total).toBe(childLogs.total);
 
@@ -77,7 +106,14 @@ describe('operation log (GET /dashboard/logs) and root audit (GET /x-audit)', ()
     expect(first).toMatchObject({ page: 1, size: 1, has_more: true });
     expect(first.logs).toHaveLength(1);
     expect((await logs()).size).toBe(24);
-    for (const query of ['?size=101', '?size=0', '?page=0', '?size=abc', '?action=DROP%20TABLE', '?target_id=-1']) {
+    for (const query of [
+      '?size=101',
+      '?size=0',
+      '?page=0',
+      '?size=abc',
+      '?action=DROP%20TABLE',
+      '?target_id=-1',
+    ]) {
       await expectError(await gw.request(`/dashboard/logs${query}`), 400, 'invalid_request');
     }
   });
@@ -110,16 +146,26 @@ describe('operation log (GET /dashboard/logs) and root audit (GET /x-audit)', ()
     await expectError(await gw.request('/x-audit', { key: child.key }), 403, 'forbidden');
     const response = await gw.request('/x-audit');
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { balanced: boolean; overall: { difference: string; minted: string }; unbalanced_owners: number[] };
+    const body = (await response.json()) as {
+      balanced: boolean;
+      overall: { difference: string; minted: string };
+      unbalanced_owners: number[];
+    };
     expect(body.balanced).toBe(true);
     expect(body.overall.difference).toBe('0');
     expect(body.unbalanced_owners).toEqual([]);
     // One nano created out of nowhere is found.
-    await database.query('UPDATE accounts.credit_lots SET remaining_nano = remaining_nano + 1 WHERE account_id = $1', [child.id]);
+    await database.query(
+      'UPDATE accounts.credit_lots SET remaining_nano = remaining_nano + 1 WHERE account_id = $1',
+      [child.id],
+    );
     const broken = (await (await gw.request('/x-audit')).json()) as typeof body;
     expect(broken.balanced).toBe(false);
     expect(broken.overall.difference).toBe('-0.000000001');
     expect(broken.unbalanced_owners).toEqual([1]);
-    await database.query('UPDATE accounts.credit_lots SET remaining_nano = remaining_nano - 1 WHERE account_id = $1', [child.id]);
+    await database.query(
+      'UPDATE accounts.credit_lots SET remaining_nano = remaining_nano - 1 WHERE account_id = $1',
+      [child.id],
+    );
   });
 });

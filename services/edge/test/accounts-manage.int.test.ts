@@ -1,6 +1,13 @@
 import { createTestDatabase, startGateway, waitFor, type Gateway, type TestDatabase } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceNano, conservation, createUser, expectError, moneyState, uniqueName } from './accounts-helpers.js';
+import {
+  balanceNano,
+  conservation,
+  createUser,
+  expectError,
+  moneyState,
+  uniqueName,
+} from './accounts-helpers.js';
 
 const NANO = 1_000_000_000n;
 
@@ -14,9 +21,18 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
   let database: TestDatabase;
 
   const put = (identifier: string | number, json: unknown, key?: string, headers?: Record<string, string>) =>
-    gw.request(`/x-users/${encodeURIComponent(String(identifier))}`, { method: 'PUT', json, key: key ?? gw.rootKey, headers });
+    gw.request(`/x-users/${encodeURIComponent(String(identifier))}`, {
+      method: 'PUT',
+      json,
+      key: key ?? gw.rootKey,
+      headers,
+    });
   const del = (identifier: string | number, key?: string, headers?: Record<string, string>) =>
-    gw.request(`/x-users/${encodeURIComponent(String(identifier))}`, { method: 'DELETE', key: key ?? gw.rootKey, headers });
+    gw.request(`/x-users/${encodeURIComponent(String(identifier))}`, {
+      method: 'DELETE',
+      key: key ?? gw.rootKey,
+      headers,
+    });
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -31,16 +47,31 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
 
   it('updates basic fields, limits and rates by id, name, e-mail and with POST', async () => {
     const child = await createUser(gw, { credit: 5 });
-    const response = await put(child.id, { Alias: 'Shown Name', HardLimit: 3.5, RPM: 60, ModelLimits: { 'gpt-*': { rpm: 5 } } });
+    const response = await put(child.id, {
+      Alias: 'Shown Name',
+      HardLimit: 3.5,
+      RPM: 60,
+      ModelLimits: { 'gpt-*': { rpm: 5 } },
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as UpdateBody;
     expect(body.Action).toBe('update');
-    expect(body.User).toMatchObject({ ID: child.id, Alias: 'Shown Name', HardLimit: 3.5, RPM: 60, ModelLimits: { 'gpt-*': { rpm: 5 } } });
+    expect(body.User).toMatchObject({
+      ID: child.id,
+      Alias: 'Shown Name',
+      HardLimit: 3.5,
+      RPM: 60,
+      ModelLimits: { 'gpt-*': { rpm: 5 } },
+    });
     expect((await put(child.name, { QRCode: 'qr-1' })).status).toBe(200);
     expect((await put(`${child.name}@example.com`, { BillingEmail: 'bills@example.com' })).status).toBe(200);
     const viaPost = await gw.request(`/x-users/${child.id}`, { method: 'POST', json: { Rates: 1.5 } });
     expect(viaPost.status).toBe(200);
-    expect(((await viaPost.json()) as UpdateBody).User).toMatchObject({ QRCode: 'qr-1', BillingEmail: 'bills@example.com', Rates: 1.5 });
+    expect(((await viaPost.json()) as UpdateBody).User).toMatchObject({
+      QRCode: 'qr-1',
+      BillingEmail: 'bills@example.com',
+      Rates: 1.5,
+    });
     // Rename: the new name answers, the old one is free.
     const renamed = uniqueName('renamed');
     expect((await put(child.id, { Name: renamed })).status).toBe(200);
@@ -50,7 +81,8 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
 
   it('applies AllowModels operations: add, -remove, * reset', async () => {
     const child = await createUser(gw);
-    const models = async (ops: string) => ((await (await put(child.id, { AllowModels: ops })).json()) as UpdateBody).User.AllowModels;
+    const models = async (ops: string) =>
+      ((await (await put(child.id, { AllowModels: ops })).json()) as UpdateBody).User.AllowModels;
     expect(await models('gpt-4o claude-*')).toBe('gpt-4o claude-*');
     expect(await models('o3')).toBe('gpt-4o claude-* o3');
     expect(await models('-gpt-4o')).toBe('claude-* o3');
@@ -88,7 +120,12 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     }
     await expectError(await put(child.id, { Name: parent.name }, parent.key), 400, 'invalid_request');
     await expectError(
-      await gw.request(`/x-users/${child.id}`, { method: 'PUT', key: parent.key, body: '{"Alias": ', headers: { 'content-type': 'application/json' } }),
+      await gw.request(`/x-users/${child.id}`, {
+        method: 'PUT',
+        key: parent.key,
+        body: '{"Alias": ',
+        headers: { 'content-type': 'application/json' },
+      }),
       400,
       'invalid_request',
     );
@@ -98,7 +135,12 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     // The owner (root) may set owner-only fields; the parent may disable the child, which then gets 403.
     expect((await put(child.id, { Level: 4, Factor: 1.25 })).status).toBe(200);
     expect((await put(child.id, { Status: false }, parent.key)).status).toBe(200);
-    await waitFor(async () => (await gw.request('/dashboard/status', { key: child.key })).status === 403, 'disabled child refused', 2_000, 50);
+    await waitFor(
+      async () => (await gw.request('/dashboard/status', { key: child.key })).status === 403,
+      'disabled child refused',
+      2_000,
+      50,
+    );
     expect((await put(child.id, { Status: true }, parent.key)).status).toBe(200);
     // A SQL-looking name that passes the name rules is stored literally.
     const sqlName = "x'; DROP TABLE accounts.accounts; --";
@@ -152,8 +194,18 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     const name = uniqueName('idem');
     const createHeaders = { 'idempotency-key': `create-${name}`, 'content-type': 'application/json' };
     const createBody = JSON.stringify({ Name: name, Email: `${name}@example.com`, CreditGranted: 2 });
-    const made = await gw.request('/x-users', { method: 'POST', key: parent.key, body: createBody, headers: createHeaders });
-    const again = await gw.request('/x-users', { method: 'POST', key: parent.key, body: createBody, headers: createHeaders });
+    const made = await gw.request('/x-users', {
+      method: 'POST',
+      key: parent.key,
+      body: createBody,
+      headers: createHeaders,
+    });
+    const again = await gw.request('/x-users', {
+      method: 'POST',
+      key: parent.key,
+      body: createBody,
+      headers: createHeaders,
+    });
     expect([made.status, again.status]).toEqual([200, 200]);
     const madeBody = (await made.json()) as { User: { ID: number; SecretKey: string } };
     const againBody = (await again.json()) as { User: { ID: number; SecretKey: string } };
@@ -162,7 +214,12 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     expect(againBody.User.SecretKey).toBe('');
     const beforeConflict = await moneyState(database);
     await expectError(
-      await gw.request('/x-users', { method: 'POST', key: parent.key, json: { Name: name, Email: `${name}@example.com`, CreditGranted: 3 }, headers: { 'idempotency-key': `create-${name}` } }),
+      await gw.request('/x-users', {
+        method: 'POST',
+        key: parent.key,
+        json: { Name: name, Email: `${name}@example.com`, CreditGranted: 3 },
+        headers: { 'idempotency-key': `create-${name}` },
+      }),
       409,
       'conflict',
     );
@@ -173,13 +230,21 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     const raceHeaders = { 'idempotency-key': `create-${racing}`, 'content-type': 'application/json' };
     const raceBody = JSON.stringify({ Name: racing, Email: `${racing}@example.com`, CreditGranted: 2 });
     const raced = await Promise.all(
-      Array.from({ length: 10 }, () => gw.request('/x-users', { method: 'POST', key: parent.key, body: raceBody, headers: raceHeaders })),
+      Array.from({ length: 10 }, () =>
+        gw.request('/x-users', { method: 'POST', key: parent.key, body: raceBody, headers: raceHeaders }),
+      ),
     );
     expect(raced.map((response) => response.status)).toEqual(Array.from({ length: 10 }, () => 200));
-    expect(raced.filter((response) => response.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
-    const raceIds = await Promise.all(raced.map(async (response) => ((await response.json()) as { User: { ID: number } }).User.ID));
+    expect(raced.filter((response) => response.headers.get('idempotent-replayed') === 'true')).toHaveLength(
+      9,
+    );
+    const raceIds = await Promise.all(
+      raced.map(async (response) => ((await response.json()) as { User: { ID: number } }).User.ID),
+    );
     expect(new Set(raceIds).size).toBe(1);
-    expect(await database.query('SELECT id FROM accounts.accounts WHERE name = $1', [racing])).toHaveLength(1);
+    expect(await database.query('SELECT id FROM accounts.accounts WHERE name = $1', [racing])).toHaveLength(
+      1,
+    );
 
     // Delete: the replay answers the first refund, and nothing more moves.
     const deleteHeaders = { 'idempotency-key': `delete-${madeBody.User.ID}` };
@@ -211,8 +276,15 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
       const parentBefore = await balanceNano(database, parent.id);
       const response = await del(child.id, parent.key);
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { Action: string; User: Record<string, unknown>; message: string };
-      expect(body).toMatchObject({ Action: 'delete', User: { ID: child.id, Name: child.name, RefundedBalance: refund, TransactionFee: fee } });
+      const body = (await response.json()) as {
+        Action: string;
+        User: Record<string, unknown>;
+        message: string;
+      };
+      expect(body).toMatchObject({
+        Action: 'delete',
+        User: { ID: child.id, Name: child.name, RefundedBalance: refund, TransactionFee: fee },
+      });
       expect(typeof body.message).toBe('string');
       expect(await balanceNano(database, parent.id)).toBe(parentBefore + BigInt(Math.round(refund * 1e9)));
       await expectError(await gw.request('/dashboard/status', { key: child.key }), 401, 'unauthenticated');
@@ -228,11 +300,13 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
         expect(Math.abs(days - 180)).toBeLessThan(1 / 86_400);
       }
       const rows = await database.query<{ kind: string; amount_nano: string }>(
-        "SELECT kind, amount_nano::text FROM accounts.ledger WHERE idempotency_key = $1 AND account_id = $2 ORDER BY kind",
+        'SELECT kind, amount_nano::text FROM accounts.ledger WHERE idempotency_key = $1 AND account_id = $2 ORDER BY kind',
         [`delete:${child.id}`, child.id],
       );
       if (remainder > 0) {
-        expect(rows.find((row) => row.kind === 'fee')?.amount_nano).toBe(String(-BigInt(Math.round(fee * 1e9))));
+        expect(rows.find((row) => row.kind === 'fee')?.amount_nano).toBe(
+          String(-BigInt(Math.round(fee * 1e9))),
+        );
       }
     }
     // The name and e-mail are free again.
@@ -247,7 +321,12 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     expect((await gw.request('/dashboard/status', { key: child.key, base: replica })).status).toBe(200);
     expect((await del(child.id)).status).toBe(200);
     const started = Date.now();
-    await waitFor(async () => (await gw.request('/dashboard/status', { key: child.key, base: replica })).status === 401, 'deleted key refused on the replica', 1_000, 20);
+    await waitFor(
+      async () => (await gw.request('/dashboard/status', { key: child.key, base: replica })).status === 401,
+      'deleted key refused on the replica',
+      1_000,
+      20,
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
@@ -272,7 +351,10 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     expect((await del(grandchild.id)).status).toBe(200);
     const [first, second] = await Promise.all([del(child.id, parent.key), del(child.id, parent.key)]);
     expect([first.status, second.status].sort()).toEqual([200, 404]);
-    const refunds = await database.query("SELECT id FROM accounts.ledger WHERE idempotency_key = $1 AND kind = 'fee'", [`delete:${child.id}`]);
+    const refunds = await database.query(
+      "SELECT id FROM accounts.ledger WHERE idempotency_key = $1 AND kind = 'fee'",
+      [`delete:${child.id}`],
+    );
     expect(refunds).toHaveLength(1);
     expect((await conservation(database)).difference).toBe(0n);
   });
@@ -286,7 +368,16 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     const a2 = await createUser(gw, { parentKey: a.key, credit: 2 });
     const b = await createUser(gw, { credit: 5 });
     const b1 = await createUser(gw, { parentKey: b.key, credit: 2 });
-    const actors: Record<string, string> = { self: a1.key, parent: a.key, ancestor: top.key, sibling: a2.key, child: a11.key, cousin: b1.key, other: b.key, root: gw.rootKey };
+    const actors: Record<string, string> = {
+      self: a1.key,
+      parent: a.key,
+      ancestor: top.key,
+      sibling: a2.key,
+      child: a11.key,
+      cousin: b1.key,
+      other: b.key,
+      root: gw.rootKey,
+    };
     const expected: Record<string, { read: number; update: number; delete: number }> = {
       self: { read: 403, update: 403, delete: 403 },
       parent: { read: 200, update: 200, delete: 400 },

@@ -12,7 +12,11 @@ describe('admission of AI calls (Decision 1)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     gw = await startGateway({ databaseUrl: database.url });
-    client = createGrpcClient(accounts.AccountsServiceClient, gw.env.ACCOUNTS_ADDR ?? '', gw.env.GW_INTERNAL_TOKEN ?? '');
+    client = createGrpcClient(
+      accounts.AccountsServiceClient,
+      gw.env.ACCOUNTS_ADDR ?? '',
+      gw.env.GW_INTERNAL_TOKEN ?? '',
+    );
   });
 
   afterAll(async () => {
@@ -22,7 +26,11 @@ describe('admission of AI calls (Decision 1)', () => {
   });
 
   const chat = (key: string) =>
-    gw.request('/v1/chat/completions', { method: 'POST', key, json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] } });
+    gw.request('/v1/chat/completions', {
+      method: 'POST',
+      key,
+      json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+    });
 
   const refusedForQuota = async (key: string) => {
     const response = await chat(key);
@@ -38,18 +46,39 @@ describe('admission of AI calls (Decision 1)', () => {
     const replica = await gw.startEdgeReplica();
     // Both edges cache the account with its 2 USD balance.
     expect((await chat(user.key)).status).not.toBe(429);
-    expect((await gw.request('/v1/chat/completions', { method: 'POST', key: user.key, base: replica, json: { model: 'm', messages: [] } })).status).not.toBe(429);
+    expect(
+      (
+        await gw.request('/v1/chat/completions', {
+          method: 'POST',
+          key: user.key,
+          base: replica,
+          json: { model: 'm', messages: [] },
+        })
+      ).status,
+    ).not.toBe(429);
 
     await client.debit({ accountId: BigInt(user.id), amountNano: usd(2), idempotencyKey: 'evt_admission_1' });
     await waitFor(() => refusedForQuota(user.key), 'refusal on the first edge', 1_000, 20);
-    await waitFor(async () => {
-      const response = await gw.request('/v1/chat/completions', { method: 'POST', key: user.key, base: replica, json: { model: 'm', messages: [] } });
-      return response.status === 429;
-    }, 'refusal on the replica', 1_000, 20);
+    await waitFor(
+      async () => {
+        const response = await gw.request('/v1/chat/completions', {
+          method: 'POST',
+          key: user.key,
+          base: replica,
+          json: { model: 'm', messages: [] },
+        });
+        return response.status === 429;
+      },
+      'refusal on the replica',
+      1_000,
+      20,
+    );
     // Management calls are not AI calls: the account can still read its status.
     expect((await gw.request('/dashboard/status', { key: user.key })).status).toBe(200);
 
-    expect((await gw.request(`/x-users/${user.id}`, { method: 'PUT', json: { CreditGranted: 1 } })).status).toBe(200);
+    expect(
+      (await gw.request(`/x-users/${user.id}`, { method: 'PUT', json: { CreditGranted: 1 } })).status,
+    ).toBe(200);
     await waitFor(async () => !(await refusedForQuota(user.key)), 'admission after the recharge', 1_000, 20);
   });
 

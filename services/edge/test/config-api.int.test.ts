@@ -28,12 +28,19 @@ describe('owner configuration (/x-config)', () => {
     return (await response.json()) as ConfigAnswer;
   };
   const put = (json: unknown, method = 'PUT') => gw.request('/x-config', { method, json });
-  const rows = async () => JSON.stringify(await database.query('SELECT owner_id, key, value FROM config.owner_configs ORDER BY owner_id, key'));
+  const rows = async () =>
+    JSON.stringify(
+      await database.query('SELECT owner_id, key, value FROM config.owner_configs ORDER BY owner_id, key'),
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase();
     gw = await startGateway({ databaseUrl: database.url, env: keyTestEnv() });
-    client = createGrpcClient(configPb.ConfigServiceClient, gw.env.CONFIG_ADDR ?? '', gw.env.GW_INTERNAL_TOKEN ?? '');
+    client = createGrpcClient(
+      configPb.ConfigServiceClient,
+      gw.env.CONFIG_ADDR ?? '',
+      gw.env.GW_INTERNAL_TOKEN ?? '',
+    );
     nc = await connect({ servers: gw.natsUrl });
     const subscription = nc.subscribe('gw.config.updated.*');
     const audits = nc.subscribe('gw.audit.auto_config');
@@ -61,13 +68,30 @@ describe('owner configuration (/x-config)', () => {
     const answer = await get();
     expect(answer).toMatchObject({ success: true, oid: rootId });
     expect(Object.keys(answer.configs).sort()).toEqual(
-      ['EMAIL_AUTH', 'EMAIL_PASS', 'EMAIL_PORT', 'EMAIL_SMTP', 'EMAIL_TLS', 'LEVEL_MAPPER', 'MODEL_FAILOVER', 'MODEL_LIMITS', 'MODEL_MAPPER', 'PRICING', 'RESOURCES', 'SVC_MAIL', 'SWITCH_OVER'].sort(),
+      [
+        'EMAIL_AUTH',
+        'EMAIL_PASS',
+        'EMAIL_PORT',
+        'EMAIL_SMTP',
+        'EMAIL_TLS',
+        'LEVEL_MAPPER',
+        'MODEL_FAILOVER',
+        'MODEL_LIMITS',
+        'MODEL_MAPPER',
+        'PRICING',
+        'RESOURCES',
+        'SVC_MAIL',
+        'SWITCH_OVER',
+      ].sort(),
     );
     expect(answer.configs).toMatchObject({ MODEL_MAPPER: {}, RESOURCES: {}, MODEL_LIMITS: {}, PRICING: '' });
   });
 
   it('stores every key, answers objects for mappers, RESOURCES and MODEL_LIMITS, PRICING as a string', async () => {
-    const pricing = JSON.stringify({ ChatPricing: { 'gpt-4o': { InputText: 2.5, OutputText: 10 } }, ImgPricing: { 'dall-e-3': { Sizes: { '1024x1024': 0.04 } } } });
+    const pricing = JSON.stringify({
+      ChatPricing: { 'gpt-4o': { InputText: 2.5, OutputText: 10 } },
+      ImgPricing: { 'dall-e-3': { Sizes: { '1024x1024': 0.04 } } },
+    });
     const response = await put({
       MODEL_MAPPER: ' gpt-4 = gpt-4o , claude-* = claude-3-5-sonnet ',
       MODEL_FAILOVER: 'gpt-4o=gpt-4o-mini|gpt-4-turbo',
@@ -117,7 +141,9 @@ describe('owner configuration (/x-config)', () => {
   it('answers 400 naming the field for every malformed value and leaves the stored config unchanged', async () => {
     const before = await rows();
     const beforeView = JSON.stringify((await get()).configs);
-    const bigPricing = JSON.stringify({ CallPricing: Object.fromEntries(Array.from({ length: 1025 }, (_, i) => [`m${i}`, { Call: 1 }])) });
+    const bigPricing = JSON.stringify({
+      CallPricing: Object.fromEntries(Array.from({ length: 1025 }, (_, i) => [`m${i}`, { Call: 1 }])),
+    });
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ model_mapper: 'a=b' }, 'model_mapper'],
       [{ EMAIL_SERVER: 'smtp.example.com' }, 'EMAIL_SERVER'],
@@ -161,10 +187,18 @@ describe('owner configuration (/x-config)', () => {
 
   it('restores defaults on DELETE, bumps the version and publishes gw.config.updated', async () => {
     const v1 = (await client.getOwnerConfig({ ownerId: BigInt(rootId) })).version;
-    const response = await gw.request('/x-config', { method: 'DELETE', json: { keys: ['MODEL_MAPPER', 'PRICING', 'EMAIL_PASS'] } });
+    const response = await gw.request('/x-config', {
+      method: 'DELETE',
+      json: { keys: ['MODEL_MAPPER', 'PRICING', 'EMAIL_PASS'] },
+    });
     expect(response.status).toBe(200);
     const answer = (await response.json()) as ConfigAnswer;
-    expect(answer.configs).toMatchObject({ MODEL_MAPPER: {}, PRICING: '', EMAIL_PASS: '', SVC_MAIL: 'ops@example.com' });
+    expect(answer.configs).toMatchObject({
+      MODEL_MAPPER: {},
+      PRICING: '',
+      EMAIL_PASS: '',
+      SVC_MAIL: 'ops@example.com',
+    });
     const v2 = (await client.getOwnerConfig({ ownerId: BigInt(rootId) })).version;
     expect(v2).toBe(v1 + 1n);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -172,18 +206,31 @@ describe('owner configuration (/x-config)', () => {
     expect(seen.at(-1)).toContain(`"version":"${v2}"`);
     expect(seen.join('\n')).not.toContain(EMAIL_PASS);
 
-    await expectError(await gw.request('/x-config', { method: 'DELETE', json: { keys: ['NOPE'] } }), 400, 'invalid_request', 'NOPE');
-    await expectError(await gw.request('/x-config', { method: 'DELETE', json: { keys: [] } }), 400, 'invalid_request');
+    await expectError(
+      await gw.request('/x-config', { method: 'DELETE', json: { keys: ['NOPE'] } }),
+      400,
+      'invalid_request',
+      'NOPE',
+    );
+    await expectError(
+      await gw.request('/x-config', { method: 'DELETE', json: { keys: [] } }),
+      400,
+      'invalid_request',
+    );
     await expectError(await gw.request('/x-config', { method: 'DELETE', json: {} }), 400, 'invalid_request');
     expect((await client.getOwnerConfig({ ownerId: BigInt(rootId) })).version).toBe(v2);
   });
 
-  it('auto-completes LEVEL_MAPPER from a new key\'s Provider without touching the owner\'s entries', async () => {
+  it("auto-completes LEVEL_MAPPER from a new key's Provider without touching the owner's entries", async () => {
     expect((await put({ LEVEL_MAPPER: 'gemini*=5' })).status).toBe(200);
     const addKey = async (provider: string, level: number) => {
-      const response = await gw.request('/x-keys', { method: 'POST', json: { SecretKey: 'sk-auto-config-test-key-0001', Level: level, Provider: provider } });
+      const response = await gw.request('/x-keys', {
+        method: 'POST',
+        json: { SecretKey: 'sk-auto-config-test-key-0001', Level: level, Provider: provider },
+      });
       expect(response.status).toBe(200);
-      return ((await response.json()) as { AutoConfig: { LevelMapper: Record<string, number> } }).AutoConfig.LevelMapper;
+      return ((await response.json()) as { AutoConfig: { LevelMapper: Record<string, number> } }).AutoConfig
+        .LevelMapper;
     };
     expect(await addKey('https://api.deepseek.com', 2)).toEqual({ 'deepseek*': 2 });
     expect(await addKey('https://api.anthropic.com', 6)).toEqual({});
@@ -199,7 +246,12 @@ describe('owner configuration (/x-config)', () => {
   it('refuses a non-owner with 403 on every method', async () => {
     const user = await createUser(gw, 'confuser1');
     for (const method of ['GET', 'PUT', 'POST', 'DELETE']) {
-      const json = method === 'GET' ? undefined : method === 'DELETE' ? { keys: ['MODEL_MAPPER'] } : { MODEL_MAPPER: 'a=b' };
+      const json =
+        method === 'GET'
+          ? undefined
+          : method === 'DELETE'
+            ? { keys: ['MODEL_MAPPER'] }
+            : { MODEL_MAPPER: 'a=b' };
       await expectError(await gw.request('/x-config', { method, key: user.key, json }), 403, 'forbidden');
     }
   });

@@ -13,7 +13,12 @@ async function createChild(gw: Gateway, name: string, credit = 5) {
     method: 'POST',
     json: { Name: name, Email: `${name}@example.com`, CreditGranted: credit },
   });
-  return { response, body: (await response.json()) as { User: { ID: number; SecretKey: string; Updates: Record<string, unknown> } } };
+  return {
+    response,
+    body: (await response.json()) as {
+      User: { ID: number; SecretKey: string; Updates: Record<string, unknown> };
+    },
+  };
 }
 
 async function expectError(response: Response, status: number, code: string) {
@@ -46,7 +51,15 @@ describe.each([
     const response = await gw.request('/healthz', { key: null });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { services: Record<string, string> };
-    expect(Object.keys(body.services).sort()).toEqual(['accounts', 'billing', 'config', 'keypool', 'mailer', 'news', 'proxy']);
+    expect(Object.keys(body.services).sort()).toEqual([
+      'accounts',
+      'billing',
+      'config',
+      'keypool',
+      'mailer',
+      'news',
+      'proxy',
+    ]);
     expect(Object.values(body.services).every((state) => state === 'serving')).toBe(true);
   });
 
@@ -60,7 +73,14 @@ describe.each([
     const status = await gw.request('/dashboard/status', { key: body.User.SecretKey });
     expect(status.status).toBe(200);
     const me = (await status.json()) as Record<string, unknown>;
-    expect(me).toMatchObject({ object: 'user_status', id: body.User.ID, name: 'alice01', balance: 5, admin: false, manage: true });
+    expect(me).toMatchObject({
+      object: 'user_status',
+      id: body.User.ID,
+      name: 'alice01',
+      balance: 5,
+      admin: false,
+      manage: true,
+    });
     expect(JSON.stringify(me)).not.toContain(body.User.SecretKey);
 
     const old = await gw.request('/dashboard/x-user-status', { key: body.User.SecretKey });
@@ -73,8 +93,10 @@ describe('edge authentication and bad input', () => {
   let gw: Gateway;
   let database: TestDatabase;
 
-  const accountCount = async () => Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM accounts.accounts'))[0]?.n);
-  const ledgerCount = async () => Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM accounts.ledger'))[0]?.n);
+  const accountCount = async () =>
+    Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM accounts.accounts'))[0]?.n);
+  const ledgerCount = async () =>
+    Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM accounts.ledger'))[0]?.n);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -95,12 +117,21 @@ describe('edge authentication and bad input', () => {
     expect((await gw.request('/dashboard/status', { key: oldKey, base: replica })).status).toBe(200);
 
     const today = new Date().toISOString().slice(0, 10);
-    const rotated = await gw.request('/x-self', { method: 'POST', key: oldKey, json: { confirm: `${today}-ROTATE-SELF` } });
+    const rotated = await gw.request('/x-self', {
+      method: 'POST',
+      key: oldKey,
+      json: { confirm: `${today}-ROTATE-SELF` },
+    });
     expect(rotated.status).toBe(200);
     const newKey = ((await rotated.json()) as { rotate: { key: string } }).rotate.key;
     expect(newKey).not.toBe(oldKey);
 
-    await waitFor(async () => (await gw.request('/dashboard/status', { key: oldKey, base: replica })).status === 401, 'old key refused on the replica', 1_000, 20);
+    await waitFor(
+      async () => (await gw.request('/dashboard/status', { key: oldKey, base: replica })).status === 401,
+      'old key refused on the replica',
+      1_000,
+      20,
+    );
     expect((await gw.request('/dashboard/status', { key: newKey, base: replica })).status).toBe(200);
   });
 
@@ -109,26 +140,59 @@ describe('edge authentication and bad input', () => {
     const key = body.User.SecretKey;
     expect((await gw.request('/dashboard/status', { key })).status).toBe(200);
     // Change the key behind the edge's back: no event, so the cached entry still answers.
-    await database.query("UPDATE accounts.accounts SET key_hash = md5(key_hash) || md5(key_hash) WHERE id = $1", [body.User.ID]);
+    await database.query(
+      'UPDATE accounts.accounts SET key_hash = md5(key_hash) || md5(key_hash) WHERE id = $1',
+      [body.User.ID],
+    );
     expect((await gw.request('/dashboard/status', { key })).status).not.toBe(401);
 
     const nc = await connect({ servers: gw.natsUrl });
-    publishEvent(nc, SUBJECTS.accountChanged(body.User.ID), events.AccountChanged, { accountId: BigInt(body.User.ID), reason: 'test', keyHash: '', at: '' });
+    publishEvent(nc, SUBJECTS.accountChanged(body.User.ID), events.AccountChanged, {
+      accountId: BigInt(body.User.ID),
+      reason: 'test',
+      keyHash: '',
+      at: '',
+    });
     await nc.drain();
-    await waitFor(async () => (await gw.request('/dashboard/status', { key })).status === 401, 'cached key dropped', 1_000, 20);
+    await waitFor(
+      async () => (await gw.request('/dashboard/status', { key })).status === 401,
+      'cached key dropped',
+      1_000,
+      20,
+    );
   });
 
   it('refuses a rotation with the wrong confirmation phrase and keeps the key', async () => {
     const { body } = await createChild(gw, 'rotator2');
-    await expectError(await gw.request('/x-self', { method: 'POST', key: body.User.SecretKey, json: { confirm: '2001-01-01-ROTATE-SELF' } }), 400, 'invalid_request');
+    await expectError(
+      await gw.request('/x-self', {
+        method: 'POST',
+        key: body.User.SecretKey,
+        json: { confirm: '2001-01-01-ROTATE-SELF' },
+      }),
+      400,
+      'invalid_request',
+    );
     expect((await gw.request('/dashboard/status', { key: body.User.SecretKey })).status).toBe(200);
   });
 
   it('answers 401 in the error shape for a missing, garbled or unknown key', async () => {
     await expectError(await gw.request('/dashboard/status', { key: null }), 401, 'unauthenticated');
-    await expectError(await gw.request('/dashboard/status', { key: null, headers: { authorization: 'Basic abc' } }), 401, 'unauthenticated');
-    await expectError(await gw.request('/dashboard/status', { key: null, headers: { authorization: 'Bearer' } }), 401, 'unauthenticated');
-    await expectError(await gw.request('/dashboard/status', { key: 'sk-gw-not-a-real-key-at-all' }), 401, 'unauthenticated');
+    await expectError(
+      await gw.request('/dashboard/status', { key: null, headers: { authorization: 'Basic abc' } }),
+      401,
+      'unauthenticated',
+    );
+    await expectError(
+      await gw.request('/dashboard/status', { key: null, headers: { authorization: 'Bearer' } }),
+      401,
+      'unauthenticated',
+    );
+    await expectError(
+      await gw.request('/dashboard/status', { key: 'sk-gw-not-a-real-key-at-all' }),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('answers 404 in the error shape for an unknown route', async () => {
@@ -138,12 +202,24 @@ describe('edge authentication and bad input', () => {
   it('changes nothing on malformed JSON, an oversize body or an invalid field', async () => {
     const before = [await accountCount(), await ledgerCount()];
     await expectError(
-      await gw.request('/x-users', { method: 'POST', body: '{"Name": "bob', headers: { 'content-type': 'application/json' } }),
+      await gw.request('/x-users', {
+        method: 'POST',
+        body: '{"Name": "bob',
+        headers: { 'content-type': 'application/json' },
+      }),
       400,
       'invalid_request',
     );
     await expectError(
-      await gw.request('/x-users', { method: 'POST', json: { Name: 'bigbody1', Email: 'big@example.com', CreditGranted: 2, Alias: 'x'.repeat(2 * 1024 * 1024) } }),
+      await gw.request('/x-users', {
+        method: 'POST',
+        json: {
+          Name: 'bigbody1',
+          Email: 'big@example.com',
+          CreditGranted: 2,
+          Alias: 'x'.repeat(2 * 1024 * 1024),
+        },
+      }),
       413,
       'payload_too_large',
     );
@@ -167,12 +243,18 @@ describe('edge authentication and bad input', () => {
     await createChild(gw, 'uniquely1');
     const before = await accountCount();
     await expectError(
-      await gw.request('/x-users', { method: 'POST', json: { Name: 'UNIQUELY1', Email: 'other@example.com', CreditGranted: 2 } }),
+      await gw.request('/x-users', {
+        method: 'POST',
+        json: { Name: 'UNIQUELY1', Email: 'other@example.com', CreditGranted: 2 },
+      }),
       400,
       'invalid_request',
     );
     await expectError(
-      await gw.request('/x-users', { method: 'POST', json: { Name: 'uniquely2', Email: 'Uniquely1@Example.com', CreditGranted: 2 } }),
+      await gw.request('/x-users', {
+        method: 'POST',
+        json: { Name: 'uniquely2', Email: 'Uniquely1@Example.com', CreditGranted: 2 },
+      }),
       400,
       'invalid_request',
     );

@@ -42,7 +42,10 @@ describe('key last-use tracking', () => {
     const recorded = Date.parse(String(await lastUsed(user.id)));
     expect(recorded).toBeGreaterThanOrEqual(before - 1_000);
     expect(recorded).toBeLessThanOrEqual(Date.now());
-    const [row] = await database.query<{ key_last_used_at: Date }>('SELECT key_last_used_at FROM accounts.accounts WHERE id = $1', [user.id]);
+    const [row] = await database.query<{ key_last_used_at: Date }>(
+      'SELECT key_last_used_at FROM accounts.accounts WHERE id = $1',
+      [user.id],
+    );
     expect(row?.key_last_used_at.getTime()).toBe(recorded);
   });
 });

@@ -1,6 +1,14 @@
 import { createGrpcClient, type PromiseClient } from '@gw/kit';
 import { keypool } from '@gw/proto';
-import { createTestDatabase, freePort, startGateway, startProcess, waitFor, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  freePort,
+  startGateway,
+  startProcess,
+  waitFor,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from 'nats';
@@ -17,7 +25,8 @@ interface KeyRecord {
   Config: Record<string, unknown>;
 }
 
-const PEM = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n';
+const PEM =
+  '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n';
 
 describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
   let gw: Gateway;
@@ -32,7 +41,12 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
   const addKey = async (fields: Record<string, unknown> = {}) => {
     const secret = randomSecret();
     secrets.push(secret);
-    const response = await createKey({ SecretKey: secret, Level: 1, Provider: 'https://api.example.com/v1', ...fields });
+    const response = await createKey({
+      SecretKey: secret,
+      Level: 1,
+      Provider: 'https://api.example.com/v1',
+      ...fields,
+    });
     expect(response.status).toBe(200);
     return { secret, key: ((await response.json()) as { Key: KeyRecord }).Key };
   };
@@ -45,7 +59,11 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     gw = await startGateway({ databaseUrl: database.url, env: keyTestEnv() });
-    client = createGrpcClient(keypool.KeypoolServiceClient, gw.env.KEYPOOL_ADDR ?? '', gw.env.GW_INTERNAL_TOKEN ?? '');
+    client = createGrpcClient(
+      keypool.KeypoolServiceClient,
+      gw.env.KEYPOOL_ADDR ?? '',
+      gw.env.GW_INTERNAL_TOKEN ?? '',
+    );
     nc = await connect({ servers: gw.natsUrl });
     const subscription = nc.subscribe('gw.>');
     void (async () => {
@@ -66,7 +84,13 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
 
   it('creates a key, answers it masked, and lists it by every filter', async () => {
     const { secret, key } = await addKey({ Name: 'primary', Level: 3, Provider: 'https://API.Example.com/' });
-    expect(key).toMatchObject({ Name: 'primary', Level: 3, Provider: 'https://api.example.com', Status: true, Config: {} });
+    expect(key).toMatchObject({
+      Name: 'primary',
+      Level: 3,
+      Provider: 'https://api.example.com',
+      Status: true,
+      Config: {},
+    });
     expect(key.SecretKey).toBe(`********${secret.slice(-4)}`);
 
     const all = await list('/x-keys');
@@ -76,7 +100,9 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
 
     expect((await list(`/x-keys?id=${key.ID}`)).keys.map((k) => k.ID)).toEqual([key.ID]);
     expect((await list('/x-keys?level=3')).keys.every((k) => k.Level === 3)).toBe(true);
-    expect((await list('/x-keys?provider=https://api.example.com/v9')).keys.map((k) => k.ID)).toContain(key.ID);
+    expect((await list('/x-keys?provider=https://api.example.com/v9')).keys.map((k) => k.ID)).toContain(
+      key.ID,
+    );
     expect((await list('/x-keys?provider=api.example.com')).keys.map((k) => k.ID)).toContain(key.ID);
     expect((await list('/x-keys?provider=other.example.com')).keys).toEqual([]);
     expect((await list(`/x-keys/${key.ID}`)).keys.map((k) => k.ID)).toEqual([key.ID]);
@@ -91,14 +117,27 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
   });
 
   it('writes add_key and delete_key to the owner operation log, without the secret', async () => {
-    const { secret, key } = await addKey({ Name: 'logged', Level: 2, Provider: 'https://logged.example.com/' });
+    const { secret, key } = await addKey({
+      Name: 'logged',
+      Level: 2,
+      Provider: 'https://logged.example.com/',
+    });
     expect((await gw.request(`/x-keys/${key.ID}`, { method: 'DELETE' })).status).toBe(200);
     const entries = async (action: string) => {
       const response = await gw.request(`/dashboard/logs?action=${action}&target_id=${key.ID}`);
-      return ((await response.json()) as { logs: Array<{ action: string; target_id: number; details: string }> }).logs;
+      return (
+        (await response.json()) as { logs: Array<{ action: string; target_id: number; details: string }> }
+      ).logs;
     };
-    await waitFor(async () => (await entries('add_key')).length === 1 && (await entries('delete_key')).length === 1, 'key entries in the log', 5_000, 50);
-    expect(JSON.stringify([...(await entries('add_key')), ...(await entries('delete_key'))])).not.toContain(secret.slice(-12));
+    await waitFor(
+      async () => (await entries('add_key')).length === 1 && (await entries('delete_key')).length === 1,
+      'key entries in the log',
+      5_000,
+      50,
+    );
+    expect(JSON.stringify([...(await entries('add_key')), ...(await entries('delete_key'))])).not.toContain(
+      secret.slice(-12),
+    );
   });
 
   it('pages: only size means page 1, with the pagination headers', async () => {
@@ -120,18 +159,48 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
     const { key } = await addKey();
     const newSecret = randomSecret(30);
     secrets.push(newSecret);
-    const put = await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: { Name: 'renamed', Status: false, SecretKey: newSecret } });
+    const put = await gw.request(`/x-keys/${key.ID}`, {
+      method: 'PUT',
+      json: { Name: 'renamed', Status: false, SecretKey: newSecret },
+    });
     expect(put.status).toBe(200);
-    expect(((await put.json()) as { Key: KeyRecord }).Key).toMatchObject({ Name: 'renamed', Status: false, SecretKey: `********${newSecret.slice(-4)}` });
+    expect(((await put.json()) as { Key: KeyRecord }).Key).toMatchObject({
+      Name: 'renamed',
+      Status: false,
+      SecretKey: `********${newSecret.slice(-4)}`,
+    });
     const post = await gw.request(`/x-keys/${key.ID}`, {
       method: 'POST',
-      json: { Level: 2, Config: { provider_type: 'cloud_a', model_mapping: { '*': 'dep-default', 'gpt-4*': 'dep4' }, api_versions: { chat: '2024-10-21' } } },
+      json: {
+        Level: 2,
+        Config: {
+          provider_type: 'cloud_a',
+          model_mapping: { '*': 'dep-default', 'gpt-4*': 'dep4' },
+          api_versions: { chat: '2024-10-21' },
+        },
+      },
     });
     expect(post.status).toBe(200);
-    expect(((await post.json()) as { Key: KeyRecord }).Key).toMatchObject({ Level: 2, Status: false, Config: { provider_type: 'cloud_a', model_mapping: { '*': 'dep-default' } } });
-    await expectError(await gw.request('/x-keys/999999', { method: 'PUT', json: { Name: 'x' } }), 404, 'not_found');
-    await expectError(await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: {} }), 400, 'invalid_request');
-    await expectError(await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: { Balance: 5 } }), 400, 'invalid_request');
+    expect(((await post.json()) as { Key: KeyRecord }).Key).toMatchObject({
+      Level: 2,
+      Status: false,
+      Config: { provider_type: 'cloud_a', model_mapping: { '*': 'dep-default' } },
+    });
+    await expectError(
+      await gw.request('/x-keys/999999', { method: 'PUT', json: { Name: 'x' } }),
+      404,
+      'not_found',
+    );
+    await expectError(
+      await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: {} }),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: { Balance: 5 } }),
+      400,
+      'invalid_request',
+    );
 
     const deleted = await gw.request(`/x-keys/${key.ID}`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
@@ -140,7 +209,8 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
   });
 
   it('validates every field and changes nothing on a refusal', async () => {
-    const before = (await database.query<{ n: string }>('SELECT count(*) AS n FROM keypool.provider_keys'))[0]?.n;
+    const before = (await database.query<{ n: string }>('SELECT count(*) AS n FROM keypool.provider_keys'))[0]
+      ?.n;
     const good = { SecretKey: randomSecret(), Level: 1, Provider: 'https://api.example.com' };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...good, SecretKey: 'x'.repeat(19) }, 'SecretKey'],
@@ -156,23 +226,73 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
       [{ ...good, Config: [1] }, 'Config'],
       [{ ...good, Config: 'cloud_a' }, 'Config'],
       [{ ...good, Config: { provider_type: 'cloud_a', model_mapping: 'x' } }, 'Config.model_mapping'],
-      [{ ...good, Config: { provider_type: 'cloud_a', api_versions: { video: 'v1' } } }, 'Config.api_versions.video'],
-      [{ ...good, Config: { provider_type: 'cloud_b', base_url: 'https://b.example.com', project_id: 'p', client_email: 'a@b.example.com', private_key: PEM } }, 'SecretKey'],
-      [{ ...good, SecretKey: 'p'.repeat(51), Config: { provider_type: 'cloud_b', base_url: 'http://169.254.169.254/', project_id: 'p', client_email: 'a@b.example.com', private_key: PEM } }, 'Config.base_url'],
-      [{ ...good, SecretKey: 'p'.repeat(51), Config: { provider_type: 'cloud_b', base_url: 'https://b.example.com', project_id: 'p', client_email: 'a@b.example.com', private_key: 'nope' } }, 'Config.private_key'],
+      [
+        { ...good, Config: { provider_type: 'cloud_a', api_versions: { video: 'v1' } } },
+        'Config.api_versions.video',
+      ],
+      [
+        {
+          ...good,
+          Config: {
+            provider_type: 'cloud_b',
+            base_url: 'https://b.example.com',
+            project_id: 'p',
+            client_email: 'a@b.example.com',
+            private_key: PEM,
+          },
+        },
+        'SecretKey',
+      ],
+      [
+        {
+          ...good,
+          SecretKey: 'p'.repeat(51),
+          Config: {
+            provider_type: 'cloud_b',
+            base_url: 'http://169.254.169.254/',
+            project_id: 'p',
+            client_email: 'a@b.example.com',
+            private_key: PEM,
+          },
+        },
+        'Config.base_url',
+      ],
+      [
+        {
+          ...good,
+          SecretKey: 'p'.repeat(51),
+          Config: {
+            provider_type: 'cloud_b',
+            base_url: 'https://b.example.com',
+            project_id: 'p',
+            client_email: 'a@b.example.com',
+            private_key: 'nope',
+          },
+        },
+        'Config.private_key',
+      ],
       [{ ...good, Extra: 1 }, 'Extra'],
     ];
     for (const [body, field] of cases) {
       await expectError(await createKey(body), 400, 'invalid_request', field);
     }
-    const after = (await database.query<{ n: string }>('SELECT count(*) AS n FROM keypool.provider_keys'))[0]?.n;
+    const after = (await database.query<{ n: string }>('SELECT count(*) AS n FROM keypool.provider_keys'))[0]
+      ?.n;
     expect(after).toBe(before);
   });
 
   it("refuses Providers pointing at the gateway's own addresses or metadata; allows loopback and private ranges for root", async () => {
     const edgePort = new URL(gw.baseUrl).port;
     expect(gw.env.GW_EDGE_PORT).toBe(edgePort);
-    const listenPorts = ['ACCOUNTS_ADDR', 'BILLING_ADDR', 'KEYPOOL_ADDR', 'CONFIG_ADDR', 'NEWS_ADDR', 'MAILER_ADDR', 'PROXY_ADDR'].map((variable) => {
+    const listenPorts = [
+      'ACCOUNTS_ADDR',
+      'BILLING_ADDR',
+      'KEYPOOL_ADDR',
+      'CONFIG_ADDR',
+      'NEWS_ADDR',
+      'MAILER_ADDR',
+      'PROXY_ADDR',
+    ].map((variable) => {
       const address = gw.env[variable] ?? '';
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
       return address.slice(address.lastIndexOf(':') + 1);
@@ -200,10 +320,23 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
       'data:text/plain,x',
     ];
     for (const provider of refused) {
-      await expectError(await createKey({ SecretKey: randomSecret(), Level: 1, Provider: provider }), 400, 'invalid_request', 'Provider');
+      await expectError(
+        await createKey({ SecretKey: randomSecret(), Level: 1, Provider: provider }),
+        400,
+        'invalid_request',
+        'Provider',
+      );
     }
     const { key } = await addKey();
-    await expectError(await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: { Provider: `http://[::1]:${edgePort}` } }), 400, 'invalid_request', 'Provider');
+    await expectError(
+      await gw.request(`/x-keys/${key.ID}`, {
+        method: 'PUT',
+        json: { Provider: `http://[::1]:${edgePort}` },
+      }),
+      400,
+      'invalid_request',
+      'Provider',
+    );
     // Root's own pool: self-hosted models on loopback (other ports) and private ranges are allowed.
     const modelPort = await freePort();
     const allowed = [
@@ -220,7 +353,14 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
       const response = await createKey({ SecretKey: randomSecret(), Level: 1, Provider: provider });
       expect(response.status, `${provider}: ${await response.clone().text()}`).toBe(200);
     }
-    expect((await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: { Provider: `http://127.0.0.1:${modelPort}/v1` } })).status).toBe(200);
+    expect(
+      (
+        await gw.request(`/x-keys/${key.ID}`, {
+          method: 'PUT',
+          json: { Provider: `http://127.0.0.1:${modelPort}/v1` },
+        })
+      ).status,
+    ).toBe(200);
     // The snapshot tells the proxies this is root's pool (they apply the same rule at connect time).
     expect((await client.getSnapshot({ ownerId: rootOwner })).ownerIsRoot).toBe(true);
   });
@@ -232,11 +372,21 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
       SecretKey: placeholder,
       Level: 4,
       Provider: 'https://b.example.com',
-      config: { provider_type: 'cloud_b', base_url: 'https://eu.b.example.com/v1/projects/p/locations/l', project_id: 'proj-1', client_email: 'sa@proj-1.example.com', private_key: PEM.replace(/\n/g, '\\n') },
+      config: {
+        provider_type: 'cloud_b',
+        base_url: 'https://eu.b.example.com/v1/projects/p/locations/l',
+        project_id: 'proj-1',
+        client_email: 'sa@proj-1.example.com',
+        private_key: PEM.replace(/\n/g, '\\n'),
+      },
     });
     expect(created.status).toBe(200);
     const key = ((await created.json()) as { Key: KeyRecord }).Key;
-    expect(key.Config).toMatchObject({ provider_type: 'cloud_b', project_id: 'proj-1', private_key: '[encrypted]' });
+    expect(key.Config).toMatchObject({
+      provider_type: 'cloud_b',
+      project_id: 'proj-1',
+      private_key: '[encrypted]',
+    });
 
     const rows = await database.query('SELECT * FROM keypool.provider_keys');
     const dump = JSON.stringify(rows);
@@ -258,7 +408,9 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
     const { key } = await addKey();
     const before = await client.getSnapshot({ ownerId: rootOwner });
     const started = Date.now();
-    expect((await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: { Status: false } })).status).toBe(200);
+    expect((await gw.request(`/x-keys/${key.ID}`, { method: 'PUT', json: { Status: false } })).status).toBe(
+      200,
+    );
     const after = await client.getSnapshot({ ownerId: rootOwner });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(after.version).toBeGreaterThan(before.version);
@@ -300,21 +452,61 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
     const other = 999_998n;
     expect((await client.listKeys({ ownerId: other, provider: '', page: 1, size: 100 })).keys).toEqual([]);
     expect((await client.getSnapshot({ ownerId: other })).keys).toEqual([]);
-    await expect(client.getKey({ ownerId: other, id: BigInt(key.ID) })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(client.updateKey({ ownerId: other, ownerIsRoot: false, operatorId: other, ipAddress: '', id: BigInt(key.ID), fields: { status: false } })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(client.deleteKey({ ownerId: other, operatorId: other, ipAddress: '', id: BigInt(key.ID) })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(client.sleepKey({ ownerId: other, keyId: BigInt(key.ID), durationMs: 0n })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(client.getKey({ ownerId: other, id: BigInt(key.ID) })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(
+      client.updateKey({
+        ownerId: other,
+        ownerIsRoot: false,
+        operatorId: other,
+        ipAddress: '',
+        id: BigInt(key.ID),
+        fields: { status: false },
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      client.deleteKey({ ownerId: other, operatorId: other, ipAddress: '', id: BigInt(key.ID) }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      client.sleepKey({ ownerId: other, keyId: BigInt(key.ID), durationMs: 0n }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     expect((await list(`/x-keys/${key.ID}`)).keys[0]).toMatchObject({ ID: key.ID, Status: true });
     // A tenant owner's pool may not use loopback or private ranges (root's may).
     const modelPort = await freePort();
-    for (const provider of ['http://10.0.0.5/', `http://127.0.0.1:${modelPort}/v1`, `http://localhost:${modelPort}`, `http://[::1]:${modelPort}/`, 'http://127.1/']) {
+    for (const provider of [
+      'http://10.0.0.5/',
+      `http://127.0.0.1:${modelPort}/v1`,
+      `http://localhost:${modelPort}`,
+      `http://[::1]:${modelPort}/`,
+      'http://127.1/',
+    ]) {
       await expect(
-        client.createKey({ ownerId: other, ownerIsRoot: false, operatorId: other, ipAddress: '', fields: { secretKey: randomSecret(), level: 1, provider } }),
+        client.createKey({
+          ownerId: other,
+          ownerIsRoot: false,
+          operatorId: other,
+          ipAddress: '',
+          fields: { secretKey: randomSecret(), level: 1, provider },
+        }),
       ).rejects.toMatchObject({ code: 'invalid_request' });
     }
-    const tenantKey = await client.createKey({ ownerId: other, ownerIsRoot: false, operatorId: other, ipAddress: '', fields: { secretKey: randomSecret(), level: 1, provider: 'https://api.example.com/v1' } });
+    const tenantKey = await client.createKey({
+      ownerId: other,
+      ownerIsRoot: false,
+      operatorId: other,
+      ipAddress: '',
+      fields: { secretKey: randomSecret(), level: 1, provider: 'https://api.example.com/v1' },
+    });
     await expect(
-      client.updateKey({ ownerId: other, ownerIsRoot: false, operatorId: other, ipAddress: '', id: tenantKey.key?.id ?? 0n, fields: { provider: `http://127.0.0.1:${modelPort}/v1` } }),
+      client.updateKey({
+        ownerId: other,
+        ownerIsRoot: false,
+        operatorId: other,
+        ipAddress: '',
+        id: tenantKey.key?.id ?? 0n,
+        fields: { provider: `http://127.0.0.1:${modelPort}/v1` },
+      }),
     ).rejects.toMatchObject({ code: 'invalid_request' });
     expect((await client.getSnapshot({ ownerId: other })).ownerIsRoot).toBe(false);
     await client.deleteKey({ ownerId: other, operatorId: other, ipAddress: '', id: tenantKey.key?.id ?? 0n });
@@ -356,10 +548,21 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
   it('stops at start with a clear error when GW_SECRET_KEY is not the key the secrets were stored with', async () => {
     for (const service of ['keypool', 'config']) {
       const variable = `${service.toUpperCase()}_ADDR`;
-      const wrong = startProcess(`${service}-wrong-key`, process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
-        cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...gw.env, [variable]: `127.0.0.1:${await freePort()}`, GW_SECRET_KEY: randomBytes(32).toString('hex') },
-      });
+      const wrong = startProcess(
+        `${service}-wrong-key`,
+        process.execPath,
+        ['--import', 'tsx', `services/${service}/src/main.ts`],
+        {
+          cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+          env: {
+            PATH: process.env.PATH ?? '/usr/bin:/bin',
+            HOME: process.env.HOME ?? '/tmp',
+            ...gw.env,
+            [variable]: `127.0.0.1:${await freePort()}`,
+            GW_SECRET_KEY: randomBytes(32).toString('hex'),
+          },
+        },
+      );
       await waitFor(() => Promise.resolve(wrong.child.exitCode !== null), `${service} exit`, 30_000, 100);
       expect(wrong.child.exitCode).toBe(1);
       expect(wrong.output()).toContain('GW_SECRET_KEY is not the key');

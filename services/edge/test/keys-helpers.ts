@@ -8,10 +8,18 @@ export interface ErrorBody {
 
 /** Per-gateway Redis prefix and a public URL, so parallel runs never share key state. */
 export function keyTestEnv(): Record<string, string> {
-  return { GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`, GW_PUBLIC_URL: 'https://gateway.example.test' };
+  return {
+    GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
+    GW_PUBLIC_URL: 'https://gateway.example.test',
+  };
 }
 
-export async function expectError(response: Response, status: number, code: string, mentions?: string): Promise<ErrorBody> {
+export async function expectError(
+  response: Response,
+  status: number,
+  code: string,
+  mentions?: string,
+): Promise<ErrorBody> {
   const body = (await response.json()) as ErrorBody;
   expect({ status: response.status, body }).toMatchObject({ status, body: { error: { code } } });
   if (mentions) {
@@ -22,7 +30,10 @@ export async function expectError(response: Response, status: number, code: stri
 
 /** A plain (non-owner) subaccount of root. */
 export async function createUser(gw: Gateway, name: string): Promise<{ id: number; key: string }> {
-  const response = await gw.request('/x-users', { method: 'POST', json: { Name: name, Email: `${name}@example.com`, CreditGranted: 5 } });
+  const response = await gw.request('/x-users', {
+    method: 'POST',
+    json: { Name: name, Email: `${name}@example.com`, CreditGranted: 5 },
+  });
   expect(response.status).toBe(200);
   const body = (await response.json()) as { User: { ID: number; SecretKey: string } };
   return { id: body.User.ID, key: body.User.SecretKey };

@@ -14,7 +14,11 @@ describe('POST /x-root and the Transfer RPC', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     gw = await startGateway({ databaseUrl: database.url });
-    client = createGrpcClient(accounts.AccountsServiceClient, gw.env.ACCOUNTS_ADDR ?? '', gw.env.GW_INTERNAL_TOKEN ?? '');
+    client = createGrpcClient(
+      accounts.AccountsServiceClient,
+      gw.env.ACCOUNTS_ADDR ?? '',
+      gw.env.GW_INTERNAL_TOKEN ?? '',
+    );
   });
 
   afterAll(async () => {
@@ -25,14 +29,36 @@ describe('POST /x-root and the Transfer RPC', () => {
 
   it('refuses /x-root to anyone but root, and the self phrase for root', async () => {
     const child = await createUser(gw);
-    await expectError(await gw.request('/x-root', { method: 'POST', key: child.key, json: { confirm: `${today()}-ROTATE-ROOT` } }), 403, 'forbidden');
-    await expectError(await gw.request('/x-root', { method: 'POST', json: { confirm: `${today()}-ROTATE-SELF` } }), 400, 'invalid_request');
-    await expectError(await gw.request('/x-root', { method: 'POST', json: { confirm: `${today()}-ROTATE-ROOT`, name: 'someone' } }), 400, 'invalid_request');
+    await expectError(
+      await gw.request('/x-root', {
+        method: 'POST',
+        key: child.key,
+        json: { confirm: `${today()}-ROTATE-ROOT` },
+      }),
+      403,
+      'forbidden',
+    );
+    await expectError(
+      await gw.request('/x-root', { method: 'POST', json: { confirm: `${today()}-ROTATE-SELF` } }),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await gw.request('/x-root', {
+        method: 'POST',
+        json: { confirm: `${today()}-ROTATE-ROOT`, name: 'someone' },
+      }),
+      400,
+      'invalid_request',
+    );
     expect((await gw.request('/dashboard/status')).status).toBe(200);
   });
 
   it('rotates the root key: the old one is refused at once, the new one works', async () => {
-    const response = await gw.request('/x-root', { method: 'POST', json: { confirm: `${today()}-ROTATE-ROOT`, name: 'root' } });
+    const response = await gw.request('/x-root', {
+      method: 'POST',
+      json: { confirm: `${today()}-ROTATE-ROOT`, name: 'root' },
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { rotate: { action: string; key: string; name: string } };
     expect(body.rotate).toMatchObject({ action: 'rotate_root', name: 'root' });
@@ -45,12 +71,27 @@ describe('POST /x-root and the Transfer RPC', () => {
     const parent = await createUser(gw, { credit: 10 });
     const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
 
-    const out = await client.transfer({ callerId: BigInt(parent.id), identifier: String(child.id), amountNano: usd(3), idempotencyKey: 'tr-1' });
+    const out = await client.transfer({
+      callerId: BigInt(parent.id),
+      identifier: String(child.id),
+      amountNano: usd(3),
+      idempotencyKey: 'tr-1',
+    });
     expect(out).toMatchObject({ callerBalanceNano: usd(5), targetBalanceNano: usd(5) });
-    const back = await client.transfer({ callerId: BigInt(parent.id), identifier: child.name, amountNano: -usd('1.5'), idempotencyKey: 'tr-2' });
+    const back = await client.transfer({
+      callerId: BigInt(parent.id),
+      identifier: child.name,
+      amountNano: -usd('1.5'),
+      idempotencyKey: 'tr-2',
+    });
     expect(back).toMatchObject({ callerBalanceNano: usd('6.5'), targetBalanceNano: usd('3.5') });
 
-    const replay = await client.transfer({ callerId: BigInt(parent.id), identifier: String(child.id), amountNano: usd(3), idempotencyKey: 'tr-1' });
+    const replay = await client.transfer({
+      callerId: BigInt(parent.id),
+      identifier: String(child.id),
+      amountNano: usd(3),
+      idempotencyKey: 'tr-1',
+    });
     // A replay answers what the first call answered and moves nothing again.
     expect(replay.targetBalanceNano).toBe(usd(5));
     expect(await balanceNano(database, child.id)).toBe(usd('3.5'));
@@ -66,16 +107,30 @@ describe('POST /x-root and the Transfer RPC', () => {
       { callerId: BigInt(parent.id), identifier: String(child.id), amountNano: 0n, idempotencyKey: '' },
       { callerId: BigInt(parent.id), identifier: String(child.id), amountNano: usd(3), idempotencyKey: '' },
       { callerId: BigInt(parent.id), identifier: String(child.id), amountNano: -usd(3), idempotencyKey: '' },
-      { callerId: BigInt(parent.id), identifier: String(stranger.id), amountNano: usd(1), idempotencyKey: '' },
+      {
+        callerId: BigInt(parent.id),
+        identifier: String(stranger.id),
+        amountNano: usd(1),
+        idempotencyKey: '',
+      },
       { callerId: BigInt(child.id), identifier: String(parent.id), amountNano: usd(1), idempotencyKey: '' },
     ];
     const codes = [];
     for (const attempt of attempts) {
-      const error = await client.transfer(attempt).then(() => undefined, (e: unknown) => e);
+      const error = await client.transfer(attempt).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(AppError);
       codes.push((error as AppError).code);
     }
-    expect(codes).toEqual(['invalid_request', 'insufficient_credit', 'insufficient_credit', 'forbidden', 'forbidden']);
+    expect(codes).toEqual([
+      'invalid_request',
+      'insufficient_credit',
+      'insufficient_credit',
+      'forbidden',
+      'forbidden',
+    ]);
     expect(await moneyState(database)).toBe(before);
   });
 });

@@ -24,7 +24,12 @@ import { natsPoolEvents } from './transport/nats/pool-events.js';
 runService('keypool', async (log) => {
   const config = loadKeypoolConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const database = await openServiceDatabase(config, 'keypool', new URL('../migrations', import.meta.url), log);
+  const database = await openServiceDatabase(
+    config,
+    'keypool',
+    new URL('../migrations', import.meta.url),
+    log,
+  );
   const box = createSecretBox(config.GW_SECRET_KEY);
   await verifySecretKey(sqlKeyCheckStore(database.db, 'keypool'), box, 'keypool');
   const redis = new Redis(config.REDIS_URL, {
@@ -34,7 +39,11 @@ runService('keypool', async (log) => {
   });
   redis.on('error', (error: unknown) => log.warn({ err: error }, 'redis error'));
   const nc = await connectNats(config.NATS_URL, 'keypool', log);
-  const configClient = createGrpcClient(configPb.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN);
+  const configClient = createGrpcClient(
+    configPb.ConfigServiceClient,
+    config.CONFIG_ADDR,
+    config.GW_INTERNAL_TOKEN,
+  );
   const address = listenAddress('keypool', config);
   const deps = {
     store: new DrizzleKeysStore(database.db),
@@ -60,9 +69,12 @@ runService('keypool', async (log) => {
     ['grpc', () => server.stop()],
     ['nats', () => nc.drain()],
     ['grpc clients', () => configClient.close()],
-    ['redis', async () => {
-      await redis.quit();
-    }],
+    [
+      'redis',
+      async () => {
+        await redis.quit();
+      },
+    ],
     ['database', () => database.close()],
   ];
 });

@@ -6,7 +6,12 @@ runService('mailer', async (log) => {
   const config = loadMailerConfig(process.env);
   log.level = config.LOG_LEVEL;
   const nc = await connectNats(config.NATS_URL, 'mailer', log);
-  const { server } = await startGrpcService({ service: 'mailer', address: listenAddress('mailer', config), token: config.GW_INTERNAL_TOKEN, log });
+  const { server } = await startGrpcService({
+    service: 'mailer',
+    address: listenAddress('mailer', config),
+    token: config.GW_INTERNAL_TOKEN,
+    log,
+  });
   return [
     ['grpc', () => server.stop()],
     ['nats', () => nc.drain()],

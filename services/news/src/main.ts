@@ -6,7 +6,12 @@ runService('news', async (log) => {
   const config = loadNewsConfig(process.env);
   log.level = config.LOG_LEVEL;
   const nc = await connectNats(config.NATS_URL, 'news', log);
-  const { server } = await startGrpcService({ service: 'news', address: listenAddress('news', config), token: config.GW_INTERNAL_TOKEN, log });
+  const { server } = await startGrpcService({
+    service: 'news',
+    address: listenAddress('news', config),
+    token: config.GW_INTERNAL_TOKEN,
+    log,
+  });
   return [
     ['grpc', () => server.stop()],
     ['nats', () => nc.drain()],

@@ -25,10 +25,19 @@ function refuse(socket: Duplex, status: number, type: string, code: string, mess
 }
 
 type Frame = [data: RawData, isBinary: boolean];
-type UpstreamSocket = { ok: true; socket: WebSocket; takeEarlyFrames: () => Frame[] } | { ok: false; status?: number; failure?: FailureClass };
+type UpstreamSocket =
+  | { ok: true; socket: WebSocket; takeEarlyFrames: () => Frame[] }
+  | { ok: false; status?: number; failure?: FailureClass };
 
 /** Opens the upstream socket; resolves once it is open, refused (with its status) or timed out. */
-function openUpstream(key: PoolKey, model: string, search: URLSearchParams, headers: Record<string, string>, timeoutMs: number, policy: UpstreamAddressPolicy): Promise<UpstreamSocket> {
+function openUpstream(
+  key: PoolKey,
+  model: string,
+  search: URLSearchParams,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  policy: UpstreamAddressPolicy,
+): Promise<UpstreamSocket> {
   const query = new URLSearchParams(search);
   query.set('model', model);
   const target = standardTarget(key, REALTIME_PATH, `?${query.toString()}`);
@@ -63,7 +72,10 @@ function openUpstream(key: PoolKey, model: string, search: URLSearchParams, head
       resolve({ ok: false, status: response.statusCode ?? 502 });
     });
     upstream.once('error', (error) => {
-      resolve({ ok: false, failure: /timeout/i.test(String(error)) ? FailureClass.Timeout : FailureClass.Connection });
+      resolve({
+        ok: false,
+        failure: /timeout/i.test(String(error)) ? FailureClass.Timeout : FailureClass.Connection,
+      });
     });
   });
 }
@@ -86,20 +98,37 @@ function sendableCode(code: number): number {
  * while connecting) · 5 accept the client and forward frames both ways, the model allowlist
  * applied to every frame that names a model · 6 one usage event per `response.done`.
  */
-export async function relayRealtime(deps: RelayDeps, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+export async function relayRealtime(
+  deps: RelayDeps,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
   const started = Date.now();
   socket.on('error', () => undefined);
 
   // 1 Only the edge may call.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
   if (caller === 'bad_token' || caller === 'no_caller') {
-    refuse(socket, 401, 'authentication_error', ErrorCode.Unauthenticated, 'internal token or caller identity missing');
+    refuse(
+      socket,
+      401,
+      'authentication_error',
+      ErrorCode.Unauthenticated,
+      'internal token or caller identity missing',
+    );
     return;
   }
 
   // 2 Usage must have somewhere to go.
   if (deps.outbox.isFull()) {
-    refuse(socket, 503, 'api_error', ErrorCode.Unavailable, 'usage recording is backed up; try again shortly');
+    refuse(
+      socket,
+      503,
+      'api_error',
+      ErrorCode.Unavailable,
+      'usage recording is backed up; try again shortly',
+    );
     return;
   }
 
@@ -107,7 +136,13 @@ export async function relayRealtime(deps: RelayDeps, req: IncomingMessage, socke
   const url = new URL(req.url ?? '/', 'http://proxy');
   const model = url.searchParams.get('model') ?? '';
   if (!model) {
-    refuse(socket, 400, 'invalid_request_error', ErrorCode.InvalidRequest, 'the model query parameter is required');
+    refuse(
+      socket,
+      400,
+      'invalid_request_error',
+      ErrorCode.InvalidRequest,
+      'the model query parameter is required',
+    );
     return;
   }
   let pool;
@@ -120,14 +155,26 @@ export async function relayRealtime(deps: RelayDeps, req: IncomingMessage, socke
   const state = await deps.health.state(caller.ownerId);
   const planned = planRoute(pool, caller, model, state.sleeping, deps.roundRobin, state.switched);
   if (!planned.ok) {
-    const status = planned.reason === 'no_key_available' ? 503 : planned.reason === 'model_not_routed' ? 404 : 403;
-    refuse(socket, status, status === 503 ? 'api_error' : 'invalid_request_error', status === 503 ? ErrorCode.Unavailable : status === 404 ? ErrorCode.NotFound : ErrorCode.Forbidden, planned.message);
+    const status =
+      planned.reason === 'no_key_available' ? 503 : planned.reason === 'model_not_routed' ? 404 : 403;
+    refuse(
+      socket,
+      status,
+      status === 503 ? 'api_error' : 'invalid_request_error',
+      status === 503 ? ErrorCode.Unavailable : status === 404 ? ErrorCode.NotFound : ErrorCode.Forbidden,
+      planned.message,
+    );
     return;
   }
 
   // 4 Connect upstream: a key that refuses or fails to connect hands over to the next.
   const headers = forwardableRequestHeaders(req.headers);
-  for (const name of ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'accept-encoding']) {
+  for (const name of [
+    'sec-websocket-key',
+    'sec-websocket-version',
+    'sec-websocket-extensions',
+    'accept-encoding',
+  ]) {
     Reflect.deleteProperty(headers, name);
   }
   let chosen: { upstream: WebSocket; step: RouteStep; key: PoolKey; earlyFrames: () => Frame[] } | undefined;
@@ -138,18 +185,39 @@ export async function relayRealtime(deps: RelayDeps, req: IncomingMessage, socke
       if (failed.has(key.id) || key.type !== 'standard') {
         continue;
       }
-      const attempt = await openUpstream(key, step.model, url.searchParams, headers, deps.config.PROXY_UPSTREAM_TIMEOUT_MS, upstreamPolicy(deps, pool));
+      const attempt = await openUpstream(
+        key,
+        step.model,
+        url.searchParams,
+        headers,
+        deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
+        upstreamPolicy(deps, pool),
+      );
       if (attempt.ok) {
         chosen = { upstream: attempt.socket, step, key, earlyFrames: attempt.takeEarlyFrames };
         break search;
       }
       const outcome = attempt.status === undefined ? undefined : classifyStatus(attempt.status);
       if (outcome?.kind === 'client_error' && attempt.status !== undefined) {
-        refuse(socket, attempt.status, 'invalid_request_error', ErrorCode.InvalidRequest, `upstream refused the session (${attempt.status})`);
+        refuse(
+          socket,
+          attempt.status,
+          'invalid_request_error',
+          ErrorCode.InvalidRequest,
+          `upstream refused the session (${attempt.status})`,
+        );
         return;
       }
       failed.add(key.id);
-      await recordFailure(deps, pool, state, caller.ownerId, key, step.level, outcome?.kind === 'failure' ? outcome.class : (attempt.failure ?? FailureClass.Connection));
+      await recordFailure(
+        deps,
+        pool,
+        state,
+        caller.ownerId,
+        key,
+        step.level,
+        outcome?.kind === 'failure' ? outcome.class : (attempt.failure ?? FailureClass.Connection),
+      );
     }
   }
   if (!chosen) {
@@ -184,7 +252,14 @@ export async function relayRealtime(deps: RelayDeps, req: IncomingMessage, socke
             latencyMs: Date.now() - started,
             partial: false,
           });
-          deps.outbox.append(event).catch((error: unknown) => deps.log.error({ err: error, eventId: event.eventId }, 'realtime usage event could not be written'));
+          deps.outbox
+            .append(event)
+            .catch((error: unknown) =>
+              deps.log.error(
+                { err: error, eventId: event.eventId },
+                'realtime usage event could not be written',
+              ),
+            );
         }
       }
     }
@@ -217,13 +292,18 @@ export async function relayRealtime(deps: RelayDeps, req: IncomingMessage, socke
     }
     accepted.on('message', (data: RawData, isBinary: boolean) => {
       if (!isBinary) {
-        const frame = parseJson(frameText(data)) as { type?: unknown; session?: { model?: unknown } } | undefined;
+        const frame = parseJson(frameText(data)) as
+          { type?: unknown; session?: { model?: unknown } } | undefined;
         const named = frame?.session?.model;
         if (typeof named === 'string' && !isModelAllowed(caller.allowModels, named)) {
           accepted.send(
             JSON.stringify({
               type: 'error',
-              error: { type: 'invalid_request_error', code: 'model_not_allowed', message: `model ${named} is not allowed for this key` },
+              error: {
+                type: 'invalid_request_error',
+                code: 'model_not_allowed',
+                message: `model ${named} is not allowed for this key`,
+              },
             }),
           );
           return;

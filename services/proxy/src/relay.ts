@@ -12,7 +12,14 @@ import {
   type UpstreamAddressPolicy,
 } from '@gw/kit';
 import { classifyStatus, FailureClass, parseRetryAfter, shouldSwitchLevel } from './domain/key-health.js';
-import type { KeyHealthStore, KeySource, LevelEvents, OwnerAlerts, PoolState, UsageOutbox } from './domain/ports.js';
+import type {
+  KeyHealthStore,
+  KeySource,
+  LevelEvents,
+  OwnerAlerts,
+  PoolState,
+  UsageOutbox,
+} from './domain/ports.js';
 import {
   canonicalPath,
   forwardableRequestHeaders,
@@ -87,7 +94,10 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** The edge's hop: the internal token, then the caller identity it authenticated. */
-export function trustedCaller(req: IncomingMessage, internalToken: string): CallerIdentity | 'bad_token' | 'no_caller' {
+export function trustedCaller(
+  req: IncomingMessage,
+  internalToken: string,
+): CallerIdentity | 'bad_token' | 'no_caller' {
   const token = header(req, INTERNAL_TOKEN_HEADER);
   if (!token || !sameSecret(token, internalToken)) {
     return 'bad_token';
@@ -205,7 +215,13 @@ export async function relay(deps: RelayDeps, req: IncomingMessage, res: ServerRe
   // 1 Only the edge may call: internal token, then the caller identity it authenticated.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
   if (caller === 'bad_token' || caller === 'no_caller') {
-    sendError(res, 401, 'authentication_error', ErrorCode.Unauthenticated, caller === 'bad_token' ? 'internal token missing or wrong' : 'caller identity missing');
+    sendError(
+      res,
+      401,
+      'authentication_error',
+      ErrorCode.Unauthenticated,
+      caller === 'bad_token' ? 'internal token missing or wrong' : 'caller identity missing',
+    );
     return;
   }
 
@@ -298,7 +314,12 @@ export async function relay(deps: RelayDeps, req: IncomingMessage, res: ServerRe
       const cancel = new AbortController();
       client.onGone = () => cancel.abort();
       const attempt = await sendUpstream(
-        { ...target, method: req.method ?? 'POST', body: raw.length > 0 ? bodyFor(parsed, step.model) : undefined, extraHeaders },
+        {
+          ...target,
+          method: req.method ?? 'POST',
+          body: raw.length > 0 ? bodyFor(parsed, step.model) : undefined,
+          extraHeaders,
+        },
         deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
         cancel.signal,
         upstreamPolicy(deps, pool),

@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '@gw/kit';
-import { failoverModels, levelOf, mapModel, planRoute, RoundRobin, switchOverChain } from './domain/route-plan.js';
+import {
+  failoverModels,
+  levelOf,
+  mapModel,
+  planRoute,
+  RoundRobin,
+  switchOverChain,
+} from './domain/route-plan.js';
 import { sendError, trustedCaller, type RelayDeps } from './relay.js';
 
 /**
@@ -8,11 +15,21 @@ import { sendError, trustedCaller, type RelayDeps } from './relay.js';
  * the caller identity in the headers, without calling upstream and without moving round robin.
  * 1 trust the hop · 2 plan from memory and the shared key state · 3 describe every candidate key.
  */
-export async function inspectRoute(deps: RelayDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function inspectRoute(
+  deps: RelayDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   // 1 Only the edge may ask.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
   if (caller === 'bad_token' || caller === 'no_caller') {
-    sendError(res, 401, 'authentication_error', ErrorCode.Unauthenticated, 'internal token or caller identity missing');
+    sendError(
+      res,
+      401,
+      'authentication_error',
+      ErrorCode.Unauthenticated,
+      'internal token or caller identity missing',
+    );
     return;
   }
   const model = new URL(req.url ?? '/', 'http://proxy').searchParams.get('model') ?? '';
@@ -35,7 +52,10 @@ export async function inspectRoute(deps: RelayDeps, req: IncomingMessage, res: S
   const planned = planRoute(pool, caller, model, state.sleeping, new RoundRobin(), state.switched);
   const levels = level === undefined ? [] : [level, ...switchOverChain(pool, level)];
   const failover = failoverModels(pool, mapped);
-  const candidateLevels = new Set([...levels, ...failover.map((backup) => levelOf(pool, backup)).filter((l): l is number => l !== undefined)]);
+  const candidateLevels = new Set([
+    ...levels,
+    ...failover.map((backup) => levelOf(pool, backup)).filter((l): l is number => l !== undefined),
+  ]);
 
   // 3 Every key of every Level the request could reach, with its state.
   const keys = pool.keys
@@ -48,7 +68,9 @@ export async function inspectRoute(deps: RelayDeps, req: IncomingMessage, res: S
         Provider: key.provider,
         ProviderType: key.type,
         State: !key.active ? 'disabled' : sleep ? 'sleeping' : 'active',
-        ...(sleep && key.active ? { WakeAt: new Date(sleep.until).toISOString(), LastFailure: sleep.failure } : {}),
+        ...(sleep && key.active
+          ? { WakeAt: new Date(sleep.until).toISOString(), LastFailure: sleep.failure }
+          : {}),
       };
     });
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(
@@ -61,7 +83,13 @@ export async function inspectRoute(deps: RelayDeps, req: IncomingMessage, res: S
       FailoverModels: failover,
       Routable: planned.ok,
       ...(planned.ok ? {} : { Reason: planned.reason, Message: planned.message }),
-      Steps: planned.ok ? planned.plan.steps.map((step) => ({ Model: step.model, Level: step.level, Keys: step.keys.map((key) => Number(key.id)) })) : [],
+      Steps: planned.ok
+        ? planned.plan.steps.map((step) => ({
+            Model: step.model,
+            Level: step.level,
+            Keys: step.keys.map((key) => Number(key.id)),
+          }))
+        : [],
       Keys: keys,
     }),
   );

@@ -64,7 +64,9 @@ export class MockUpstream {
     const host = '127.0.0.1';
     const holder: { mock?: MockUpstream } = {};
     const server = createServer((req, res) => void holder.mock?.handle(req, res));
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => holder.mock?.upgrade(req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      holder.mock?.upgrade(req, socket, head),
+    );
     await new Promise<void>((resolve) => server.listen(0, host, resolve));
     holder.mock = new MockUpstream(server, `http://${host}:${(server.address() as AddressInfo).port}`);
     return holder.mock;
@@ -97,7 +99,15 @@ export class MockUpstream {
     const url = new URL(req.url ?? '/', 'http://mock');
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const model = url.searchParams.get('model') ?? '';
-    this.requests.push({ key, method: 'GET', path: url.pathname, search: url.search, headers: req.headers, body: { model }, at: Date.now() });
+    this.requests.push({
+      key,
+      method: 'GET',
+      path: url.pathname,
+      search: url.search,
+      headers: req.headers,
+      body: { model },
+      at: Date.now(),
+    });
     const behaviour = this.behaviours.get(key) ?? {};
     if (behaviour.status) {
       socket.end(`HTTP/1.1 ${behaviour.status} Mock\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
@@ -110,7 +120,10 @@ export class MockUpstream {
       });
       ws.send(JSON.stringify({ type: 'session.created', session: { model } }));
       ws.on('message', (data) => {
-        const frame = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as { type?: string; session?: unknown };
+        const frame = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as {
+          type?: string;
+          session?: unknown;
+        };
         this.realtimeFrames.push(frame);
         if (frame.type === 'response.create') {
           ws.send(
@@ -144,7 +157,9 @@ export class MockUpstream {
     const url = new URL(req.url ?? '/', 'http://mock');
     // Bearer for standard and cloud_b (an access token), the api-key header for cloud_a.
     const apiKey = req.headers['api-key'];
-    const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? (typeof apiKey === 'string' ? apiKey : '');
+    const key =
+      /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ??
+      (typeof apiKey === 'string' ? apiKey : '');
     const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
     const record: Recorded = {
       key,
@@ -152,7 +167,11 @@ export class MockUpstream {
       path: url.pathname,
       search: url.search,
       headers: req.headers,
-      body: text ? (form ? Object.fromEntries(new URLSearchParams(text)) : (JSON.parse(text) as Record<string, unknown>)) : {},
+      body: text
+        ? form
+          ? Object.fromEntries(new URLSearchParams(text))
+          : (JSON.parse(text) as Record<string, unknown>)
+        : {},
       at: Date.now(),
     };
     this.requests.push(record);
@@ -176,17 +195,27 @@ export class MockUpstream {
       if (behaviour.retryAfter) {
         headers['retry-after'] = behaviour.retryAfter;
       }
-      res.writeHead(behaviour.status, headers).end(JSON.stringify({ error: { message: `mock ${behaviour.status}`, type: 'mock', code: String(behaviour.status) } }));
+      res.writeHead(behaviour.status, headers).end(
+        JSON.stringify({
+          error: { message: `mock ${behaviour.status}`, type: 'mock', code: String(behaviour.status) },
+        }),
+      );
       return;
     }
     // cloud_b token endpoint: a JWT-bearer assertion in, `tok-<iss>` out.
     if (record.path === '/token') {
-      const claims = JSON.parse(Buffer.from(String(record.body.assertion).split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss: string };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: `tok-${claims.iss}`, expires_in: 3600, token_type: 'Bearer' }));
+      const claims = JSON.parse(
+        Buffer.from(String(record.body.assertion).split('.')[1] ?? '', 'base64url').toString('utf8'),
+      ) as { iss: string };
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ access_token: `tok-${claims.iss}`, expires_in: 3600, token_type: 'Bearer' }));
       return;
     }
     // cloud_a deployments and cloud_b OpenAI-compatible endpoints serve the same calls.
-    const served = /^\/openai\/deployments\/[^/]+(\/.*)$/.exec(record.path)?.[1] ?? /\/endpoints\/openapi(\/.*)$/.exec(record.path)?.[1];
+    const served =
+      /^\/openai\/deployments\/[^/]+(\/.*)$/.exec(record.path)?.[1] ??
+      /\/endpoints\/openapi(\/.*)$/.exec(record.path)?.[1];
     const path = served ? `/v1${served}` : record.path;
     const model = typeof record.body.model === 'string' ? record.body.model : 'mock-model';
     const usage: NonNullable<Behaviour['usage']> = behaviour.usage ?? DEFAULT_USAGE;
@@ -199,17 +228,31 @@ export class MockUpstream {
     };
 
     if (path === '/v1/models') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }] }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }],
+        }),
+      );
       return;
     }
     if (path === '/v1/embeddings') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ object: 'list', model, data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }], usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens } }),
+        JSON.stringify({
+          object: 'list',
+          model,
+          data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }],
+          usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens },
+        }),
       );
       return;
     }
     if (path !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'unknown path', type: 'invalid_request_error', code: 'not_found' } }));
+      res.writeHead(404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          error: { message: 'unknown path', type: 'invalid_request_error', code: 'not_found' },
+        }),
+      );
       return;
     }
     if (record.body.stream !== true) {
@@ -219,19 +262,26 @@ export class MockUpstream {
           object: 'chat.completion',
           created: 0,
           model,
-          choices: [{ index: 0, message: { role: 'assistant', content: `hello from ${key}` }, finish_reason: 'stop' }],
+          choices: [
+            { index: 0, message: { role: 'assistant', content: `hello from ${key}` }, finish_reason: 'stop' },
+          ],
           usage: usageBody,
         }),
       );
       return;
     }
 
-    const includeUsage = (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const includeUsage =
+      (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
     const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const extra = includeUsage ? { usage: null } : {};
-    send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], ...extra });
+    send({
+      ...base,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+      ...extra,
+    });
     const count = behaviour.chunks ?? 3;
     for (let i = 0; i < count; i += 1) {
       if (behaviour.chunkDelayMs) {
@@ -244,7 +294,11 @@ export class MockUpstream {
         res.socket?.resetAndDestroy();
         return;
       }
-      send({ ...base, choices: [{ index: 0, delta: { content: `tok${i} ` }, finish_reason: null }], ...extra });
+      send({
+        ...base,
+        choices: [{ index: 0, delta: { content: `tok${i} ` }, finish_reason: null }],
+        ...extra,
+      });
     }
     send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], ...extra });
     if (includeUsage && !behaviour.omitUsage) {

@@ -22,19 +22,33 @@ describe('usage outbox (NATS outage, proxy crash)', () => {
 
   const natsPort = () => Number(new URL(gw.env.NATS_URL ?? '').port);
   const startNats = () => {
-    const nats = startProcess('nats-restarted', NATS_SERVER, ['-a', '127.0.0.1', '-p', String(natsPort()), '-js', '-sd', join(gw.env.GW_DATA_DIR ?? '', 'nats')], { cwd: gw.env.GW_DATA_DIR ?? '', env: {} });
+    const nats = startProcess(
+      'nats-restarted',
+      NATS_SERVER,
+      ['-a', '127.0.0.1', '-p', String(natsPort()), '-js', '-sd', join(gw.env.GW_DATA_DIR ?? '', 'nats')],
+      { cwd: gw.env.GW_DATA_DIR ?? '', env: {} },
+    );
     gw.processes.set('nats', nats);
     return nats;
   };
   const startProxy = () => {
-    const proxy = startProcess('proxy', process.execPath, ['--import', 'tsx', join('services', 'proxy', 'src', 'main.ts')], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...gw.env },
-    });
+    const proxy = startProcess(
+      'proxy',
+      process.execPath,
+      ['--import', 'tsx', join('services', 'proxy', 'src', 'main.ts')],
+      {
+        cwd: REPO,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...gw.env },
+      },
+    );
     gw.processes.set('proxy', proxy);
     return proxy;
   };
-  const chat = () => gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-outbox', messages: [{ role: 'user', content: 'hi' }] } });
+  const chat = () =>
+    gw.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'gpt-outbox', messages: [{ role: 'user', content: 'hi' }] },
+    });
   const streamedMessages = async () => {
     const nc = await connect({ servers: gw.natsUrl });
     try {
@@ -52,10 +66,23 @@ describe('usage outbox (NATS outage, proxy crash)', () => {
   beforeAll(async () => {
     mock = await MockUpstream.start();
     gw = await startGateway({
-      env: { PROXY_OUTBOX_MAX: '3', GW_PUBLIC_URL: 'https://gateway.example.test', GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:` },
+      env: {
+        PROXY_OUTBOX_MAX: '3',
+        GW_PUBLIC_URL: 'https://gateway.example.test',
+        GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
+      },
     });
-    expect((await gw.request('/x-keys', { method: 'POST', json: { SecretKey: key, Level: 1, Provider: mock.url } })).status).toBe(200);
-    expect((await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-outbox=1' } })).status).toBe(200);
+    expect(
+      (
+        await gw.request('/x-keys', {
+          method: 'POST',
+          json: { SecretKey: key, Level: 1, Provider: mock.url },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-outbox=1' } })).status,
+    ).toBe(200);
   });
 
   afterAll(async () => {
@@ -83,10 +110,15 @@ describe('usage outbox (NATS outage, proxy crash)', () => {
     // The proxy dies with three events buffered; NATS comes back; a new proxy replays the file.
     await (gw.processes.get('proxy') as RunningProcess).kill();
     startNats();
-    await waitFor(async () => {
-      await streamedMessages();
-      return true;
-    }, 'nats back', 10_000, 100);
+    await waitFor(
+      async () => {
+        await streamedMessages();
+        return true;
+      },
+      'nats back',
+      10_000,
+      100,
+    );
     startProxy();
     await waitFor(async () => (await proxyOutbox()) === 0, 'outbox drained', 30_000, 100);
     expect(await streamedMessages()).toBe(4);

@@ -8,10 +8,16 @@ import WebSocket from 'ws';
 import { MockUpstream } from './mock-upstream.js';
 
 /** A realtime client through the edge; resolves once the socket is open (or with the refusal status). */
-function openSession(gw: Gateway, model: string, key: string): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>> } | { status: number }> {
+function openSession(
+  gw: Gateway,
+  model: string,
+  key: string,
+): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>> } | { status: number }> {
   const url = `${gw.baseUrl.replace('http', 'ws')}/v1/realtime?model=${encodeURIComponent(model)}`;
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${key}`, 'openai-beta': 'realtime=v1' } });
+    const ws = new WebSocket(url, {
+      headers: { authorization: `Bearer ${key}`, 'openai-beta': 'realtime=v1' },
+    });
     const frames: Array<Record<string, unknown>> = [];
     ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()) as Record<string, unknown>));
     ws.once('open', () => resolve({ ws, frames }));
@@ -38,14 +44,22 @@ describe('GET /v1/realtime through the edge', () => {
   const secret = (name: string) => `${name}-${randomBytes(12).toString('hex')}`;
 
   async function addKey(level: number, secretKey: string): Promise<number> {
-    const response = await gw.request('/x-keys', { method: 'POST', json: { SecretKey: secretKey, Level: level, Provider: mock.url } });
+    const response = await gw.request('/x-keys', {
+      method: 'POST',
+      json: { SecretKey: secretKey, Level: level, Provider: mock.url },
+    });
     expect(response.status).toBe(200);
     return ((await response.json()) as { Key: { ID: number } }).Key.ID;
   }
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
-    gw = await startGateway({ env: { GW_PUBLIC_URL: 'https://gateway.example.test', GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:` } });
+    gw = await startGateway({
+      env: {
+        GW_PUBLIC_URL: 'https://gateway.example.test',
+        GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
+      },
+    });
     nc = await connect({ servers: gw.natsUrl });
     const sub = nc.subscribe(SUBJECTS.usageRecorded);
     void (async () => {
@@ -64,18 +78,35 @@ describe('GET /v1/realtime through the edge', () => {
   it('forwards frames both ways and bills every response.done once', async () => {
     const k = secret('rt');
     const keyId = await addKey(1, k);
-    expect((await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt*=1' } })).status).toBe(200);
+    expect(
+      (await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt*=1' } })).status,
+    ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     const { ws, frames } = session(await openSession(gw, 'gpt-rt-1', gw.rootKey));
-    await waitFor(async () => frames.some((frame) => frame.type === 'session.created'), 'session.created', 3_000, 20);
+    await waitFor(
+      async () => frames.some((frame) => frame.type === 'session.created'),
+      'session.created',
+      3_000,
+      20,
+    );
     expect(mock.for(k)[0]?.headers.authorization).toBe(`Bearer ${k}`);
     expect(mock.for(k)[0]?.headers['x-gw-account']).toBeUndefined();
 
     ws.send(JSON.stringify({ type: 'response.create' }));
     ws.send(JSON.stringify({ type: 'response.create' }));
-    await waitFor(async () => frames.filter((frame) => frame.type === 'response.done').length === 2, 'two responses', 3_000, 20);
-    await waitFor(async () => usage.filter((event) => event.keyId === BigInt(keyId)).length === 2, 'two usage events', 5_000, 20);
+    await waitFor(
+      async () => frames.filter((frame) => frame.type === 'response.done').length === 2,
+      'two responses',
+      3_000,
+      20,
+    );
+    await waitFor(
+      async () => usage.filter((event) => event.keyId === BigInt(keyId)).length === 2,
+      'two usage events',
+      5_000,
+      20,
+    );
     expect(usage.filter((event) => event.keyId === BigInt(keyId))[0]).toMatchObject({
       path: '/v1/realtime',
       modelRequested: 'gpt-rt-1',
@@ -91,21 +122,36 @@ describe('GET /v1/realtime through the edge', () => {
   });
 
   it('applies AllowModels to the session and to every frame that names a model', async () => {
-    const created = await gw.request('/x-users', { method: 'POST', json: { Name: 'rtlimited', Email: 'rtlimited@example.com', CreditGranted: 5, AllowModels: 'gpt-rt*' } });
+    const created = await gw.request('/x-users', {
+      method: 'POST',
+      json: { Name: 'rtlimited', Email: 'rtlimited@example.com', CreditGranted: 5, AllowModels: 'gpt-rt*' },
+    });
     expect(created.status).toBe(200);
     const userKey = ((await created.json()) as { User: { SecretKey: string } }).User.SecretKey;
 
     expect(await openSession(gw, 'other-model', userKey)).toEqual({ status: 403 });
 
     const { ws, frames } = session(await openSession(gw, 'gpt-rt-2', userKey));
-    await waitFor(async () => frames.some((frame) => frame.type === 'session.created'), 'session.created', 3_000, 20);
+    await waitFor(
+      async () => frames.some((frame) => frame.type === 'session.created'),
+      'session.created',
+      3_000,
+      20,
+    );
     ws.send(JSON.stringify({ type: 'session.update', session: { model: 'other-model' } }));
     await waitFor(async () => frames.some((frame) => frame.type === 'error'), 'error event', 3_000, 20);
-    expect(frames.find((frame) => frame.type === 'error')).toMatchObject({ error: { code: 'model_not_allowed' } });
+    expect(frames.find((frame) => frame.type === 'error')).toMatchObject({
+      error: { code: 'model_not_allowed' },
+    });
     expect(mock.realtimeFrames.some((frame) => frame.type === 'session.update')).toBe(false);
 
     ws.send(JSON.stringify({ type: 'session.update', session: { model: 'gpt-rt-3' } }));
-    await waitFor(async () => frames.some((frame) => frame.type === 'session.updated'), 'session.updated', 3_000, 20);
+    await waitFor(
+      async () => frames.some((frame) => frame.type === 'session.updated'),
+      'session.updated',
+      3_000,
+      20,
+    );
     ws.close();
   });
 
@@ -119,12 +165,19 @@ describe('GET /v1/realtime through the edge', () => {
     mock.set(refusing, { status: 500 });
     await addKey(2, refusing);
     await addKey(2, serving);
-    expect((await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt-fo=2' } })).status).toBe(200);
+    expect(
+      (await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt-fo=2' } })).status,
+    ).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     for (let i = 0; i < 2; i += 1) {
       const { ws, frames } = session(await openSession(gw, 'gpt-rt-fo', gw.rootKey));
-      await waitFor(async () => frames.some((frame) => frame.type === 'session.created'), 'session.created', 3_000, 20);
+      await waitFor(
+        async () => frames.some((frame) => frame.type === 'session.created'),
+        'session.created',
+        3_000,
+        20,
+      );
       ws.close();
     }
     expect(mock.for(refusing)).toHaveLength(1);

@@ -18,7 +18,13 @@ import { MockUpstream } from './mock-upstream.js';
  * faults that are awkward to provoke through the whole gateway (RELIABILITY U3, E5).
  */
 const TOKEN = 'internal-token-for-tests';
-const caller: CallerIdentity = { accountId: '5', ownerId: '1', allowModels: '', allowLevels: '', modelMapper: '' };
+const caller: CallerIdentity = {
+  accountId: '5',
+  ownerId: '1',
+  allowModels: '',
+  allowLevels: '',
+  modelMapper: '',
+};
 
 class MemoryOutbox implements UsageOutbox {
   full = false;
@@ -60,13 +66,28 @@ describe('relay guards and stream faults', () => {
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
-    const keys: KeySource = { get: async () => pool, onChange: () => undefined, close: async () => undefined };
+    const keys: KeySource = {
+      get: async () => pool,
+      onChange: () => undefined,
+      close: async () => undefined,
+    };
     const tokens = new CloudBTokens(`${mock.url}/token`);
     server = createServer((req, res) => {
       const deps: RelayDeps = {
-        config: { GW_INTERNAL_TOKEN: TOKEN, PROXY_UPSTREAM_TIMEOUT_MS: 1_000, PROXY_STREAM_IDLE_MS: 1_000, PROXY_USAGE_GRACE_MS: 200, PROXY_BODY_LIMIT_BYTES: 1024 * 1024, PROXY_LEVEL_COOLDOWN_MS: 60_000 },
+        config: {
+          GW_INTERNAL_TOKEN: TOKEN,
+          PROXY_UPSTREAM_TIMEOUT_MS: 1_000,
+          PROXY_STREAM_IDLE_MS: 1_000,
+          PROXY_USAGE_GRACE_MS: 200,
+          PROXY_BODY_LIMIT_BYTES: 1024 * 1024,
+          PROXY_LEVEL_COOLDOWN_MS: 60_000,
+        },
         // The relay's own port stands for the gateway's listen addresses.
-        self: { ports: [(server.address() as AddressInfo).port], endpoints: [], hosts: ['gateway.example.test'] },
+        self: {
+          ports: [(server.address() as AddressInfo).port],
+          endpoints: [],
+          hosts: ['gateway.example.test'],
+        },
         keys,
         health,
         outbox,
@@ -74,7 +95,15 @@ describe('relay guards and stream faults', () => {
         levels: { levelSwitched: () => undefined },
         alerts: { keyAuthFailed: async (ownerId, keyId) => void alerted.push(`${ownerId}/${keyId}`) },
         providers: {
-          defaults: { cloudAApiVersions: { chat: 'v-chat', embeddings: 'v-embed', audio: 'v-audio', images: 'v-images', responses: 'v-resp' } },
+          defaults: {
+            cloudAApiVersions: {
+              chat: 'v-chat',
+              embeddings: 'v-embed',
+              audio: 'v-audio',
+              images: 'v-images',
+              responses: 'v-resp',
+            },
+          },
           accessToken: (key) => tokens.get(key),
         },
         log: createLogger('proxy-test', 'silent'),
@@ -103,7 +132,16 @@ describe('relay guards and stream faults', () => {
       version: '1',
       ownerIsRoot,
       config: {},
-      keys: keys.map((key, i) => ({ id: String(i + 1), level: 1, provider: mock.url, secret: 's', active: true, type: 'standard', config: {}, ...key })),
+      keys: keys.map((key, i) => ({
+        id: String(i + 1),
+        level: 1,
+        provider: mock.url,
+        secret: 's',
+        active: true,
+        type: 'standard',
+        config: {},
+        ...key,
+      })),
     };
   };
 
@@ -113,14 +151,27 @@ describe('relay guards and stream faults', () => {
       version: '1',
       ownerIsRoot: true,
       config: {},
-      keys: secrets.map((secret, i) => ({ id: String(i + 1), level: 1, provider: mock.url, secret, active: true, type: 'standard', config: {} })),
+      keys: secrets.map((secret, i) => ({
+        id: String(i + 1),
+        level: 1,
+        provider: mock.url,
+        secret,
+        active: true,
+        type: 'standard',
+        config: {},
+      })),
     };
   };
 
   const call = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}/v1/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-gw-internal-token': TOKEN, 'x-gw-account': encodeCaller(caller), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'x-gw-internal-token': TOKEN,
+        'x-gw-account': encodeCaller(caller),
+        ...headers,
+      },
       body: JSON.stringify(body),
     });
 
@@ -168,7 +219,11 @@ describe('relay guards and stream faults', () => {
   it('never retries after the first byte: a reset mid-stream cuts the client and bills a partial call', async () => {
     usePool(['reset-1', 'reset-2']);
     mock.set('reset-1', { chunks: 20, chunkDelayMs: 10, resetAfter: 10 });
-    const response = await call({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hello there' }] });
+    const response = await call({
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: 'hello there' }],
+    });
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
     expect(mock.for('reset-1')).toHaveLength(1);
@@ -211,7 +266,17 @@ describe('relay guards and stream faults', () => {
   });
 
   it('calls a cloud_a key by deployment, api-version and api-key header', async () => {
-    useKeys([{ type: 'cloud_a', secret: 'cloud-a-secret-0001', config: { provider_type: 'cloud_a', model_mapping: { 'gpt-4o*': 'dep-4o', '*': 'dep-default' }, api_versions: { chat: '2024-06-01' } } }]);
+    useKeys([
+      {
+        type: 'cloud_a',
+        secret: 'cloud-a-secret-0001',
+        config: {
+          provider_type: 'cloud_a',
+          model_mapping: { 'gpt-4o*': 'dep-4o', '*': 'dep-default' },
+          api_versions: { chat: '2024-06-01' },
+        },
+      },
+    ]);
     const response = await call({ model: 'gpt-4o-mini', messages: [] });
     expect(response.status).toBe(200);
     const seen = mock.for('cloud-a-secret-0001');
@@ -221,11 +286,18 @@ describe('relay guards and stream faults', () => {
 
     const embed = await fetch(`${base}/v1/embeddings`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-gw-internal-token': TOKEN, 'x-gw-account': encodeCaller(caller) },
+      headers: {
+        'content-type': 'application/json',
+        'x-gw-internal-token': TOKEN,
+        'x-gw-account': encodeCaller(caller),
+      },
       body: JSON.stringify({ model: 'text-embedding-3-small', input: 'x' }),
     });
     expect(embed.status).toBe(200);
-    expect(mock.for('cloud-a-secret-0001')[1]).toMatchObject({ path: '/openai/deployments/dep-default/embeddings', search: '?api-version=v-embed' });
+    expect(mock.for('cloud-a-secret-0001')[1]).toMatchObject({
+      path: '/openai/deployments/dep-default/embeddings',
+      search: '?api-version=v-embed',
+    });
   });
 
   it('calls a cloud_b key with an access token exchanged for a signed JWT, cached between calls', async () => {
@@ -252,8 +324,18 @@ describe('relay guards and stream faults', () => {
     const exchanges = mock.requests.filter((request) => request.path === '/token');
     expect(exchanges).toHaveLength(1);
     const [header, claims, signature] = String(exchanges[0]?.body.assertion).split('.');
-    expect(verify('RSA-SHA256', Buffer.from(`${header}.${claims}`), createPublicKey(publicKey.export({ type: 'spki', format: 'pem' })), Buffer.from(signature ?? '', 'base64url'))).toBe(true);
-    expect(JSON.parse(Buffer.from(claims ?? '', 'base64url').toString())).toMatchObject({ iss: email, aud: `${mock.url}/token` });
+    expect(
+      verify(
+        'RSA-SHA256',
+        Buffer.from(`${header}.${claims}`),
+        createPublicKey(publicKey.export({ type: 'spki', format: 'pem' })),
+        Buffer.from(signature ?? '', 'base64url'),
+      ),
+    ).toBe(true);
+    expect(JSON.parse(Buffer.from(claims ?? '', 'base64url').toString())).toMatchObject({
+      iss: email,
+      aud: `${mock.url}/token`,
+    });
     const served = mock.for(`tok-${email}`);
     expect(served).toHaveLength(2);
     expect(served[0]?.path).toBe('/vertex/v1/projects/p1/locations/l1/endpoints/openapi/chat/completions');
@@ -272,8 +354,14 @@ describe('relay guards and stream faults', () => {
     const self = { ports: [8080], endpoints: [], hosts: [] };
     const resolve = (rootPool: boolean, port: number) =>
       new Promise<string>((done) => {
-        (guardedLookup({ rootPool, self }, port) as unknown as (host: string, options: object, cb: (error: Error | null) => void) => void)('localhost', { all: true }, (error) =>
-          done(error ? (error as Error & { code?: string }).code ?? 'error' : 'ok'),
+        (
+          guardedLookup({ rootPool, self }, port) as unknown as (
+            host: string,
+            options: object,
+            cb: (error: Error | null) => void,
+          ) => void
+        )('localhost', { all: true }, (error) =>
+          done(error ? ((error as Error & { code?: string }).code ?? 'error') : 'ok'),
         );
       });
     expect(await resolve(false, 11434)).toBe('EGWREFUSED');

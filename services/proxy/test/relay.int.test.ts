@@ -31,7 +31,10 @@ describe('proxy relay through the edge', () => {
   const created: number[] = [];
 
   async function addKey(level: number, secretKey: string, provider = mock.url): Promise<number> {
-    const response = await gw.request('/x-keys', { method: 'POST', json: { SecretKey: secretKey, Level: level, Provider: provider } });
+    const response = await gw.request('/x-keys', {
+      method: 'POST',
+      json: { SecretKey: secretKey, Level: level, Provider: provider },
+    });
     expect(response.status, await response.clone().text()).toBe(200);
     const id = ((await response.json()) as { Key: { ID: number } }).Key.ID;
     created.push(id);
@@ -44,7 +47,12 @@ describe('proxy relay through the edge', () => {
   }
 
   /** One Level with the given keys; `model` is routed there. */
-  async function level(level: number, model: string, keys: Array<{ secret: string; provider?: string }>, config: Record<string, string> = {}) {
+  async function level(
+    level: number,
+    model: string,
+    keys: Array<{ secret: string; provider?: string }>,
+    config: Record<string, string> = {},
+  ) {
     const ids: number[] = [];
     for (const key of keys) {
       ids.push(await addKey(level, key.secret, key.provider));
@@ -98,7 +106,10 @@ describe('proxy relay through the edge', () => {
     const [id] = await level(1, 'gpt-chat', [{ secret: k }], { MODEL_MAPPER: 'chat-alias=gpt-chat' });
     mock.set(k, { usage: { prompt_tokens: 21, completion_tokens: 9, cached: 4 } });
 
-    const completion = await client.chat.completions.create({ model: 'chat-alias', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'chat-alias',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
 
     expect(completion.choices[0]?.message.content).toBe(`hello from ${k}`);
     const seen = mock.for(k);
@@ -141,7 +152,11 @@ describe('proxy relay through the edge', () => {
     const [id] = await level(3, 'gpt-stream', [{ secret: k }]);
     mock.set(k, { chunks: 5, usage: { prompt_tokens: 13, completion_tokens: 5 } });
 
-    const stream = await client.chat.completions.create({ model: 'gpt-stream', stream: true, messages: [{ role: 'user', content: 'count' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-stream',
+      stream: true,
+      messages: [{ role: 'user', content: 'count' }],
+    });
     let text = '';
     let sawUsage = false;
     for await (const chunk of stream) {
@@ -178,7 +193,11 @@ describe('proxy relay through the edge', () => {
     await level(5, 'gpt-slow', [{ secret: k }]);
     mock.set(k, { chunks: 6, chunkDelayMs: 250 });
 
-    const stream = await client.chat.completions.create({ model: 'gpt-slow', stream: true, messages: [{ role: 'user', content: 'slow' }] });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-slow',
+      stream: true,
+      messages: [{ role: 'user', content: 'slow' }],
+    });
     let firstContentAt: number | undefined;
     for await (const chunk of stream) {
       if (firstContentAt === undefined && chunk.choices[0]?.delta.content) {
@@ -200,7 +219,10 @@ describe('proxy relay through the edge', () => {
 
     // Two calls: round robin starts one of them on the failing key.
     for (let i = 0; i < 2; i += 1) {
-      const completion = await client.chat.completions.create({ model: 'gpt-failover', messages: [{ role: 'user', content: 'x' }] });
+      const completion = await client.chat.completions.create({
+        model: 'gpt-failover',
+        messages: [{ role: 'user', content: 'x' }],
+      });
       expect(completion.choices[0]?.message.content).toBe(`hello from ${good}`);
     }
     expect(mock.for(bad)).toHaveLength(1);
@@ -224,10 +246,17 @@ describe('proxy relay through the edge', () => {
       await addKey(7, secret('refused'), `http://127.0.0.1:${await freePort()}`),
       await addKey(8, backup),
     ];
-    await configure({ LEVEL_MAPPER: 'gpt-ladder=7, gpt-ladder-b=7', MODEL_FAILOVER: 'gpt-ladder=gpt-ladder-b', SWITCH_OVER: '7=8' });
+    await configure({
+      LEVEL_MAPPER: 'gpt-ladder=7, gpt-ladder-b=7',
+      MODEL_FAILOVER: 'gpt-ladder=gpt-ladder-b',
+      SWITCH_OVER: '7=8',
+    });
     await settle();
 
-    const completion = await client.chat.completions.create({ model: 'gpt-ladder', messages: [{ role: 'user', content: 'x' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-ladder',
+      messages: [{ role: 'user', content: 'x' }],
+    });
 
     expect(completion.choices[0]?.message.content).toBe(`hello from ${backup}`);
     // Each failing key was tried once (MODEL_FAILOVER stays on Level 7, whose keys already failed).
@@ -247,7 +276,10 @@ describe('proxy relay through the edge', () => {
     mock.set(b, { status: 502 });
     const before = usage.length;
 
-    const response = await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-down', messages: [] } });
+    const response = await gw.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'gpt-down', messages: [] },
+    });
 
     expect(response.status).toBe(503);
     const body = (await response.json()) as { error: { message: string; type: string; code: string } };
@@ -263,7 +295,10 @@ describe('proxy relay through the edge', () => {
     const bad = secret('c403');
     const [badId] = await level(5, 'gpt-auth', [{ secret: bad }]);
     mock.set(bad, { status: 403 });
-    const response = await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-auth', messages: [] } });
+    const response = await gw.request('/v1/chat/completions', {
+      method: 'POST',
+      json: { model: 'gpt-auth', messages: [] },
+    });
     expect(response.status).toBe(503);
     await response.arrayBuffer();
     const redis = new Redis(gw.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -277,7 +312,9 @@ describe('proxy relay through the edge', () => {
       redis.disconnect();
     }
     // Asleep now: the next call does not try it again.
-    await (await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-auth', messages: [] } })).arrayBuffer();
+    await (
+      await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-auth', messages: [] } })
+    ).arrayBuffer();
     expect(mock.for(bad)).toHaveLength(1);
   });
 
@@ -289,7 +326,10 @@ describe('proxy relay through the edge', () => {
     // Two calls: the one that starts on the key answering 400 gets that 400, and nothing more.
     const statuses: number[] = [];
     for (let i = 0; i < 2; i += 1) {
-      const response = await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-bad-body', messages: 'nope' } });
+      const response = await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'gpt-bad-body', messages: 'nope' },
+      });
       statuses.push(response.status);
       await response.arrayBuffer();
     }
@@ -304,7 +344,10 @@ describe('proxy relay through the edge', () => {
     const [badId, goodId] = await level(1, 'gpt-sleep', [{ secret: bad }, { secret: good }]);
     mock.set(bad, { status: 503 });
     for (let i = 0; i < 8; i += 1) {
-      const response = await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-sleep', messages: [] } });
+      const response = await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'gpt-sleep', messages: [] },
+      });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
     }
@@ -314,19 +357,41 @@ describe('proxy relay through the edge', () => {
 
     // A second proxy replica sees the same sleeping key (state in Redis, not in memory).
     const replicaAddr = `127.0.0.1:${await freePort()}`;
-    const replica = startProcess('proxy-replica', process.execPath, ['--import', 'tsx', join('services', 'proxy', 'src', 'main.ts')], {
-      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...gw.env, PROXY_ADDR: replicaAddr, GW_DATA_DIR: join(gw.env.GW_DATA_DIR ?? '', 'replica') },
-    });
+    const replica = startProcess(
+      'proxy-replica',
+      process.execPath,
+      ['--import', 'tsx', join('services', 'proxy', 'src', 'main.ts')],
+      {
+        cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...gw.env,
+          PROXY_ADDR: replicaAddr,
+          GW_DATA_DIR: join(gw.env.GW_DATA_DIR ?? '', 'replica'),
+        },
+      },
+    );
     try {
-      await waitFor(async () => (await fetch(`http://${replicaAddr}/healthz`)).ok, 'proxy replica', 20_000, 100);
+      await waitFor(
+        async () => (await fetch(`http://${replicaAddr}/healthz`)).ok,
+        'proxy replica',
+        20_000,
+        100,
+      );
       for (let i = 0; i < 4; i += 1) {
         const response = await fetch(`http://${replicaAddr}/v1/chat/completions`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
             'x-gw-internal-token': gw.env.GW_INTERNAL_TOKEN ?? '',
-            'x-gw-account': encodeCaller({ accountId: String(rootId), ownerId: String(rootId), allowModels: '', allowLevels: '', modelMapper: '' }),
+            'x-gw-account': encodeCaller({
+              accountId: String(rootId),
+              ownerId: String(rootId),
+              allowModels: '',
+              allowLevels: '',
+              modelMapper: '',
+            }),
           },
           body: JSON.stringify({ model: 'gpt-sleep', messages: [] }),
         });
@@ -346,17 +411,33 @@ describe('proxy relay through the edge', () => {
       Steps: Array<{ Level: number; Keys: number[] }>;
       Keys: Array<{ ID: number; State: string; LastFailure?: string; WakeAt?: string }>;
     };
-    expect(route).toMatchObject({ MappedModel: 'gpt-sleep', Levels: [1], Steps: [{ Level: 1, Keys: [goodId] }] });
-    expect(route.Keys.find((key) => key.ID === badId)).toMatchObject({ State: 'sleeping', LastFailure: 'server_error' });
-    expect(Date.parse(route.Keys.find((key) => key.ID === badId)?.WakeAt ?? '') - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(route).toMatchObject({
+      MappedModel: 'gpt-sleep',
+      Levels: [1],
+      Steps: [{ Level: 1, Keys: [goodId] }],
+    });
+    expect(route.Keys.find((key) => key.ID === badId)).toMatchObject({
+      State: 'sleeping',
+      LastFailure: 'server_error',
+    });
+    expect(Date.parse(route.Keys.find((key) => key.ID === badId)?.WakeAt ?? '') - Date.now()).toBeGreaterThan(
+      4 * 60_000,
+    );
     expect(route.Keys.find((key) => key.ID === goodId)).toMatchObject({ State: 'active' });
 
     // The shared state is what the owner sees in /x-conf, and DelKeys wakes the key for every replica.
-    const overview = (await (await gw.request('/x-conf')).json()) as { SleepingKeys: Array<{ ID: number; SleepTimes: number }> };
+    const overview = (await (await gw.request('/x-conf')).json()) as {
+      SleepingKeys: Array<{ ID: number; SleepTimes: number }>;
+    };
     expect(overview.SleepingKeys.map((key) => key.ID)).toContain(badId);
     expect((await gw.request('/x-conf', { method: 'POST', json: { DelKeys: true } })).status).toBe(200);
     for (let i = 0; i < 2; i += 1) {
-      await (await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-sleep', messages: [] } })).arrayBuffer();
+      await (
+        await gw.request('/v1/chat/completions', {
+          method: 'POST',
+          json: { model: 'gpt-sleep', messages: [] },
+        })
+      ).arrayBuffer();
     }
     expect(mock.for(bad)).toHaveLength(4);
   });
@@ -380,7 +461,10 @@ describe('proxy relay through the edge', () => {
       }
     })();
     const call = async () => {
-      const response = await gw.request('/v1/chat/completions', { method: 'POST', json: { model: 'gpt-switch', messages: [] } });
+      const response = await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        json: { model: 'gpt-switch', messages: [] },
+      });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
     };
@@ -408,7 +492,11 @@ describe('proxy relay through the edge', () => {
   });
 
   it('refuses an unknown key at the edge before anything reaches the proxy', async () => {
-    const response = await gw.request('/v1/chat/completions', { method: 'POST', key: 'sk-not-a-key', json: { model: 'x', messages: [] } });
+    const response = await gw.request('/v1/chat/completions', {
+      method: 'POST',
+      key: 'sk-not-a-key',
+      json: { model: 'x', messages: [] },
+    });
     expect(response.status).toBe(401);
   });
 
@@ -421,7 +509,11 @@ describe('proxy relay through the edge', () => {
     const response = await fetch(`${gw.baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gw.rootKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-leave', stream: true, messages: [{ role: 'user', content: 'long' }] }),
+      body: JSON.stringify({
+        model: 'gpt-leave',
+        stream: true,
+        messages: [{ role: 'user', content: 'long' }],
+      }),
       signal: controller.signal,
     });
     const reader = response.body?.getReader();
@@ -451,7 +543,12 @@ describe('proxy relay through the edge', () => {
   it('refuses calls to the proxy that do not carry the internal token', async () => {
     const response = await fetch(`http://${gw.env.PROXY_ADDR}/v1/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-gw-account': Buffer.from(JSON.stringify({ accountId: '1', ownerId: '1', allowModels: '', allowLevels: '', modelMapper: '' })).toString('base64') },
+      headers: {
+        'content-type': 'application/json',
+        'x-gw-account': Buffer.from(
+          JSON.stringify({ accountId: '1', ownerId: '1', allowModels: '', allowLevels: '', modelMapper: '' }),
+        ).toString('base64'),
+      },
       body: JSON.stringify({ model: 'gpt-chat', messages: [] }),
     });
     expect(response.status).toBe(401);

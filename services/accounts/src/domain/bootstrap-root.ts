@@ -13,7 +13,10 @@ export interface BootstrapResult {
  * Creates root at the first start, with GW_ROOT_KEY or a generated key. Later starts keep the
  * stored key: a key rotated through /x-root is not revived by a stale GW_ROOT_KEY.
  */
-export async function bootstrapRoot(deps: AccountsDeps, rootKey: string | undefined): Promise<BootstrapResult> {
+export async function bootstrapRoot(
+  deps: AccountsDeps,
+  rootKey: string | undefined,
+): Promise<BootstrapResult> {
   const existing = await deps.store.findRoot();
   if (existing) {
     return { root: existing };

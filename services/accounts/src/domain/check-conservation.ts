@@ -24,7 +24,8 @@ function totalsOf(row: ConservationRow): ConservationTotals {
     usageNano: row.usageNano,
     feesNano: row.feesNano,
     expiredNano: row.expiredNano,
-    differenceNano: row.mintedNano + row.transfersInNano - (balancesNano + row.usageNano + row.feesNano + row.expiredNano),
+    differenceNano:
+      row.mintedNano + row.transfersInNano - (balancesNano + row.usageNano + row.feesNano + row.expiredNano),
   };
 }
 
@@ -32,7 +33,10 @@ function totalsOf(row: ConservationRow): ConservationTotals {
  * Root's live audit: credit minted = balances + usage charged + fees + expired, to the nano-USD,
  * overall and per owner tree (a tree's net transfers with other trees count as minted for it).
  */
-export async function checkConservation(deps: AccountsDeps, callerId: bigint): Promise<{ overall: ConservationTotals; owners: ConservationTotals[] }> {
+export async function checkConservation(
+  deps: AccountsDeps,
+  callerId: bigint,
+): Promise<{ overall: ConservationTotals; owners: ConservationTotals[] }> {
   assertRoot(await loadCaller(deps, callerId));
   const rows = await deps.store.conservationTotals(deps.clock.now());
   const sum = (pick: (row: ConservationRow) => bigint) => rows.reduce((total, row) => total + pick(row), 0n);

@@ -14,15 +14,48 @@ export const MIN_CREDIT_GRANT_NANO = usd(2);
 export type AccountFields = Partial<
   Pick<
     AccountRecord,
-    | 'name' | 'email' | 'alias' | 'billingEmail' | 'qrCode' | 'status' | 'suspended' | 'rates'
-    | 'hardLimitNano' | 'softLimitNano' | 'dailyLimitNano' | 'userLimitNano' | 'autoQuotaNano'
-    | 'rpm' | 'rph' | 'rpd' | 'tpm' | 'tph' | 'tpd'
-    | 'allowIps' | 'allowModels' | 'allowLevels' | 'resources' | 'modelLimits' | 'modelMapper'
-    | 'level' | 'role' | 'factor' | 'levelMapper' | 'gear' | 'tier'
+    | 'name'
+    | 'email'
+    | 'alias'
+    | 'billingEmail'
+    | 'qrCode'
+    | 'status'
+    | 'suspended'
+    | 'rates'
+    | 'hardLimitNano'
+    | 'softLimitNano'
+    | 'dailyLimitNano'
+    | 'userLimitNano'
+    | 'autoQuotaNano'
+    | 'rpm'
+    | 'rph'
+    | 'rpd'
+    | 'tpm'
+    | 'tph'
+    | 'tpd'
+    | 'allowIps'
+    | 'allowModels'
+    | 'allowLevels'
+    | 'resources'
+    | 'modelLimits'
+    | 'modelMapper'
+    | 'level'
+    | 'role'
+    | 'factor'
+    | 'levelMapper'
+    | 'gear'
+    | 'tier'
   >
 >;
 
-export const OWNER_ONLY_FIELDS = ['level', 'role', 'factor', 'levelMapper', 'gear', 'tier'] as const satisfies ReadonlyArray<keyof AccountFields>;
+export const OWNER_ONLY_FIELDS = [
+  'level',
+  'role',
+  'factor',
+  'levelMapper',
+  'gear',
+  'tier',
+] as const satisfies ReadonlyArray<keyof AccountFields>;
 
 export interface CreateAccountInput {
   callerId: bigint;
@@ -69,65 +102,77 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
     throw new AppError(ErrorCode.InvalidRequest, "Rates must be at least the parent's");
   }
 
-  const idempotency = { callerId: input.callerId, key: input.idempotencyKey, requestHash: input.requestHash ?? '' };
+  const idempotency = {
+    callerId: input.callerId,
+    key: input.idempotencyKey,
+    requestHash: input.requestHash ?? '',
+  };
   checkIdempotency(idempotency);
   const key = generateApiKey();
   const now = deps.clock.now();
-  const { value, replayed } = await deps.store.transaction((tx) => runOnce(tx, idempotency, 'create', async (): Promise<AccountView> => {
-    // Locking the parent row serialises its grants, so concurrent creations cannot overdraw it.
-    const caller = await tx.lockAccount(input.callerId);
-    if (!caller) {
-      throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
-    }
-    const taken = await tx.nameOrEmailTaken(nameKey(name), emailKey(email));
-    if (taken) {
-      throw new AppError(ErrorCode.InvalidRequest, taken === 'name' ? 'Name is already taken' : 'Email is already registered');
-    }
-    const inherited = Object.fromEntries(INHERITED_FIELDS.map((field) => [field, caller[field]]));
-    const described = describeKey(key);
-    const record: NewAccount = {
-      ...(inherited as Pick<AccountRecord, (typeof INHERITED_FIELDS)[number]>),
-      parentId: caller.id,
-      ownerId: caller.isRoot ? caller.id : caller.ownerId,
-      name,
-      email,
-      alias: fields.alias ?? name,
-      billingEmail: fields.billingEmail ?? email,
-      qrCode: fields.qrCode ?? '',
-      isOwner: false,
-      isRoot: false,
-      level: fields.level ?? caller.level,
-      gear: fields.gear ?? caller.gear,
-      role: fields.role ?? 0,
-      tier: fields.tier ?? caller.tier,
-      factor: fields.factor ?? caller.factor,
-      status: true,
-      suspended: false,
-      hardLimitNano: fields.hardLimitNano ?? 0n,
-      softLimitNano: fields.softLimitNano ?? 0n,
-      dailyLimitNano: fields.dailyLimitNano ?? 0n,
-      userLimitNano: fields.userLimitNano ?? 0n,
-      autoQuotaNano: fields.autoQuotaNano ?? 0n,
-      keyHash: described.hash,
-      keyPrefix: described.prefix,
-      keyLast4: described.last4,
-    };
-    for (const field of INHERITED_FIELDS) {
-      if (fields[field] !== undefined) {
-        (record as unknown as Record<string, unknown>)[field] = fields[field];
+  const { value, replayed } = await deps.store.transaction((tx) =>
+    runOnce(tx, idempotency, 'create', async (): Promise<AccountView> => {
+      // Locking the parent row serialises its grants, so concurrent creations cannot overdraw it.
+      const caller = await tx.lockAccount(input.callerId);
+      if (!caller) {
+        throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
       }
-    }
-    const created = await tx.insertAccount({ ...record, nameKey: nameKey(name), emailKey: emailKey(email) }, caller.dna);
-    await moveCredit(tx, {
-      from: caller,
-      to: created,
-      amountNano: input.creditGrantedNano,
-      days,
-      idempotencyKey: `create:${created.id}`,
-      now,
-    });
-    return viewOf(created, await tx.liveLots(created.id, now), now);
-  }));
+      const taken = await tx.nameOrEmailTaken(nameKey(name), emailKey(email));
+      if (taken) {
+        throw new AppError(
+          ErrorCode.InvalidRequest,
+          taken === 'name' ? 'Name is already taken' : 'Email is already registered',
+        );
+      }
+      const inherited = Object.fromEntries(INHERITED_FIELDS.map((field) => [field, caller[field]]));
+      const described = describeKey(key);
+      const record: NewAccount = {
+        ...(inherited as Pick<AccountRecord, (typeof INHERITED_FIELDS)[number]>),
+        parentId: caller.id,
+        ownerId: caller.isRoot ? caller.id : caller.ownerId,
+        name,
+        email,
+        alias: fields.alias ?? name,
+        billingEmail: fields.billingEmail ?? email,
+        qrCode: fields.qrCode ?? '',
+        isOwner: false,
+        isRoot: false,
+        level: fields.level ?? caller.level,
+        gear: fields.gear ?? caller.gear,
+        role: fields.role ?? 0,
+        tier: fields.tier ?? caller.tier,
+        factor: fields.factor ?? caller.factor,
+        status: true,
+        suspended: false,
+        hardLimitNano: fields.hardLimitNano ?? 0n,
+        softLimitNano: fields.softLimitNano ?? 0n,
+        dailyLimitNano: fields.dailyLimitNano ?? 0n,
+        userLimitNano: fields.userLimitNano ?? 0n,
+        autoQuotaNano: fields.autoQuotaNano ?? 0n,
+        keyHash: described.hash,
+        keyPrefix: described.prefix,
+        keyLast4: described.last4,
+      };
+      for (const field of INHERITED_FIELDS) {
+        if (fields[field] !== undefined) {
+          (record as unknown as Record<string, unknown>)[field] = fields[field];
+        }
+      }
+      const created = await tx.insertAccount(
+        { ...record, nameKey: nameKey(name), emailKey: emailKey(email) },
+        caller.dna,
+      );
+      await moveCredit(tx, {
+        from: caller,
+        to: created,
+        amountNano: input.creditGrantedNano,
+        days,
+        idempotencyKey: `create:${created.id}`,
+        now,
+      });
+      return viewOf(created, await tx.liveLots(created.id, now), now);
+    }),
+  );
   if (!replayed) {
     deps.events.audit({
       action: 'add_user',

@@ -14,7 +14,14 @@ export const MAX_CREDIT_DAYS = 3650;
  */
 export async function moveCredit(
   tx: AccountsTx,
-  args: { from: AccountRecord; to: AccountRecord; amountNano: bigint; days: number; idempotencyKey: string; now: Date },
+  args: {
+    from: AccountRecord;
+    to: AccountRecord;
+    amountNano: bigint;
+    days: number;
+    idempotencyKey: string;
+    now: Date;
+  },
 ): Promise<boolean> {
   const { from, to, amountNano, now, idempotencyKey } = args;
   if (amountNano <= 0n) {
@@ -22,30 +29,55 @@ export async function moveCredit(
   }
   let receiverLedgerId: bigint | undefined;
   if (from.isRoot) {
-    receiverLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'mint', accountId: to.id, counterpartyId: from.id, amountNano });
+    receiverLedgerId = await tx.insertLedger({
+      idempotencyKey,
+      kind: 'mint',
+      accountId: to.id,
+      counterpartyId: from.id,
+      amountNano,
+    });
     if (receiverLedgerId === undefined) {
       return false;
     }
   } else {
-    const senderLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'grant', accountId: from.id, counterpartyId: to.id, amountNano: -amountNano });
+    const senderLedgerId = await tx.insertLedger({
+      idempotencyKey,
+      kind: 'grant',
+      accountId: from.id,
+      counterpartyId: to.id,
+      amountNano: -amountNano,
+    });
     if (senderLedgerId === undefined) {
       return false;
     }
     const plan = planSpend(await tx.lockSpendableLots(from.id, now), amountNano, now);
     if (!plan) {
-      throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', { accountId: String(from.id) });
+      throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', {
+        accountId: String(from.id),
+      });
     }
     for (const step of plan) {
       if (!(await tx.takeFromLot(step.lotId, step.takeNano))) {
         throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant');
       }
     }
-    receiverLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'grant', accountId: to.id, counterpartyId: from.id, amountNano });
+    receiverLedgerId = await tx.insertLedger({
+      idempotencyKey,
+      kind: 'grant',
+      accountId: to.id,
+      counterpartyId: from.id,
+      amountNano,
+    });
     if (receiverLedgerId === undefined) {
       throw new AppError(ErrorCode.Conflict, 'idempotency key already used for this account');
     }
   }
-  await creditLot(tx, { accountId: to.id, amountNano, expiresAt: expiryAfterDays(now, args.days), ledgerId: receiverLedgerId });
+  await creditLot(tx, {
+    accountId: to.id,
+    amountNano,
+    expiresAt: expiryAfterDays(now, args.days),
+    ledgerId: receiverLedgerId,
+  });
   return true;
 }
 
@@ -71,34 +103,71 @@ export async function creditLot(
  */
 export async function clawBack(
   tx: AccountsTx,
-  args: { from: AccountRecord; to: AccountRecord; amountNano: bigint; days: number; idempotencyKey: string; now: Date },
+  args: {
+    from: AccountRecord;
+    to: AccountRecord;
+    amountNano: bigint;
+    days: number;
+    idempotencyKey: string;
+    now: Date;
+  },
 ): Promise<void> {
   const { from, to, amountNano, now, idempotencyKey } = args;
   if (amountNano <= 0n) {
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
   }
-  const plan = from.debtNano > 0n ? undefined : planSpend(await tx.lockSpendableLots(from.id, now), amountNano, now);
+  const plan =
+    from.debtNano > 0n ? undefined : planSpend(await tx.lockSpendableLots(from.id, now), amountNano, now);
   if (!plan) {
-    throw new AppError(ErrorCode.InsufficientCredit, "the target's balance is lower than the amount to claw back");
+    throw new AppError(
+      ErrorCode.InsufficientCredit,
+      "the target's balance is lower than the amount to claw back",
+    );
   }
   for (const step of plan) {
     if (!(await tx.takeFromLot(step.lotId, step.takeNano))) {
-      throw new AppError(ErrorCode.InsufficientCredit, "the target's balance is lower than the amount to claw back");
+      throw new AppError(
+        ErrorCode.InsufficientCredit,
+        "the target's balance is lower than the amount to claw back",
+      );
     }
   }
   if (to.isRoot) {
-    const unminted = await tx.insertLedger({ idempotencyKey, kind: 'mint', accountId: from.id, counterpartyId: to.id, amountNano: -amountNano });
+    const unminted = await tx.insertLedger({
+      idempotencyKey,
+      kind: 'mint',
+      accountId: from.id,
+      counterpartyId: to.id,
+      amountNano: -amountNano,
+    });
     if (unminted === undefined) {
       throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
     }
     return;
   }
-  const senderLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'clawback', accountId: from.id, counterpartyId: to.id, amountNano: -amountNano });
-  const receiverLedgerId = await tx.insertLedger({ idempotencyKey, kind: 'clawback', accountId: to.id, counterpartyId: from.id, amountNano });
+  const senderLedgerId = await tx.insertLedger({
+    idempotencyKey,
+    kind: 'clawback',
+    accountId: from.id,
+    counterpartyId: to.id,
+    amountNano: -amountNano,
+  });
+  const receiverLedgerId = await tx.insertLedger({
+    idempotencyKey,
+    kind: 'clawback',
+    accountId: to.id,
+    counterpartyId: from.id,
+    amountNano,
+  });
   if (senderLedgerId === undefined || receiverLedgerId === undefined) {
     throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
   }
-  await creditLot(tx, { accountId: to.id, amountNano, expiresAt: expiryAfterDays(now, args.days), ledgerId: receiverLedgerId });
+  await creditLot(tx, {
+    accountId: to.id,
+    amountNano,
+    expiresAt: expiryAfterDays(now, args.days),
+    ledgerId: receiverLedgerId,
+  });
 }
 
 export function creditDays(days: number | undefined): number {

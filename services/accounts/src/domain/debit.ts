@@ -73,7 +73,13 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
         softAlertMonth: undefined,
       };
     }
-    const ledgerId = await tx.insertLedger({ idempotencyKey, kind: 'usage', accountId: account.id, counterpartyId: null, amountNano: -amountNano });
+    const ledgerId = await tx.insertLedger({
+      idempotencyKey,
+      kind: 'usage',
+      accountId: account.id,
+      counterpartyId: null,
+      amountNano: -amountNano,
+    });
     if (ledgerId === undefined) {
       throw new AppError(ErrorCode.Conflict, 'this usage event was already charged');
     }
@@ -87,7 +93,12 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
       await tx.addDebt(account.id, plan.shortfallNano);
     }
     const spend = applySpend(
-      { ...account, dayStart: target.dayStart, monthStart: target.monthStart, softAlertMonth: target.softAlertMonth },
+      {
+        ...account,
+        dayStart: target.dayStart,
+        monthStart: target.monthStart,
+        softAlertMonth: target.softAlertMonth,
+      },
       amountNano,
       now,
     );
@@ -106,7 +117,10 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
   });
   if (outcome.blockedNow) {
     deps.events.accountChanged(outcome.accountId, 'spend_blocked');
-  } else if (!outcome.replayed && crossedFloor(outcome.balanceNano, amountNano, deps.policy.apiBalanceFloorNano)) {
+  } else if (
+    !outcome.replayed &&
+    crossedFloor(outcome.balanceNano, amountNano, deps.policy.apiBalanceFloorNano)
+  ) {
     // The edges admit AI calls from a cached balance; this one just went to or below the floor.
     deps.events.accountChanged(outcome.accountId, 'balance_low');
   }

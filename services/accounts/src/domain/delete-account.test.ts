@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mayDelete, refundOf } from './delete-account.js';
 import type { AccountRecord } from './model.js';
 
-const account = (overrides: Partial<AccountRecord>) => ({ id: 1n, parentId: null, dna: '.1.', isOwner: false, isRoot: false, ...overrides }) as AccountRecord;
+const account = (overrides: Partial<AccountRecord>) =>
+  ({ id: 1n, parentId: null, dna: '.1.', isOwner: false, isRoot: false, ...overrides }) as AccountRecord;
 
 describe('refundOf', () => {
   it('takes a fee of min(0.2 USD, remainder) and never refunds below zero', () => {

@@ -95,14 +95,37 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
         await tx.absorbDebt(target.id, target.debtNano);
         const key = `delete:${target.id}`;
         if (refundNano > 0n) {
-          await tx.insertLedger({ idempotencyKey: key, kind: 'refund', accountId: target.id, counterpartyId: parent.id, amountNano: -refundNano });
-          const parentLeg = await tx.insertLedger({ idempotencyKey: key, kind: 'refund', accountId: parent.id, counterpartyId: target.id, amountNano: refundNano });
+          await tx.insertLedger({
+            idempotencyKey: key,
+            kind: 'refund',
+            accountId: target.id,
+            counterpartyId: parent.id,
+            amountNano: -refundNano,
+          });
+          const parentLeg = await tx.insertLedger({
+            idempotencyKey: key,
+            kind: 'refund',
+            accountId: parent.id,
+            counterpartyId: target.id,
+            amountNano: refundNano,
+          });
           if (parentLeg === undefined) {
             throw new AppError(ErrorCode.Conflict, 'this account was already refunded');
           }
-          await creditLot(tx, { accountId: parent.id, amountNano: refundNano, expiresAt: expiryAfterDays(now, DEFAULT_CREDIT_DAYS), ledgerId: parentLeg });
+          await creditLot(tx, {
+            accountId: parent.id,
+            amountNano: refundNano,
+            expiresAt: expiryAfterDays(now, DEFAULT_CREDIT_DAYS),
+            ledgerId: parentLeg,
+          });
         }
-        await tx.insertLedger({ idempotencyKey: key, kind: 'fee', accountId: target.id, counterpartyId: null, amountNano: -feeNano });
+        await tx.insertLedger({
+          idempotencyKey: key,
+          kind: 'fee',
+          accountId: target.id,
+          counterpartyId: null,
+          amountNano: -feeNano,
+        });
       }
       await tx.markDeleted(target.id);
       return { id: target.id, name: target.name, refundedNano: refundNano, feeNano, keyHash: target.keyHash };
@@ -118,5 +141,11 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
       ipAddress: input.ipAddress ?? '',
     });
   }
-  return { id: value.id, name: value.name, refundedNano: value.refundedNano, feeNano: value.feeNano, replayed };
+  return {
+    id: value.id,
+    name: value.name,
+    refundedNano: value.refundedNano,
+    feeNano: value.feeNano,
+    replayed,
+  };
 }

@@ -5,7 +5,10 @@ export function isInScope(caller: Pick<AccountRecord, 'dna'>, target: Pick<Accou
   return target.dna.length > caller.dna.length && target.dna.startsWith(caller.dna);
 }
 
-export function isSelfOrInScope(caller: Pick<AccountRecord, 'dna'>, target: Pick<AccountRecord, 'dna'>): boolean {
+export function isSelfOrInScope(
+  caller: Pick<AccountRecord, 'dna'>,
+  target: Pick<AccountRecord, 'dna'>,
+): boolean {
   return target.dna.startsWith(caller.dna);
 }
 

@@ -26,13 +26,19 @@ describe('snapshots', () => {
 describe('runOnce', () => {
   it('runs the work and stores its answer for a new key', async () => {
     const { tx, saved } = fakeTx();
-    const result = await runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => ({ amount: 3n }));
+    const result = await runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => ({
+      amount: 3n,
+    }));
     expect(result).toEqual({ value: { amount: 3n }, replayed: false });
     expect(saved).toHaveLength(1);
   });
 
   it('replays the stored answer for the same request without running the work', async () => {
-    const { tx } = fakeTx({ requestHash: HASH, operation: 'update', response: encodeSnapshot({ amount: 3n }) });
+    const { tx } = fakeTx({
+      requestHash: HASH,
+      operation: 'update',
+      response: encodeSnapshot({ amount: 3n }),
+    });
     let ran = false;
     const result = await runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => {
       ran = true;
@@ -44,9 +50,13 @@ describe('runOnce', () => {
 
   it('refuses another request under the same key with a conflict', async () => {
     const { tx } = fakeTx({ requestHash: 'b'.repeat(64), operation: 'update', response: '{}' });
-    await expect(runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => 1)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => 1),
+    ).rejects.toMatchObject({ code: 'conflict' });
     const other = fakeTx({ requestHash: HASH, operation: 'create', response: '{}' });
-    await expect(runOnce(other.tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'delete', async () => 1)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      runOnce(other.tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'delete', async () => 1),
+    ).rejects.toMatchObject({ code: 'conflict' });
   });
 
   it('checks the key and the hash', () => {

@@ -33,7 +33,11 @@ export function parseIdentifier(raw: string): Identifier | undefined {
   }
   const prefix = /^([LGRT])(\d{1,9})$/.exec(text);
   if (prefix) {
-    return { kind: 'filter', field: PREFIX_FIELD[prefix[1] as keyof typeof PREFIX_FIELD], value: Number(prefix[2]) };
+    return {
+      kind: 'filter',
+      field: PREFIX_FIELD[prefix[1] as keyof typeof PREFIX_FIELD],
+      value: Number(prefix[2]),
+    };
   }
   const factor = /^F(\d{1,9}(?:\.\d{1,9})?)$/.exec(text);
   if (factor) {

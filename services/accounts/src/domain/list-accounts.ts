@@ -72,7 +72,10 @@ export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput)
   if (filter.identifier !== undefined) {
     const identifier = parseIdentifier(filter.identifier);
     if (!identifier) {
-      throw new AppError(ErrorCode.InvalidRequest, 'identifier is not an id, name, e-mail, DNA path or L/G/R/T/F filter');
+      throw new AppError(
+        ErrorCode.InvalidRequest,
+        'identifier is not an id, name, e-mail, DNA path or L/G/R/T/F filter',
+      );
     }
     const lookup = lookupOf(identifier);
     if (lookup) {
@@ -118,6 +121,12 @@ export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput)
     rows.map((row) => row.id),
     now,
   );
-  const views = rows.map((row) => viewOf(row, lots.filter((lot) => lot.accountId === row.id), now));
+  const views = rows.map((row) =>
+    viewOf(
+      row,
+      lots.filter((lot) => lot.accountId === row.id),
+      now,
+    ),
+  );
   return { views, total, page, size };
 }

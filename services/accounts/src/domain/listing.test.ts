@@ -9,7 +9,13 @@ describe('pageOf', () => {
   });
 
   it('refuses out-of-range pages and sizes', () => {
-    for (const [page, size] of [[-1, 10], [1, -1], [1, 1001], [1.5, 10], [2_000_000, 10]] as const) {
+    for (const [page, size] of [
+      [-1, 10],
+      [1, -1],
+      [1, 1001],
+      [1.5, 10],
+      [2_000_000, 10],
+    ] as const) {
       expect(() => pageOf(page, size)).toThrow(AppError);
     }
   });

@@ -31,7 +31,10 @@ export function orderOf(order: string): { column: OrderColumn; descending: boole
   }
   const match = ORDER.exec(text);
   if (!match) {
-    throw new AppError(ErrorCode.InvalidRequest, 'order must be one of id, name, email, level, dna, created_at, updated_at (prefix - or suffix .desc to reverse)');
+    throw new AppError(
+      ErrorCode.InvalidRequest,
+      'order must be one of id, name, email, level, dna, created_at, updated_at (prefix - or suffix .desc to reverse)',
+    );
   }
   return { column: match[2] as OrderColumn, descending: match[1] === '-' || match[3] === 'desc' };
 }

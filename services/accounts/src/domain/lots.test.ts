@@ -141,7 +141,12 @@ describe('expiryAfterDays', () => {
 
 describe('planSpendUpTo', () => {
   const now = new Date('2026-01-01T00:00:00Z');
-  const lot = (id: bigint, remainingNano: bigint, days: number) => ({ id, accountId: 1n, remainingNano, expiresAt: new Date(now.getTime() + days * 86_400_000) });
+  const lot = (id: bigint, remainingNano: bigint, days: number) => ({
+    id,
+    accountId: 1n,
+    remainingNano,
+    expiresAt: new Date(now.getTime() + days * 86_400_000),
+  });
 
   it('takes what the lots hold, earliest expiry first, and reports the shortfall', () => {
     const plan = planSpendUpTo([lot(1n, 5n, 10), lot(2n, 3n, 1), lot(3n, 9n, -1)], 10n, now);
@@ -153,7 +158,10 @@ describe('planSpendUpTo', () => {
   });
 
   it('has no shortfall when the lots cover the amount', () => {
-    expect(planSpendUpTo([lot(1n, 5n, 10)], 4n, now)).toEqual({ steps: [{ lotId: 1n, takeNano: 4n }], shortfallNano: 0n });
+    expect(planSpendUpTo([lot(1n, 5n, 10)], 4n, now)).toEqual({
+      steps: [{ lotId: 1n, takeNano: 4n }],
+      shortfallNano: 0n,
+    });
     expect(planSpendUpTo([], 4n, now)).toEqual({ steps: [], shortfallNano: 4n });
   });
 });

@@ -20,7 +20,10 @@ export function planSpendUpTo(
   amountNano: bigint,
   now: Date,
 ): { steps: Array<{ lotId: bigint; takeNano: bigint }>; shortfallNano: bigint } {
-  const available = balanceOf(lots.filter((lot) => lot.remainingNano > 0n), now);
+  const available = balanceOf(
+    lots.filter((lot) => lot.remainingNano > 0n),
+    now,
+  );
   const covered = available < amountNano ? available : amountNano;
   return { steps: planSpend(lots, covered, now) ?? [], shortfallNano: amountNano - covered };
 }

@@ -85,5 +85,13 @@ export const INHERITED_FIELDS = [
 
 export type NewAccount = Omit<
   AccountRecord,
-  'id' | 'dna' | 'createdAt' | 'updatedAt' | 'spendBlocked' | 'daySpendNano' | 'monthSpendNano' | 'debtNano' | 'keyLastUsedAt'
+  | 'id'
+  | 'dna'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'spendBlocked'
+  | 'daySpendNano'
+  | 'monthSpendNano'
+  | 'debtNano'
+  | 'keyLastUsedAt'
 >;

@@ -5,7 +5,9 @@ describe('redactSecrets', () => {
   it('scrubs API keys, bearer tokens and key=value secrets', () => {
     expect(redactSecrets('new key sk-gw-AbCdEfGhIjKlMnOp')).toBe('new key [redacted]');
     expect(redactSecrets('Authorization: Bearer abcdefghijkl')).toBe('Authorization: Bearer [redacted]');
-    expect(redactSecrets('api_key=supersecret1 token: "abcdefgh"')).toBe('api_key=[redacted] token: "[redacted]"');
+    expect(redactSecrets('api_key=supersecret1 token: "abcdefgh"')).toBe(
+      'api_key=[redacted] token: "[redacted]"',
+    );
   });
 
   it('leaves ordinary text and short prefixes alone', () => {

@@ -7,7 +7,10 @@ export function redactSecrets(text: string): string {
   return text
     .replace(/\bsk-[A-Za-z0-9_-]{8,}/g, '[redacted]')
     .replace(/\bBearer\s+[\x21-\x7e]{8,}/gi, 'Bearer [redacted]')
-    .replace(/\b(key|secret|token|password|api_key|apikey)(["']?\s*[:=]\s*["']?)[^\s"',}]{6,}/gi, '$1$2[redacted]');
+    .replace(
+      /\b(key|secret|token|password|api_key|apikey)(["']?\s*[:=]\s*["']?)[^\s"',}]{6,}/gi,
+      '$1$2[redacted]',
+    );
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, the spec's created_at form. */

@@ -25,7 +25,9 @@ export interface AccountsStore {
   listAccounts(query: ListQuery): Promise<{ rows: AccountRecord[]; total: number }>;
   /** Inserts one log entry; false when its event id was already recorded. */
   insertOperation(entry: OperationRecord): Promise<boolean>;
-  listOperations(query: OperationQuery): Promise<{ rows: Array<OperationRecord & { id: bigint }>; total: number }>;
+  listOperations(
+    query: OperationQuery,
+  ): Promise<{ rows: Array<OperationRecord & { id: bigint }>; total: number }>;
   /** Moves key_last_used_at forward for uses of keys that are still current; returns rows changed. */
   recordKeyUses(uses: readonly KeyUse[]): Promise<number>;
   /** The conservation sums, overall and per owner (root's audit). */
@@ -121,7 +123,20 @@ export interface StoredIdempotency {
 
 /** Fields an update writes (keys recomputed for name and e-mail). */
 export type AccountPatch = Partial<
-  Omit<AccountRecord, 'id' | 'dna' | 'parentId' | 'ownerId' | 'createdAt' | 'updatedAt' | 'isRoot' | 'isOwner' | 'debtNano' | 'daySpendNano' | 'monthSpendNano'>
+  Omit<
+    AccountRecord,
+    | 'id'
+    | 'dna'
+    | 'parentId'
+    | 'ownerId'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'isRoot'
+    | 'isOwner'
+    | 'debtNano'
+    | 'daySpendNano'
+    | 'monthSpendNano'
+  >
 > & { nameKey?: string; emailKey?: string };
 
 export type AccountLookup =
@@ -133,8 +148,15 @@ export type AccountLookup =
 /** Writes, always inside one transaction so money moves atomically. */
 export interface AccountsTx {
   lockAccount(id: bigint): Promise<AccountRecord | undefined>;
-  nameOrEmailTaken(nameKey: string, emailKey: string, exceptId?: bigint): Promise<'name' | 'email' | undefined>;
-  insertAccount(account: NewAccount & { nameKey: string; emailKey: string }, parentDna: string): Promise<AccountRecord>;
+  nameOrEmailTaken(
+    nameKey: string,
+    emailKey: string,
+    exceptId?: bigint,
+  ): Promise<'name' | 'email' | undefined>;
+  insertAccount(
+    account: NewAccount & { nameKey: string; emailKey: string },
+    parentDna: string,
+  ): Promise<AccountRecord>;
   setKey(id: bigint, key: { hash: string; prefix: string; last4: string }): Promise<void>;
   keyHashTaken(hash: string): Promise<boolean>;
   /** Inserts a ledger row; undefined when its idempotency key was already used. */
@@ -158,12 +180,20 @@ export interface AccountsTx {
   lockForDebit(id: bigint): Promise<DebitTarget | undefined>;
   setSpend(id: bigint, spend: SpendUpdate): Promise<void>;
   /** The ledger row of this idempotency key and kind, on any account. */
-  findLedger(idempotencyKey: string, kind: LedgerKind): Promise<{ id: bigint; accountId: bigint; amountNano: bigint } | undefined>;
+  findLedger(
+    idempotencyKey: string,
+    kind: LedgerKind,
+  ): Promise<{ id: bigint; accountId: bigint; amountNano: bigint } | undefined>;
   /**
    * Claims (caller, key) for this request; undefined when the claim is new, else what the first
    * request stored. A concurrent claim of the same key waits for the first transaction.
    */
-  claimIdempotencyKey(callerId: bigint, key: string, requestHash: string, operation: string): Promise<StoredIdempotency | undefined>;
+  claimIdempotencyKey(
+    callerId: bigint,
+    key: string,
+    requestHash: string,
+    operation: string,
+  ): Promise<StoredIdempotency | undefined>;
   saveIdempotencyResponse(callerId: bigint, key: string, response: string): Promise<void>;
 }
 

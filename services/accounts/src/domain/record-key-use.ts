@@ -8,7 +8,10 @@ export const MAX_KEY_USES_PER_BATCH = 10_000;
  * Records when keys were last used, from batches the edge replicas collect: one write per batch
  * instead of one per request. Uses of a key that has since been rotated are ignored.
  */
-export async function recordKeyUse(deps: Pick<AccountsDeps, 'store'>, uses: readonly KeyUse[]): Promise<number> {
+export async function recordKeyUse(
+  deps: Pick<AccountsDeps, 'store'>,
+  uses: readonly KeyUse[],
+): Promise<number> {
   if (uses.length > MAX_KEY_USES_PER_BATCH) {
     throw new AppError(ErrorCode.InvalidRequest, `at most ${MAX_KEY_USES_PER_BATCH} key uses per batch`);
   }

@@ -18,7 +18,10 @@ export interface OperationEvent {
  * Writes one gw.audit.* event into the operation log, once per event id (redeliveries are
  * no-ops), with anything secret-looking scrubbed from its text.
  */
-export async function recordOperation(deps: Pick<AccountsDeps, 'store' | 'clock'>, event: OperationEvent): Promise<boolean> {
+export async function recordOperation(
+  deps: Pick<AccountsDeps, 'store' | 'clock'>,
+  event: OperationEvent,
+): Promise<boolean> {
   if (event.eventId === '' || event.eventId.length > 128 || !/^[a-z_]{1,64}$/.test(event.action)) {
     throw new AppError(ErrorCode.InvalidRequest, 'an audit event needs an event id and an action');
   }

@@ -17,26 +17,67 @@ const now = new Date('2026-11-22T10:00:00Z');
 
 describe('applySpend', () => {
   it('adds to the current day and month and restarts a new period from zero', () => {
-    const same = applySpend(state({ daySpendNano: 5n, dayStart: '2026-11-22', monthSpendNano: 7n, monthStart: '2026-11-01' }), 3n, now);
+    const same = applySpend(
+      state({ daySpendNano: 5n, dayStart: '2026-11-22', monthSpendNano: 7n, monthStart: '2026-11-01' }),
+      3n,
+      now,
+    );
     expect(same.next).toMatchObject({ daySpendNano: 8n, monthSpendNano: 10n });
-    const next = applySpend(state({ daySpendNano: 5n, dayStart: '2026-11-21', monthSpendNano: 7n, monthStart: '2026-10-01', spendBlocked: true }), 3n, now);
-    expect(next.next).toMatchObject({ daySpendNano: 3n, dayStart: '2026-11-22', monthSpendNano: 3n, monthStart: '2026-11-01', spendBlocked: false });
+    const next = applySpend(
+      state({
+        daySpendNano: 5n,
+        dayStart: '2026-11-21',
+        monthSpendNano: 7n,
+        monthStart: '2026-10-01',
+        spendBlocked: true,
+      }),
+      3n,
+      now,
+    );
+    expect(next.next).toMatchObject({
+      daySpendNano: 3n,
+      dayStart: '2026-11-22',
+      monthSpendNano: 3n,
+      monthStart: '2026-11-01',
+      spendBlocked: false,
+    });
   });
 
   it('blocks when the month reaches HardLimit, reporting the crossing once', () => {
-    const crossing = applySpend(state({ hardLimitNano: 10n, monthSpendNano: 9n, monthStart: '2026-11-01' }), 1n, now);
+    const crossing = applySpend(
+      state({ hardLimitNano: 10n, monthSpendNano: 9n, monthStart: '2026-11-01' }),
+      1n,
+      now,
+    );
     expect(crossing.next.spendBlocked).toBe(true);
     expect(crossing.blockedNow).toBe(true);
-    const after = applySpend(state({ hardLimitNano: 10n, monthSpendNano: 10n, monthStart: '2026-11-01', spendBlocked: true }), 1n, now);
+    const after = applySpend(
+      state({ hardLimitNano: 10n, monthSpendNano: 10n, monthStart: '2026-11-01', spendBlocked: true }),
+      1n,
+      now,
+    );
     expect(after.blockedNow).toBe(false);
     expect(applySpend(state({ hardLimitNano: 0n }), 1_000n, now).next.spendBlocked).toBe(false);
   });
 
   it('reports the first SoftLimit crossing of a month only', () => {
-    const first = applySpend(state({ softLimitNano: 10n, monthSpendNano: 8n, monthStart: '2026-11-01' }), 2n, now);
+    const first = applySpend(
+      state({ softLimitNano: 10n, monthSpendNano: 8n, monthStart: '2026-11-01' }),
+      2n,
+      now,
+    );
     expect(first.softAlertMonth).toBe('2026-11');
     expect(first.next.softAlertMonth).toBe('2026-11-01');
-    const again = applySpend(state({ softLimitNano: 10n, monthSpendNano: 12n, monthStart: '2026-11-01', softAlertMonth: '2026-11-01' }), 2n, now);
+    const again = applySpend(
+      state({
+        softLimitNano: 10n,
+        monthSpendNano: 12n,
+        monthStart: '2026-11-01',
+        softAlertMonth: '2026-11-01',
+      }),
+      2n,
+      now,
+    );
     expect(again.softAlertMonth).toBeUndefined();
     const below = applySpend(state({ softLimitNano: 10n }), 9n, now);
     expect(below.softAlertMonth).toBeUndefined();

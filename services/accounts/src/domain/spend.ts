@@ -41,7 +41,8 @@ export function applySpend(state: SpendState, amountNano: bigint, now: Date): Sp
   const monthSpendNano = (sameMonth ? state.monthSpendNano : 0n) + amountNano;
   const spendBlocked = isHardLimitReached(state.hardLimitNano, monthSpendNano);
   const wasBlocked = sameMonth && state.spendBlocked;
-  const softCrossed = state.softLimitNano > 0n && monthSpendNano >= state.softLimitNano && state.softAlertMonth !== month;
+  const softCrossed =
+    state.softLimitNano > 0n && monthSpendNano >= state.softLimitNano && state.softAlertMonth !== month;
   return {
     next: {
       daySpendNano,

@@ -22,7 +22,10 @@ export interface TransferredCredit {
  * Moves credit between the caller and an account it manages, and nothing else: the same
  * movement as an update carrying only CreditGranted, so both paths share one set of rules.
  */
-export async function transferCredit(deps: AccountsDeps, input: TransferCreditInput): Promise<TransferredCredit> {
+export async function transferCredit(
+  deps: AccountsDeps,
+  input: TransferCreditInput,
+): Promise<TransferredCredit> {
   if (input.amountNano === 0n) {
     throw new AppError(ErrorCode.InvalidRequest, 'amount must not be zero');
   }
@@ -35,9 +38,15 @@ export async function transferCredit(deps: AccountsDeps, input: TransferCreditIn
     idempotencyKey: input.idempotencyKey,
     // A replayed key must carry the same movement: the request hash pins target, amount and days.
     requestHash: input.idempotencyKey
-      ? createHash('sha256').update(`transfer:${input.identifier}:${input.amountNano}:${input.days ?? ''}`).digest('hex')
+      ? createHash('sha256')
+          .update(`transfer:${input.identifier}:${input.amountNano}:${input.days ?? ''}`)
+          .digest('hex')
       : '',
   });
-  const caller = await getAccount(deps, { callerId: input.callerId, identifier: String(input.callerId), includeSelf: true });
+  const caller = await getAccount(deps, {
+    callerId: input.callerId,
+    identifier: String(input.callerId),
+    includeSelf: true,
+  });
   return { callerBalanceNano: caller.balanceNano, targetBalanceNano: target.balanceNano };
 }

@@ -35,15 +35,25 @@ function isOwnerLike(account: AccountRecord): boolean {
   return account.isOwner || account.isRoot;
 }
 
-function checkFields(caller: AccountRecord, targetId: bigint, fields: AccountFields, credit: bigint | undefined): void {
-  const set = (Object.keys(fields) as Array<keyof AccountFields>).filter((field) => fields[field] !== undefined);
+function checkFields(
+  caller: AccountRecord,
+  targetId: bigint,
+  fields: AccountFields,
+  credit: bigint | undefined,
+): void {
+  const set = (Object.keys(fields) as Array<keyof AccountFields>).filter(
+    (field) => fields[field] !== undefined,
+  );
   if (caller.id === targetId) {
     if (fields.status !== undefined || fields.suspended !== undefined) {
       throw new AppError(ErrorCode.Forbidden, 'an account cannot change its own Status or Suspended');
     }
     const other = set.filter((field) => !SELF_FIELDS.has(field));
     if (other.length > 0 || (credit !== undefined && credit !== 0n)) {
-      throw new AppError(ErrorCode.Forbidden, 'an account may change only its Name, Email, Alias, BillingEmail and QRCode on itself');
+      throw new AppError(
+        ErrorCode.Forbidden,
+        'an account may change only its Name, Email, Alias, BillingEmail and QRCode on itself',
+      );
     }
   }
   if (!isOwnerLike(caller) && OWNER_ONLY_FIELDS.some((field) => fields[field] !== undefined)) {
@@ -64,7 +74,19 @@ function checkFields(caller: AccountRecord, targetId: bigint, fields: AccountFie
   if (fields.billingEmail !== undefined && fields.billingEmail !== '' && emailProblem(fields.billingEmail)) {
     throw new AppError(ErrorCode.InvalidRequest, 'BillingEmail must be a valid address');
   }
-  for (const field of ['hardLimitNano', 'softLimitNano', 'dailyLimitNano', 'userLimitNano', 'autoQuotaNano', 'rpm', 'rph', 'rpd', 'tpm', 'tph', 'tpd'] as const) {
+  for (const field of [
+    'hardLimitNano',
+    'softLimitNano',
+    'dailyLimitNano',
+    'userLimitNano',
+    'autoQuotaNano',
+    'rpm',
+    'rph',
+    'rpd',
+    'tpm',
+    'tph',
+    'tpd',
+  ] as const) {
     const value = fields[field];
     if (value !== undefined && value < 0n) {
       throw new AppError(ErrorCode.InvalidRequest, `${field} must not be negative`);
@@ -106,14 +128,18 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
       if (!lockedCaller || !target) {
         throw new AppError(ErrorCode.NotFound, 'no such account');
       }
-      const parent = target.parentId === null ? undefined : await tx.findOne({ by: 'id', id: target.parentId }, '.');
+      const parent =
+        target.parentId === null ? undefined : await tx.findOne({ by: 'id', id: target.parentId }, '.');
       if (parent && fields.rates !== undefined && fields.rates < parent.rates) {
         throw new AppError(ErrorCode.InvalidRequest, "Rates must be at least the parent's");
       }
       if (parent && fields.resources !== undefined) {
         const outside = resourcesOutsideParent(fields.resources, parent.resources);
         if (outside.length > 0) {
-          throw new AppError(ErrorCode.InvalidRequest, `Resources must be a subset of the parent's (not: ${outside.slice(0, 5).join(', ')})`);
+          throw new AppError(
+            ErrorCode.InvalidRequest,
+            `Resources must be a subset of the parent's (not: ${outside.slice(0, 5).join(', ')})`,
+          );
         }
       }
 
@@ -130,7 +156,10 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
       if (patch.nameKey !== undefined || patch.emailKey !== undefined) {
         const taken = await tx.nameOrEmailTaken(patch.nameKey ?? '', patch.emailKey ?? '', target.id);
         if (taken) {
-          throw new AppError(ErrorCode.InvalidRequest, taken === 'name' ? 'Name is already taken' : 'Email is already registered');
+          throw new AppError(
+            ErrorCode.InvalidRequest,
+            taken === 'name' ? 'Name is already taken' : 'Email is already registered',
+          );
         }
       }
       if (allowModels !== undefined) {
@@ -143,9 +172,23 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
 
       const key = `update:${newId('ledger')}`;
       if (credit > 0n) {
-        await moveCredit(tx, { from: lockedCaller, to: updated, amountNano: credit, days, idempotencyKey: key, now });
+        await moveCredit(tx, {
+          from: lockedCaller,
+          to: updated,
+          amountNano: credit,
+          days,
+          idempotencyKey: key,
+          now,
+        });
       } else if (credit < 0n) {
-        await clawBack(tx, { from: updated, to: lockedCaller, amountNano: -credit, days, idempotencyKey: key, now });
+        await clawBack(tx, {
+          from: updated,
+          to: lockedCaller,
+          amountNano: -credit,
+          days,
+          idempotencyKey: key,
+          now,
+        });
       }
       // Read back: debt settlement may have changed the row.
       const fresh = (await tx.findOne({ by: 'id', id: target.id }, '.')) ?? updated;
@@ -154,15 +197,24 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
   );
   if (!replayed) {
     deps.events.accountChanged(value.account.id, 'updated');
-    const changed = (Object.keys(fields) as Array<keyof AccountFields>).filter((field) => fields[field] !== undefined);
+    const changed = (Object.keys(fields) as Array<keyof AccountFields>).filter(
+      (field) => fields[field] !== undefined,
+    );
     deps.events.audit({
       action: 'update_user',
       operatorId: caller.id,
       targetId: value.account.id,
-      details: [
-        changed.length > 0 ? `changed ${changed.join(', ')}` : '',
-        credit > 0n ? `recharged ${formatUsd(credit)} USD` : credit < 0n ? `clawed back ${formatUsd(-credit)} USD` : '',
-      ].filter((part) => part !== '').join('; ') || 'no change',
+      details:
+        [
+          changed.length > 0 ? `changed ${changed.join(', ')}` : '',
+          credit > 0n
+            ? `recharged ${formatUsd(credit)} USD`
+            : credit < 0n
+              ? `clawed back ${formatUsd(-credit)} USD`
+              : '',
+        ]
+          .filter((part) => part !== '')
+          .join('; ') || 'no change',
       ipAddress: input.ipAddress ?? '',
     });
   }

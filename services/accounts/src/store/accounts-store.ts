@@ -52,7 +52,13 @@ function lotsOf(db: Executor, accountId: bigint, now: Date) {
   return db
     .select()
     .from(creditLots)
-    .where(and(eq(creditLots.accountId, accountId), gt(creditLots.remainingNano, 0n), gt(creditLots.expiresAt, now)))
+    .where(
+      and(
+        eq(creditLots.accountId, accountId),
+        gt(creditLots.remainingNano, 0n),
+        gt(creditLots.expiresAt, now),
+      ),
+    )
     .orderBy(asc(creditLots.expiresAt), asc(creditLots.id));
 }
 
@@ -93,10 +99,15 @@ function lookupCondition(where: AccountLookup) {
 
 /** Postgres unique violations on name or e-mail become the domain's "taken" error. */
 function translateUniqueViolation(error: unknown): never {
-  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).code ??
+    (error as { cause?: { code?: string } }).cause?.code;
   const text = String((error as { cause?: unknown }).cause ?? error);
   if (code === '23505' && /name_key|email_key/.test(text)) {
-    throw new AppError(ErrorCode.InvalidRequest, text.includes('name_key') ? 'Name is already taken' : 'Email is already registered');
+    throw new AppError(
+      ErrorCode.InvalidRequest,
+      text.includes('name_key') ? 'Name is already taken' : 'Email is already registered',
+    );
   }
   throw error;
 }
@@ -105,7 +116,11 @@ class Tx implements AccountsTx {
   constructor(private readonly db: Executor) {}
 
   async lockAccount(id: bigint) {
-    const [row] = await this.db.select().from(accounts).where(and(eq(accounts.id, id), live)).for('update');
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.id, id), live))
+      .for('update');
     return row ? toRecord(row) : undefined;
   }
 
@@ -124,7 +139,10 @@ class Tx implements AccountsTx {
   }
 
   async setSpend(id: bigint, spend: SpendUpdate) {
-    await this.db.update(accounts).set({ ...spend, updatedAt: sql`now()` }).where(eq(accounts.id, id));
+    await this.db
+      .update(accounts)
+      .set({ ...spend, updatedAt: sql`now()` })
+      .where(eq(accounts.id, id));
   }
 
   async absorbDebt(accountId: bigint, amountNano: bigint) {
@@ -211,7 +229,11 @@ class Tx implements AccountsTx {
       return undefined;
     }
     const [stored] = await this.db
-      .select({ requestHash: idempotencyKeys.requestHash, operation: idempotencyKeys.operation, response: idempotencyKeys.response })
+      .select({
+        requestHash: idempotencyKeys.requestHash,
+        operation: idempotencyKeys.operation,
+        response: idempotencyKeys.response,
+      })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.callerId, callerId), eq(idempotencyKeys.key, key)));
     if (!stored) {
@@ -242,7 +264,9 @@ class Tx implements AccountsTx {
   async insertAccount(account: Parameters<AccountsTx['insertAccount']>[0], parentDna: string) {
     try {
       // The DNA needs the new id, so the id is drawn from the sequence first.
-      const drawn = await this.db.execute(sql`SELECT nextval(pg_get_serial_sequence('accounts.accounts', 'id'))::text AS id`);
+      const drawn = await this.db.execute(
+        sql`SELECT nextval(pg_get_serial_sequence('accounts.accounts', 'id'))::text AS id`,
+      );
       const [drawnRow] = (drawn as { rows: Array<{ id: string } | undefined> }).rows;
       const id = BigInt(drawnRow?.id ?? '0');
       const [row] = await this.db
@@ -325,12 +349,18 @@ export class DrizzleAccountsStore implements AccountsStore {
   }
 
   async findByKeyHash(keyHash: string) {
-    const [row] = await this.db.select().from(accounts).where(and(eq(accounts.keyHash, keyHash), live));
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.keyHash, keyHash), live));
     return row ? toRecord(row) : undefined;
   }
 
   async findById(id: bigint) {
-    const [row] = await this.db.select().from(accounts).where(and(eq(accounts.id, id), live));
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.id, id), live));
     return row ? toRecord(row) : undefined;
   }
 
@@ -372,7 +402,13 @@ export class DrizzleAccountsStore implements AccountsStore {
     const rows = await this.db
       .select()
       .from(creditLots)
-      .where(and(inArray(creditLots.accountId, [...accountIds]), gt(creditLots.remainingNano, 0n), gt(creditLots.expiresAt, now)))
+      .where(
+        and(
+          inArray(creditLots.accountId, [...accountIds]),
+          gt(creditLots.remainingNano, 0n),
+          gt(creditLots.expiresAt, now),
+        ),
+      )
       .orderBy(asc(creditLots.expiresAt), asc(creditLots.id));
     return rows.map(toLot);
   }
@@ -423,7 +459,11 @@ export class DrizzleAccountsStore implements AccountsStore {
   }
 
   async insertOperation(entry: OperationRecord) {
-    const rows = await this.db.insert(operationLog).values(entry).onConflictDoNothing().returning({ id: operationLog.id });
+    const rows = await this.db
+      .insert(operationLog)
+      .values(entry)
+      .onConflictDoNothing()
+      .returning({ id: operationLog.id });
     return rows.length === 1;
   }
 
@@ -443,7 +483,13 @@ export class DrizzleAccountsStore implements AccountsStore {
       conditions.push(eq(operationLog.status, query.status));
     }
     const where = and(...conditions);
-    const rows = await this.db.select().from(operationLog).where(where).orderBy(desc(operationLog.id)).limit(query.limit).offset(query.offset);
+    const rows = await this.db
+      .select()
+      .from(operationLog)
+      .where(where)
+      .orderBy(desc(operationLog.id))
+      .limit(query.limit)
+      .offset(query.offset);
     const [counted] = await this.db.select({ n: count() }).from(operationLog).where(where);
     return { rows, total: counted?.n ?? 0 };
   }
@@ -473,17 +519,15 @@ export class DrizzleAccountsStore implements AccountsStore {
       ) c ON c.owner_id = o.owner_id
       ORDER BY o.owner_id`);
     const rows = (result as { rows: Array<Record<string, string>> }).rows;
-    return rows.map(
-      (row): ConservationRow => ({
-        ownerId: BigInt(row.owner_id ?? '0'),
-        mintedNano: BigInt(row.minted ?? '0'),
-        transfersInNano: BigInt(row.transfers ?? '0'),
-        lotsNano: BigInt(row.live ?? '0'),
-        debtNano: BigInt(row.debt ?? '0'),
-        usageNano: BigInt(row.usage ?? '0'),
-        feesNano: BigInt(row.fees ?? '0'),
-        expiredNano: BigInt(row.expired ?? '0'),
-      }),
-    );
+    return rows.map((row): ConservationRow => ({
+      ownerId: BigInt(row.owner_id ?? '0'),
+      mintedNano: BigInt(row.minted ?? '0'),
+      transfersInNano: BigInt(row.transfers ?? '0'),
+      lotsNano: BigInt(row.live ?? '0'),
+      debtNano: BigInt(row.debt ?? '0'),
+      usageNano: BigInt(row.usage ?? '0'),
+      feesNano: BigInt(row.fees ?? '0'),
+      expiredNano: BigInt(row.expired ?? '0'),
+    }));
   }
 }

@@ -1,4 +1,15 @@
-import { bigint, bigserial, boolean, integer, jsonb, numeric, pgSchema, text, timestamp, date } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  integer,
+  jsonb,
+  numeric,
+  pgSchema,
+  text,
+  timestamp,
+  date,
+} from 'drizzle-orm/pg-core';
 
 /** Drizzle's view of migrations/*.sql (the SQL files are the source of truth). */
 export const accountsSchema = pgSchema('accounts');

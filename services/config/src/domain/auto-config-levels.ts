@@ -14,7 +14,10 @@ export interface AutoConfigInput {
  * LEVEL_MAPPER auto-completion after a key is added: every family the Provider serves that the
  * owner has not mapped yet goes to the key's Level. The owner's own entries are never changed.
  */
-export async function autoConfigLevels(deps: ConfigDeps, input: AutoConfigInput): Promise<{ version: bigint; added: Record<string, number> }> {
+export async function autoConfigLevels(
+  deps: ConfigDeps,
+  input: AutoConfigInput,
+): Promise<{ version: bigint; added: Record<string, number> }> {
   const families = modelFamiliesFor(input.provider);
   if (families.length === 0 || !Number.isInteger(input.level) || input.level < 0 || input.level > 9) {
     return { version: await deps.store.version(input.ownerId), added: {} };
@@ -32,7 +35,11 @@ export async function autoConfigLevels(deps: ConfigDeps, input: AutoConfigInput)
     if (Object.keys(added).length === 0) {
       return undefined;
     }
-    await tx.put(input.ownerId, 'LEVEL_MAPPER', [...mapping].map(([pattern, level]) => `${pattern}=${level}`).join(','));
+    await tx.put(
+      input.ownerId,
+      'LEVEL_MAPPER',
+      [...mapping].map(([pattern, level]) => `${pattern}=${level}`).join(','),
+    );
     return { version: await tx.bumpVersion(input.ownerId), added };
   });
   if (!result) {
@@ -43,7 +50,9 @@ export async function autoConfigLevels(deps: ConfigDeps, input: AutoConfigInput)
     action: 'auto_config',
     operatorId: input.operatorId,
     targetId: input.ownerId,
-    details: `LEVEL_MAPPER += ${Object.entries(result.added).map(([pattern, level]) => `${pattern}=${level}`).join(',')} (from ${new URL(input.provider).host})`,
+    details: `LEVEL_MAPPER += ${Object.entries(result.added)
+      .map(([pattern, level]) => `${pattern}=${level}`)
+      .join(',')} (from ${new URL(input.provider).host})`,
     ipAddress: input.ipAddress,
   });
   return result;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyConfigChanges, configView, findSwitchOverCycle, mapperEntries } from './config-values.js';
 
-const put = (changes: Record<string, string>, stored: Record<string, string> = {}) => applyConfigChanges(stored, changes, { mergeLimits: false });
-const merge = (changes: Record<string, string>, stored: Record<string, string> = {}) => applyConfigChanges(stored, changes, { mergeLimits: true });
+const put = (changes: Record<string, string>, stored: Record<string, string> = {}) =>
+  applyConfigChanges(stored, changes, { mergeLimits: false });
+const merge = (changes: Record<string, string>, stored: Record<string, string> = {}) =>
+  applyConfigChanges(stored, changes, { mergeLimits: true });
 const refusal = (run: () => unknown) => {
   try {
     run();
@@ -14,14 +16,20 @@ const refusal = (run: () => unknown) => {
 
 describe('mapper formats', () => {
   it('trims pairs, adds, replaces and removes', () => {
-    expect(put({ MODEL_MAPPER: ' gpt-4 = gpt-4o ,  claude-* =claude-3-5-sonnet ' })).toEqual({ MODEL_MAPPER: 'gpt-4=gpt-4o,claude-*=claude-3-5-sonnet' });
-    expect(put({ MODEL_MAPPER: 'a=b2,-c, d=e' }, { MODEL_MAPPER: 'a=b,c=x' })).toEqual({ MODEL_MAPPER: 'a=b2,d=e' });
+    expect(put({ MODEL_MAPPER: ' gpt-4 = gpt-4o ,  claude-* =claude-3-5-sonnet ' })).toEqual({
+      MODEL_MAPPER: 'gpt-4=gpt-4o,claude-*=claude-3-5-sonnet',
+    });
+    expect(put({ MODEL_MAPPER: 'a=b2,-c, d=e' }, { MODEL_MAPPER: 'a=b,c=x' })).toEqual({
+      MODEL_MAPPER: 'a=b2,d=e',
+    });
     expect(put({ MODEL_MAPPER: '-a' }, { MODEL_MAPPER: 'a=b' })).toEqual({ MODEL_MAPPER: undefined });
     expect(put({ LEVEL_MAPPER: 'gpt-4*=2, claude*=3' })).toEqual({ LEVEL_MAPPER: 'gpt-4*=2,claude*=3' });
   });
 
   it('parses failover chains', () => {
-    expect(put({ MODEL_FAILOVER: 'gpt-4o=gpt-4o-mini| gpt-4-turbo' })).toEqual({ MODEL_FAILOVER: 'gpt-4o=gpt-4o-mini|gpt-4-turbo' });
+    expect(put({ MODEL_FAILOVER: 'gpt-4o=gpt-4o-mini| gpt-4-turbo' })).toEqual({
+      MODEL_FAILOVER: 'gpt-4o=gpt-4o-mini|gpt-4-turbo',
+    });
   });
 
   it('accepts switch-over chains and refuses cycles', () => {
@@ -73,15 +81,24 @@ describe('mapper formats', () => {
 
 describe('other keys', () => {
   it('normalizes resources, limits and mail settings', () => {
-    expect(put({ RESOURCES: '/v1/chat/completions, /v1/models\n/v1/embeddings' })).toEqual({ RESOURCES: '/v1/chat/completions,/v1/models,/v1/embeddings' });
-    expect(put({ MODEL_LIMITS: '{"gpt-4":{"rpm":10,"tpd":0}}' })).toEqual({ MODEL_LIMITS: '{"gpt-4":{"rpm":10,"tpd":0}}' });
-    expect(put({ EMAIL_PORT: '587', EMAIL_TLS: 'TRUE', SVC_MAIL: ' ops@example.com ', EMAIL_PASS: 'p@ss word' })).toEqual({
+    expect(put({ RESOURCES: '/v1/chat/completions, /v1/models\n/v1/embeddings' })).toEqual({
+      RESOURCES: '/v1/chat/completions,/v1/models,/v1/embeddings',
+    });
+    expect(put({ MODEL_LIMITS: '{"gpt-4":{"rpm":10,"tpd":0}}' })).toEqual({
+      MODEL_LIMITS: '{"gpt-4":{"rpm":10,"tpd":0}}',
+    });
+    expect(
+      put({ EMAIL_PORT: '587', EMAIL_TLS: 'TRUE', SVC_MAIL: ' ops@example.com ', EMAIL_PASS: 'p@ss word' }),
+    ).toEqual({
       EMAIL_PORT: '587',
       EMAIL_TLS: 'true',
       SVC_MAIL: 'ops@example.com',
       EMAIL_PASS: 'p@ss word',
     });
-    expect(put({ MODEL_MAPPER: '', PRICING: '' }, { MODEL_MAPPER: 'a=b' })).toEqual({ MODEL_MAPPER: 'a=b', PRICING: undefined });
+    expect(put({ MODEL_MAPPER: '', PRICING: '' }, { MODEL_MAPPER: 'a=b' })).toEqual({
+      MODEL_MAPPER: 'a=b',
+      PRICING: undefined,
+    });
   });
 
   it('merges MODEL_LIMITS for /x-conf: clear, remove, merge', () => {
@@ -89,7 +106,9 @@ describe('other keys', () => {
     expect(merge({ MODEL_LIMITS: '*' }, stored)).toEqual({ MODEL_LIMITS: undefined });
     expect(merge({ MODEL_LIMITS: '=' }, stored)).toEqual({ MODEL_LIMITS: undefined });
     expect(merge({ MODEL_LIMITS: '-a' }, stored)).toEqual({ MODEL_LIMITS: '{"b":{"rpm":2}}' });
-    expect(merge({ MODEL_LIMITS: '{"a":{"tpm":5},"c":{"rpd":3}}' }, stored)).toEqual({ MODEL_LIMITS: '{"a":{"rpm":1,"tpm":5},"b":{"rpm":2},"c":{"rpd":3}}' });
+    expect(merge({ MODEL_LIMITS: '{"a":{"tpm":5},"c":{"rpd":3}}' }, stored)).toEqual({
+      MODEL_LIMITS: '{"a":{"rpm":1,"tpm":5},"b":{"rpm":2},"c":{"rpd":3}}',
+    });
     expect(refusal(() => merge({ MODEL_LIMITS: '-a,b' }, stored))).toBe('MODEL_LIMITS');
   });
 

@@ -189,8 +189,15 @@ export function parseResources(text: string): string[] {
     invalid('RESOURCES', `at most ${MAX_RESOURCES} paths`);
   }
   for (const path of paths) {
-    if (!RESOURCE_PATH.test(path) || path.includes('//') || path.split('/').some((segment) => segment === '..' || segment === '.')) {
-      invalid(`RESOURCES.${path.slice(0, 64)}`, 'is not a resource path (absolute, no . or .. segments, no empty segments)');
+    if (
+      !RESOURCE_PATH.test(path) ||
+      path.includes('//') ||
+      path.split('/').some((segment) => segment === '..' || segment === '.')
+    ) {
+      invalid(
+        `RESOURCES.${path.slice(0, 64)}`,
+        'is not a resource path (absolute, no . or .. segments, no empty segments)',
+      );
     }
   }
   return paths;
@@ -252,7 +259,10 @@ function mergeModelLimits(stored: string, change: string): string {
   const current = stored === '' ? {} : parseModelLimits(stored);
   const next = new Map(Object.entries(current));
   if (text.startsWith('-')) {
-    for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       if (!entry.startsWith('-') || entry.length < 2) {
         invalid('MODEL_LIMITS', `"${entry.slice(0, 64)}" is not a -<model> removal`);
       }
@@ -353,7 +363,11 @@ export function applyConfigChanges(
         result = parseResources(value).join(',');
         break;
       case 'MODEL_LIMITS':
-        result = options.mergeLimits ? mergeModelLimits(stored[key] ?? '', value) : value.trim() === '' ? '' : JSON.stringify(parseModelLimits(value));
+        result = options.mergeLimits
+          ? mergeModelLimits(stored[key] ?? '', value)
+          : value.trim() === ''
+            ? ''
+            : JSON.stringify(parseModelLimits(value));
         break;
       case 'PRICING':
         result = value.trim() === '' ? '' : JSON.stringify(validatePricing(value));
@@ -382,16 +396,25 @@ export function configView(values: Readonly<Record<string, string>>): Record<Con
         view[key] = Object.fromEntries(mapperEntries(value));
         break;
       case 'MODEL_FAILOVER':
-        view[key] = Object.fromEntries([...mapperEntries(value)].map(([primary, backups]) => [primary, backups.split('|')]));
+        view[key] = Object.fromEntries(
+          [...mapperEntries(value)].map(([primary, backups]) => [primary, backups.split('|')]),
+        );
         break;
       case 'LEVEL_MAPPER':
-        view[key] = Object.fromEntries([...mapperEntries(value)].map(([pattern, target]) => [pattern, Number(target)]));
+        view[key] = Object.fromEntries(
+          [...mapperEntries(value)].map(([pattern, target]) => [pattern, Number(target)]),
+        );
         break;
       case 'SWITCH_OVER':
         view[key] = Object.fromEntries([...mapperEntries(value)].map(([from, to]) => [from, Number(to)]));
         break;
       case 'RESOURCES':
-        view[key] = Object.fromEntries(value.split(',').filter(Boolean).map((path) => [path, true]));
+        view[key] = Object.fromEntries(
+          value
+            .split(',')
+            .filter(Boolean)
+            .map((path) => [path, true]),
+        );
         break;
       case 'MODEL_LIMITS':
         view[key] = value === '' ? {} : (JSON.parse(value) as unknown);

@@ -4,7 +4,10 @@ import type { ConfigDeps } from './ports.js';
 import { ownerConfig, type OwnerConfig } from './owner-config.js';
 
 /** DELETE /x-config: the listed keys go back to their defaults (version bumped, event sent). */
-export async function deleteConfig(deps: ConfigDeps, input: { ownerId: bigint; keys: readonly string[] }): Promise<OwnerConfig> {
+export async function deleteConfig(
+  deps: ConfigDeps,
+  input: { ownerId: bigint; keys: readonly string[] },
+): Promise<OwnerConfig> {
   if (input.keys.length === 0) {
     invalid('keys', 'list at least one configuration key');
   }

@@ -12,7 +12,13 @@ export interface OwnerConfig {
 export const passAad = (ownerId: bigint) => `config:email_pass:${ownerId}`;
 
 /** The answer shape shared by get, update and delete. */
-export function ownerConfig(box: SecretBox, ownerId: bigint, version: bigint, stored: Record<string, string>, reveal: boolean): OwnerConfig {
+export function ownerConfig(
+  box: SecretBox,
+  ownerId: bigint,
+  version: bigint,
+  stored: Record<string, string>,
+  reveal: boolean,
+): OwnerConfig {
   const values: Record<string, string> = { ...stored };
   for (const key of SECRET_KEYS) {
     const cipher = stored[key];
@@ -22,7 +28,10 @@ export function ownerConfig(box: SecretBox, ownerId: bigint, version: bigint, st
     if (reveal) {
       const plain = box.open(cipher, passAad(ownerId));
       if (plain === undefined) {
-        throw new AppError(ErrorCode.Internal, `${key} could not be decrypted (is GW_SECRET_KEY the one it was stored with?)`);
+        throw new AppError(
+          ErrorCode.Internal,
+          `${key} could not be decrypted (is GW_SECRET_KEY the one it was stored with?)`,
+        );
       }
       values[key] = plain;
     } else {

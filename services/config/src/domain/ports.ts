@@ -18,7 +18,13 @@ export interface ConfigTx {
 export interface ConfigEvents {
   configUpdated(ownerId: bigint, version: bigint): void;
   /** Operation-log entry; details never carry a secret. */
-  audit(entry: { action: 'auto_config'; operatorId: bigint; targetId: bigint; details: string; ipAddress: string }): void;
+  audit(entry: {
+    action: 'auto_config';
+    operatorId: bigint;
+    targetId: bigint;
+    details: string;
+    ipAddress: string;
+  }): void;
 }
 
 export interface ConfigDeps {

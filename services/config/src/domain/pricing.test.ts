@@ -13,7 +13,10 @@ const field = (text: string) => {
 describe('PRICING', () => {
   it('accepts known sections and fields, and new model names', () => {
     const pricing = {
-      ChatPricing: { 'gpt-4o': { InputText: 2.5, OutputText: 10, Rates: 1 }, 'my-new-model': { InputText: 0 } },
+      ChatPricing: {
+        'gpt-4o': { InputText: 2.5, OutputText: 10, Rates: 1 },
+        'my-new-model': { InputText: 0 },
+      },
       ImgPricing: { 'dall-e-3': { Call: 0.04, Sizes: { '1024x1024': 0.04 } } },
       AudioPricing: { whisper: { Input: 1, Call: 0.006 } },
       CallPricing: { search: { Call: 0.01 } },
@@ -24,7 +27,10 @@ describe('PRICING', () => {
   });
 
   it('takes exactly 1024 entries and exactly 128 KB, refuses one more', () => {
-    const entries = (n: number) => JSON.stringify({ CallPricing: Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, { Call: 1 }])) });
+    const entries = (n: number) =>
+      JSON.stringify({
+        CallPricing: Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, { Call: 1 }])),
+      });
     expect(field(entries(1024))).toBe('accepted');
     expect(field(entries(1025))).toBe('PRICING');
     const base = JSON.stringify({ ChatPricing: { x: { InputText: 1 } } });

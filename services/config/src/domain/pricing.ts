@@ -9,8 +9,24 @@ export const PRICING_MAX_BYTES = 128 * 1024;
 export const PRICING_MAX_ENTRIES = 1024;
 
 const CHAT_FIELDS = [
-  'CacheWrite', 'CachedText', 'CachedAudio', 'InputText', 'InputAudio', 'InputImage', 'ReasonText', 'OutputText', 'OutputAudio', 'OutputImage', 'Rates',
-  'Call', 'SizeHigh', 'SizeMedium', 'SizeLow', 'Find', 'Query', 'Page',
+  'CacheWrite',
+  'CachedText',
+  'CachedAudio',
+  'InputText',
+  'InputAudio',
+  'InputImage',
+  'ReasonText',
+  'OutputText',
+  'OutputAudio',
+  'OutputImage',
+  'Rates',
+  'Call',
+  'SizeHigh',
+  'SizeMedium',
+  'SizeLow',
+  'Find',
+  'Query',
+  'Page',
 ] as const;
 
 export const PRICING_SECTIONS: Record<string, readonly string[]> = {
@@ -53,7 +69,10 @@ export function validatePricing(text: string): Pricing {
   for (const [section, models] of Object.entries(raw)) {
     const fields = PRICING_SECTIONS[section];
     if (!fields) {
-      invalid(`PRICING.${section.slice(0, 64)}`, `is not a pricing section (${Object.keys(PRICING_SECTIONS).join(', ')})`);
+      invalid(
+        `PRICING.${section.slice(0, 64)}`,
+        `is not a pricing section (${Object.keys(PRICING_SECTIONS).join(', ')})`,
+      );
     }
     if (!isPlainObject(models)) {
       invalid(`PRICING.${section}`, 'must be an object of model to prices');

@@ -16,7 +16,9 @@ export interface UpdateConfigInput {
 export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): Promise<OwnerConfig> {
   const { version, stored } = await deps.store.transaction(async (tx) => {
     const current = new Map(Object.entries(await tx.lockOwner(input.ownerId)));
-    const next = applyConfigChanges(Object.fromEntries(current), input.values, { mergeLimits: input.mergeLimits });
+    const next = applyConfigChanges(Object.fromEntries(current), input.values, {
+      mergeLimits: input.mergeLimits,
+    });
     const removed: string[] = [];
     for (const [key, value] of Object.entries(next)) {
       if (value === undefined) {
@@ -24,7 +26,9 @@ export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): 
         current.delete(key);
         continue;
       }
-      const storedValue = SECRET_KEYS.includes(key as ConfigKey) ? deps.box.seal(value, passAad(input.ownerId)) : value;
+      const storedValue = SECRET_KEYS.includes(key as ConfigKey)
+        ? deps.box.seal(value, passAad(input.ownerId))
+        : value;
       await tx.put(input.ownerId, key, storedValue);
       current.set(key, storedValue);
     }

@@ -6,7 +6,10 @@ import { configVersions, ownerConfigs } from './schema.js';
 type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 async function readValues(db: Executor, ownerId: bigint, lock: boolean): Promise<Record<string, string>> {
-  const query = db.select({ key: ownerConfigs.key, value: ownerConfigs.value }).from(ownerConfigs).where(eq(ownerConfigs.ownerId, ownerId));
+  const query = db
+    .select({ key: ownerConfigs.key, value: ownerConfigs.value })
+    .from(ownerConfigs)
+    .where(eq(ownerConfigs.ownerId, ownerId));
   const rows = lock ? await query.for('update') : await query;
   return Object.fromEntries(rows.map((row) => [row.key, row.value]));
 }
@@ -16,7 +19,9 @@ class Tx implements ConfigTx {
 
   async lockOwner(ownerId: bigint) {
     // Serialises writers of one owner (the version row may not exist yet, so lock by hash).
-    await this.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext('gw_config'), hashtext(${String(ownerId)}))`);
+    await this.db.execute(
+      sql`SELECT pg_advisory_xact_lock(hashtext('gw_config'), hashtext(${String(ownerId)}))`,
+    );
     return readValues(this.db, ownerId, false);
   }
 
@@ -24,12 +29,17 @@ class Tx implements ConfigTx {
     await this.db
       .insert(ownerConfigs)
       .values({ ownerId, key, value, updatedAt: sql`now()` })
-      .onConflictDoUpdate({ target: [ownerConfigs.ownerId, ownerConfigs.key], set: { value, updatedAt: sql`now()` } });
+      .onConflictDoUpdate({
+        target: [ownerConfigs.ownerId, ownerConfigs.key],
+        set: { value, updatedAt: sql`now()` },
+      });
   }
 
   async remove(ownerId: bigint, keys: readonly string[]) {
     if (keys.length > 0) {
-      await this.db.delete(ownerConfigs).where(and(eq(ownerConfigs.ownerId, ownerId), inArray(ownerConfigs.key, [...keys])));
+      await this.db
+        .delete(ownerConfigs)
+        .where(and(eq(ownerConfigs.ownerId, ownerId), inArray(ownerConfigs.key, [...keys])));
     }
   }
 
@@ -37,7 +47,10 @@ class Tx implements ConfigTx {
     const [row] = await this.db
       .insert(configVersions)
       .values({ ownerId, version: 1n })
-      .onConflictDoUpdate({ target: configVersions.ownerId, set: { version: sql`${configVersions.version} + 1` } })
+      .onConflictDoUpdate({
+        target: configVersions.ownerId,
+        set: { version: sql`${configVersions.version} + 1` },
+      })
       .returning({ version: configVersions.version });
     if (!row) {
       throw new Error('version bump returned no row');
@@ -59,7 +72,10 @@ export class DrizzleConfigStore implements ConfigStore {
   }
 
   async version(ownerId: bigint) {
-    const [row] = await this.db.select({ version: configVersions.version }).from(configVersions).where(eq(configVersions.ownerId, ownerId));
+    const [row] = await this.db
+      .select({ version: configVersions.version })
+      .from(configVersions)
+      .where(eq(configVersions.ownerId, ownerId));
     return row?.version ?? 0n;
   }
 }

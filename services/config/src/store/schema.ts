@@ -18,4 +18,3 @@ export const configVersions = configSchema.table('config_versions', {
   ownerId: bigint('owner_id', { mode: 'bigint' }).primaryKey(),
   version: bigint('version', { mode: 'bigint' }).notNull(),
 });
-

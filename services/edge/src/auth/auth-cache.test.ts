@@ -52,10 +52,14 @@ describe('AuthCache', () => {
   it('expires entries after the TTL backstop', async () => {
     let now = 0;
     let calls = 0;
-    const cache = new AuthCache(async () => {
-      calls += 1;
-      return account(7n);
-    }, 1_000, () => now);
+    const cache = new AuthCache(
+      async () => {
+        calls += 1;
+        return account(7n);
+      },
+      1_000,
+      () => now,
+    );
     await cache.get('h1');
     now = 999;
     await cache.get('h1');

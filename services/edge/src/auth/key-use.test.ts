@@ -30,12 +30,16 @@ describe('KeyUseRecorder', () => {
   it('keeps a failed batch for the next flush, without overwriting newer uses', async () => {
     const sent: KeyUse[][] = [];
     let fail = true;
-    const recorder = new KeyUseRecorder(async (uses) => {
-      if (fail) {
-        throw new Error('accounts down');
-      }
-      sent.push(uses);
-    }, log, 60_000);
+    const recorder = new KeyUseRecorder(
+      async (uses) => {
+        if (fail) {
+          throw new Error('accounts down');
+        }
+        sent.push(uses);
+      },
+      log,
+      60_000,
+    );
     recorder.note(1n, hash(1), new Date(1_000));
     recorder.note(2n, hash(2), new Date(1_000));
     await recorder.flush();

@@ -51,7 +51,11 @@ function fromParserError(error: unknown): AppError | undefined {
   if (type === 'entity.parse.failed') {
     return new AppError(ErrorCode.InvalidRequest, 'request body is not valid JSON');
   }
-  if (typeof type === 'string' && type.startsWith('encoding.') || type === 'charset.unsupported' || type === 'request.aborted') {
+  if (
+    (typeof type === 'string' && type.startsWith('encoding.')) ||
+    type === 'charset.unsupported' ||
+    type === 'request.aborted'
+  ) {
     return new AppError(ErrorCode.InvalidRequest, 'request body could not be read');
   }
   return undefined;

@@ -26,7 +26,10 @@ export function managementView(account: Account) {
     Alias: account.alias,
     BillingEmail: account.billingEmail,
     Balance: nanoToUsd(account.balanceNano),
-    CreditBalance: account.credits.map((lot) => ({ amount: nanoToUsd(lot.remainingNano), expires_at: lot.expiresAt })),
+    CreditBalance: account.credits.map((lot) => ({
+      amount: nanoToUsd(lot.remainingNano),
+      expires_at: lot.expiresAt,
+    })),
     Level: account.level,
     Gear: account.gear,
     Role: account.role,
@@ -90,7 +93,10 @@ export function userInfoView(account: Account) {
     },
     balance: {
       total: nanoToUsd(account.balanceNano),
-      credits: account.credits.map((lot) => ({ amount: nanoToUsd(lot.remainingNano), expires_at: lot.expiresAt })),
+      credits: account.credits.map((lot) => ({
+        amount: nanoToUsd(lot.remainingNano),
+        expires_at: lot.expiresAt,
+      })),
     },
     limits: {
       hard_limit: nanoToUsd(account.hardLimitNano),
@@ -113,7 +119,10 @@ export function userInfoView(account: Account) {
       resources: listOf(account.resources),
     },
     model_limits: Object.fromEntries(
-      Object.entries(modelLimits).map(([model, limits]) => [model, { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 }]),
+      Object.entries(modelLimits).map(([model, limits]) => [
+        model,
+        { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 },
+      ]),
     ),
   };
 }

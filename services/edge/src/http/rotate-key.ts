@@ -24,7 +24,11 @@ export function rotateKeyRoute(path: string, access: Access, root: boolean): Rou
       const body = parseBody(rotateBody, req.body);
       const caller = callerOf(res);
       if (body.name !== undefined && (!root || body.name !== caller.name)) {
-        throw new AppError(ErrorCode.InvalidRequest, root ? `name: root is called "${caller.name}"` : 'name: only /x-root takes a name', { field: 'name' });
+        throw new AppError(
+          ErrorCode.InvalidRequest,
+          root ? `name: root is called "${caller.name}"` : 'name: only /x-root takes a name',
+          { field: 'name' },
+        );
       }
       const rotated = await deps.accounts.rotateKey({
         callerId: caller.id,

@@ -18,7 +18,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = issue?.path.join('.') ?? '';
-    throw new AppError(ErrorCode.InvalidRequest, field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid body'), { field });
+    throw new AppError(
+      ErrorCode.InvalidRequest,
+      field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid body'),
+      { field },
+    );
   }
   return result.data;
 }

@@ -3,7 +3,8 @@ import type { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
 import { assertMayCallAi } from './admission.js';
 
-const account = (balanceNano: bigint, spendBlocked = false, isRoot = false) => ({ balanceNano, spendBlocked, isRoot }) as accounts.Account;
+const account = (balanceNano: bigint, spendBlocked = false, isRoot = false) =>
+  ({ balanceNano, spendBlocked, isRoot }) as accounts.Account;
 
 function refusal(run: () => void): string | undefined {
   try {

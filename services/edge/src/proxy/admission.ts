@@ -13,6 +13,9 @@ export function assertMayCallAi(account: accounts.Account, apiBalanceFloorNano: 
   }
   // Root mints credit rather than holding it, so its balance says nothing about what it may spend.
   if (!account.isRoot && account.balanceNano <= apiBalanceFloorNano) {
-    throw new AppError(ErrorCode.QuotaExceeded, `the balance must be above ${formatUsd(apiBalanceFloorNano)} USD for AI calls`);
+    throw new AppError(
+      ErrorCode.QuotaExceeded,
+      `the balance must be above ${formatUsd(apiBalanceFloorNano)} USD for AI calls`,
+    );
   }
 }

@@ -1,6 +1,14 @@
 import { Agent, STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError, CALLER_HEADER, encodeCaller, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, type CallerIdentity, type Logger } from '@gw/kit';
+import {
+  AppError,
+  CALLER_HEADER,
+  encodeCaller,
+  INTERNAL_TOKEN_HEADER,
+  REQUEST_ID_HEADER,
+  type CallerIdentity,
+  type Logger,
+} from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -63,10 +71,15 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
     agent,
     xfwd: false,
     changeOrigin: false,
-    logger: { info: (...args: unknown[]) => log.debug({ args }, 'forwarded'), warn: (...args: unknown[]) => log.warn({ args }, 'forwarding'), error: (...args: unknown[]) => log.error({ args }, 'forwarding') },
+    logger: {
+      info: (...args: unknown[]) => log.debug({ args }, 'forwarded'),
+      warn: (...args: unknown[]) => log.warn({ args }, 'forwarding'),
+      error: (...args: unknown[]) => log.error({ args }, 'forwarding'),
+    },
     on: {
       proxyReq: (proxyReq, _req, res) => {
-        const caller = (res as unknown as { locals: { caller: accounts.Account; requestId?: string } }).locals;
+        const caller = (res as unknown as { locals: { caller: accounts.Account; requestId?: string } })
+          .locals;
         proxyReq.removeHeader('authorization');
         proxyReq.setHeader(INTERNAL_TOKEN_HEADER, deps.config.GW_INTERNAL_TOKEN);
         proxyReq.setHeader(CALLER_HEADER, encodeCaller(callerIdentity(caller.caller)));
@@ -78,7 +91,11 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
         log.error({ err: error }, 'proxy unreachable');
         if ('writeHead' in res && !res.headersSent) {
           res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
-          res.end(JSON.stringify({ error: { message: 'the AI proxy is unavailable', type: 'api_error', code: 'unavailable' } }));
+          res.end(
+            JSON.stringify({
+              error: { message: 'the AI proxy is unavailable', type: 'api_error', code: 'unavailable' },
+            }),
+          );
         } else {
           res.destroy();
         }

@@ -20,7 +20,10 @@ function required(field: string): never {
  * Adds a key to the owner's pool: validated, secrets sealed, version bumped, event published;
  * then LEVEL_MAPPER is auto-completed from the Provider (best effort, logged as auto_config).
  */
-export async function createKey(deps: KeypoolDeps, input: CreateKeyInput): Promise<{ key: KeyView; version: bigint; autoLevelMapper: Record<string, number> }> {
+export async function createKey(
+  deps: KeypoolDeps,
+  input: CreateKeyInput,
+): Promise<{ key: KeyView; version: bigint; autoLevelMapper: Record<string, number> }> {
   const { fields } = input;
   if (fields.secretKey === undefined) {
     required('SecretKey');
@@ -31,7 +34,13 @@ export async function createKey(deps: KeypoolDeps, input: CreateKeyInput): Promi
   if (fields.provider === undefined) {
     required('Provider');
   }
-  const changes = await keyRowChanges(deps, input.ownerId, input.ownerIsRoot, { configJson: '', ...fields }, undefined);
+  const changes = await keyRowChanges(
+    deps,
+    input.ownerId,
+    input.ownerIsRoot,
+    { configJson: '', ...fields },
+    undefined,
+  );
   const row: KeyRow = {
     ownerId: input.ownerId,
     name: '',

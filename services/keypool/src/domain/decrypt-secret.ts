@@ -3,8 +3,12 @@ import type { KeypoolDeps } from './ports.js';
 import { aad } from './secrets.js';
 
 /** /x-dkey: opens a cipher of this owner; tampered ones and other owners' answer 400. */
-export async function decryptSecret(deps: KeypoolDeps, input: { ownerId: bigint; ciphertext: string }): Promise<string> {
-  const plain = input.ciphertext.length > 16_384 ? undefined : deps.box.open(input.ciphertext, aad.ekey(input.ownerId));
+export async function decryptSecret(
+  deps: KeypoolDeps,
+  input: { ownerId: bigint; ciphertext: string },
+): Promise<string> {
+  const plain =
+    input.ciphertext.length > 16_384 ? undefined : deps.box.open(input.ciphertext, aad.ekey(input.ownerId));
   if (plain === undefined) {
     throw new AppError(ErrorCode.InvalidRequest, 'the cipher is not valid for this owner');
   }

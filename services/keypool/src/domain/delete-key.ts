@@ -9,7 +9,10 @@ export interface DeleteKeyInput {
 }
 
 /** Removes one of the owner's keys (and any sleeping state it had). */
-export async function deleteKey(deps: KeypoolDeps, input: DeleteKeyInput): Promise<{ id: bigint; version: bigint }> {
+export async function deleteKey(
+  deps: KeypoolDeps,
+  input: DeleteKeyInput,
+): Promise<{ id: bigint; version: bigint }> {
   const version = await deps.store.transaction(async (tx) => {
     if (!(await tx.delete(input.ownerId, input.id))) {
       throw new AppError(ErrorCode.NotFound, `key ${input.id} does not exist`);
@@ -18,6 +21,12 @@ export async function deleteKey(deps: KeypoolDeps, input: DeleteKeyInput): Promi
   });
   await deps.sleeps.clear(input.ownerId, [input.id]);
   deps.events.keysChanged(input.ownerId, version);
-  deps.events.audit({ action: 'delete_key', operatorId: input.operatorId, targetId: input.id, details: `key ${input.id} deleted`, ipAddress: input.ipAddress });
+  deps.events.audit({
+    action: 'delete_key',
+    operatorId: input.operatorId,
+    targetId: input.id,
+    details: `key ${input.id} deleted`,
+    ipAddress: input.ipAddress,
+  });
   return { id: input.id, version };
 }

@@ -3,7 +3,10 @@ import type { KeypoolDeps } from './ports.js';
 import { aad } from './secrets.js';
 
 /** /x-ekey: seals a value for this owner only (the owner id is the associated data). */
-export async function encryptSecret(deps: KeypoolDeps, input: { ownerId: bigint; plaintext: string }): Promise<string> {
+export async function encryptSecret(
+  deps: KeypoolDeps,
+  input: { ownerId: bigint; plaintext: string },
+): Promise<string> {
   if (input.plaintext.length === 0 || input.plaintext.length > 8192) {
     throw new AppError(ErrorCode.InvalidRequest, 'the value to encrypt must be 1 to 8192 characters');
   }

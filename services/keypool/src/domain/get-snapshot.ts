@@ -7,7 +7,10 @@ import { plainView } from './secrets.js';
  * version is read first: a change racing this read makes the proxy fetch again on its event.
  * ownerIsRoot tells the proxies which connect-time rule applies (RELIABILITY Decision 7).
  */
-export async function getSnapshot(deps: KeypoolDeps, input: { ownerId: bigint }): Promise<{ version: bigint; ownerIsRoot: boolean; keys: KeyView[] }> {
+export async function getSnapshot(
+  deps: KeypoolDeps,
+  input: { ownerId: bigint },
+): Promise<{ version: bigint; ownerIsRoot: boolean; keys: KeyView[] }> {
   const { version, ownerIsRoot } = await deps.store.pool(input.ownerId);
   const records = await deps.store.all(input.ownerId);
   return { version, ownerIsRoot, keys: records.map((record) => plainView(deps.box, record)) };

@@ -2,7 +2,12 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { MAX_LEVEL, MIN_LEVEL, MIN_SECRET_LENGTH, type KeyRecord, type KeyRow } from './model.js';
 import type { KeypoolDeps } from './ports.js';
 import { CLOUD_B_SECRET_LENGTH, parseProviderConfig, type ParsedProviderConfig } from './provider-config.js';
-import { checkProviderUrl, checkResolvedAddress, normalizedProvider, type ProviderUrlPolicy } from './provider-url.js';
+import {
+  checkProviderUrl,
+  checkResolvedAddress,
+  normalizedProvider,
+  type ProviderUrlPolicy,
+} from './provider-url.js';
 import { aad, decryptSecret, lastFour } from './secrets.js';
 
 /** The fields of a create or update, as received (types already checked by the transport). */
@@ -21,7 +26,12 @@ function invalid(field: string, reason: string): never {
 }
 
 /** Provider (or Config.base_url): the URL policy, then every address its name resolves to. */
-export async function checkUrlField(deps: KeypoolDeps, field: string, value: string, ownerIsRoot: boolean): Promise<URL> {
+export async function checkUrlField(
+  deps: KeypoolDeps,
+  field: string,
+  value: string,
+  ownerIsRoot: boolean,
+): Promise<URL> {
   const policy: ProviderUrlPolicy = { rootPool: ownerIsRoot, self: deps.self };
   const check = checkProviderUrl(value, policy);
   if (!check.ok) {
@@ -60,7 +70,10 @@ function checkSecret(secret: string, providerType: string): string {
   }
   if (providerType === 'cloud_b') {
     if (secret.length !== CLOUD_B_SECRET_LENGTH) {
-      invalid('SecretKey', `must be a ${CLOUD_B_SECRET_LENGTH}-character placeholder for the cloud_b provider type`);
+      invalid(
+        'SecretKey',
+        `must be a ${CLOUD_B_SECRET_LENGTH}-character placeholder for the cloud_b provider type`,
+      );
     }
   } else if (secret.length < MIN_SECRET_LENGTH) {
     invalid('SecretKey', `must be at least ${MIN_SECRET_LENGTH} characters`);
@@ -114,13 +127,20 @@ export async function keyRowChanges(
     providerType = config.providerType;
     changes.providerType = config.providerType;
     changes.config = config.visible;
-    changes.configSecretsEnc = Object.keys(config.sensitive).length === 0 ? '' : deps.box.seal(JSON.stringify(config.sensitive), aad.config(ownerId));
+    changes.configSecretsEnc =
+      Object.keys(config.sensitive).length === 0
+        ? ''
+        : deps.box.seal(JSON.stringify(config.sensitive), aad.config(ownerId));
   }
   if (fields.secretKey !== undefined) {
     const secret = checkSecret(fields.secretKey, providerType);
     changes.secretEnc = deps.box.seal(secret, aad.secret(ownerId));
     changes.secretLast4 = lastFour(secret);
-  } else if (existing && changes.providerType !== undefined && changes.providerType !== existing.providerType) {
+  } else if (
+    existing &&
+    changes.providerType !== undefined &&
+    changes.providerType !== existing.providerType
+  ) {
     // The type changed under a kept secret: the kept one must still meet the new type's rule.
     checkSecret(decryptSecret(deps.box, existing), providerType);
   }

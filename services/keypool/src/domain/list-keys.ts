@@ -32,7 +32,9 @@ export async function listKeys(deps: KeypoolDeps, input: ListKeysInput): Promise
     throw new AppError(ErrorCode.InvalidRequest, 'page: must be a positive integer', { field: 'page' });
   }
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-    throw new AppError(ErrorCode.InvalidRequest, `size: must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: 'size' });
+    throw new AppError(ErrorCode.InvalidRequest, `size: must be an integer from 1 to ${MAX_PAGE_SIZE}`, {
+      field: 'size',
+    });
   }
   const filter: KeyFilter = {
     id: input.id,
@@ -40,6 +42,9 @@ export async function listKeys(deps: KeypoolDeps, input: ListKeysInput): Promise
     providerHost: input.provider ? providerHostOf(input.provider) : undefined,
     status: input.status,
   };
-  const { rows, total } = await deps.store.list(input.ownerId, filter, { offset: (page - 1) * size, limit: size });
+  const { rows, total } = await deps.store.list(input.ownerId, filter, {
+    offset: (page - 1) * size,
+    limit: size,
+  });
   return { keys: rows.map(maskedView), total, page, size };
 }

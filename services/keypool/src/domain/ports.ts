@@ -2,7 +2,11 @@ import type { SecretBox, SelfAddresses } from '@gw/kit';
 import type { KeyFilter, KeyRecord, KeyRow, SleepingKey } from './model.js';
 
 export interface KeysStore {
-  list(ownerId: bigint, filter: KeyFilter, page: { offset: number; limit: number }): Promise<{ rows: KeyRecord[]; total: number }>;
+  list(
+    ownerId: bigint,
+    filter: KeyFilter,
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: KeyRecord[]; total: number }>;
   find(ownerId: bigint, id: bigint): Promise<KeyRecord | undefined>;
   all(ownerId: bigint): Promise<KeyRecord[]>;
   /** The pool's version and whether it is root's (marked by the writes that said so). */
@@ -38,12 +42,24 @@ export interface Resolver {
 export interface PoolEvents {
   keysChanged(ownerId: bigint, version: bigint): void;
   /** Operation-log entry; details never carry a secret. */
-  audit(entry: { action: 'add_key' | 'update_key' | 'delete_key'; operatorId: bigint; targetId: bigint; details: string; ipAddress: string }): void;
+  audit(entry: {
+    action: 'add_key' | 'update_key' | 'delete_key';
+    operatorId: bigint;
+    targetId: bigint;
+    details: string;
+    ipAddress: string;
+  }): void;
 }
 
 /** The config service's LEVEL_MAPPER auto-completion (best effort: a failure never fails a create). */
 export interface LevelAutoConfig {
-  complete(input: { ownerId: bigint; provider: string; level: number; operatorId: bigint; ipAddress: string }): Promise<Record<string, number>>;
+  complete(input: {
+    ownerId: bigint;
+    provider: string;
+    level: number;
+    operatorId: bigint;
+    ipAddress: string;
+  }): Promise<Record<string, number>>;
 }
 
 export interface Clock {

@@ -23,14 +23,20 @@ export interface ParsedProviderConfig {
   urls: Array<{ field: string; value: string }>;
 }
 
-export type ConfigCheck = { ok: true; config: ParsedProviderConfig } | { ok: false; field: string; reason: string };
+export type ConfigCheck =
+  { ok: true; config: ParsedProviderConfig } | { ok: false; field: string; reason: string };
 
 const PEM = /^-----BEGIN ((?:RSA |EC |ENCRYPTED )?PRIVATE KEY)-----\n[A-Za-z0-9+/=\n]+\n-----END \1-----\n?$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 const NAME_VALUE = /^[\x21-\x7e]{1,256}$/;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Object.prototype
+  );
 }
 
 function fail(field: string, reason: string): ConfigCheck {
@@ -61,7 +67,9 @@ export function parseProviderConfig(raw: unknown): ConfigCheck {
   switch (providerType) {
     case 'standard': {
       const extra = unknownField(raw, ['provider_type']);
-      return extra ? fail(extra, 'is not a field of the standard provider type') : { ok: true, config: { providerType, visible: {}, sensitive: {}, urls: [] } };
+      return extra
+        ? fail(extra, 'is not a field of the standard provider type')
+        : { ok: true, config: { providerType, visible: {}, sensitive: {}, urls: [] } };
     }
     case 'cloud_a':
       return parseCloudA(raw);
@@ -86,7 +94,10 @@ function parseCloudA(raw: Record<string, unknown>): ConfigCheck {
     }
     for (const [pattern, deployment] of entries) {
       if (!NAME_VALUE.test(pattern) || typeof deployment !== 'string' || !NAME_VALUE.test(deployment)) {
-        return fail(`model_mapping.${pattern}`, 'must map a pattern to a deployment name (printable, 1-256 characters)');
+        return fail(
+          `model_mapping.${pattern}`,
+          'must map a pattern to a deployment name (printable, 1-256 characters)',
+        );
       }
     }
     visible.model_mapping = Object.fromEntries(entries);
@@ -113,7 +124,12 @@ function parseCloudB(raw: Record<string, unknown>): ConfigCheck {
   if (extra) {
     return fail(extra, 'is not a field of the cloud_b provider type');
   }
-  const { base_url: baseUrl, project_id: projectId, client_email: clientEmail, private_key: privateKey } = raw;
+  const {
+    base_url: baseUrl,
+    project_id: projectId,
+    client_email: clientEmail,
+    private_key: privateKey,
+  } = raw;
   if (typeof baseUrl !== 'string' || baseUrl.trim() === '') {
     return fail('base_url', 'is required (an http(s) URL)');
   }
@@ -134,7 +150,12 @@ function parseCloudB(raw: Record<string, unknown>): ConfigCheck {
     ok: true,
     config: {
       providerType: 'cloud_b',
-      visible: { provider_type: 'cloud_b', base_url: baseUrl.trim(), project_id: projectId, client_email: clientEmail.trim() },
+      visible: {
+        provider_type: 'cloud_b',
+        base_url: baseUrl.trim(),
+        project_id: projectId,
+        client_email: clientEmail.trim(),
+      },
       sensitive: { private_key: pem },
       urls: [{ field: 'Config.base_url', value: baseUrl.trim() }],
     },

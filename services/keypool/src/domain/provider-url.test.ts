@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { selfAddressesOf } from '@gw/kit';
-import { checkProviderUrl, checkResolvedAddress, classifyAddress, normalizedProvider, providerHostOf, type ProviderUrlPolicy } from './provider-url.js';
+import {
+  checkProviderUrl,
+  checkResolvedAddress,
+  classifyAddress,
+  normalizedProvider,
+  providerHostOf,
+  type ProviderUrlPolicy,
+} from './provider-url.js';
 
 // The gateway's own endpoints: every <SERVICE>_ADDR port and the edge's on loopback, the
 // keypool by its compose name, each own port on a LAN address of this host, and its public host.
@@ -119,9 +126,19 @@ describe('Provider URL policy', () => {
   });
 
   it('names why, and checks the host the parsed URL dials', () => {
-    expect(checkProviderUrl('http://127.0.0.1:8080/', root)).toMatchObject({ ok: false, reason: 'must not point at the gateway itself' });
-    expect(checkProviderUrl('http://127.0.0.1:11434/', tenant)).toMatchObject({ ok: false, reason: 'must not point at a loopback address' });
-    expect(checkProviderUrl('http://127.0.0.1#@x.example/', root)).toMatchObject({ ok: true, host: '127.0.0.1', port: 80 });
+    expect(checkProviderUrl('http://127.0.0.1:8080/', root)).toMatchObject({
+      ok: false,
+      reason: 'must not point at the gateway itself',
+    });
+    expect(checkProviderUrl('http://127.0.0.1:11434/', tenant)).toMatchObject({
+      ok: false,
+      reason: 'must not point at a loopback address',
+    });
+    expect(checkProviderUrl('http://127.0.0.1#@x.example/', root)).toMatchObject({
+      ok: true,
+      host: '127.0.0.1',
+      port: 80,
+    });
     expect(checkProviderUrl('https://[::1]/', root)).toMatchObject({ ok: true, port: 443 });
   });
 
@@ -135,12 +152,15 @@ describe('Provider URL policy', () => {
     expect(checkResolvedAddress('not-an-address', 80, root)).toMatch(/unusable/);
   });
 
-  it.each(['https://api.openai.com/v1', 'http://api.example.com:8443', 'https://8.8.8.8/', 'https://[2001:4860:4860::8888]/', 'https://172.32.0.1/'])(
-    'accepts the public %s',
-    (url) => {
-      expect(checkProviderUrl(url, tenant).ok).toBe(true);
-    },
-  );
+  it.each([
+    'https://api.openai.com/v1',
+    'http://api.example.com:8443',
+    'https://8.8.8.8/',
+    'https://[2001:4860:4860::8888]/',
+    'https://172.32.0.1/',
+  ])('accepts the public %s', (url) => {
+    expect(checkProviderUrl(url, tenant).ok).toBe(true);
+  });
 
   it('classifies addresses', () => {
     expect(classifyAddress('127.0.0.1')).toBe('loopback');

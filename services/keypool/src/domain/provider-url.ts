@@ -21,7 +21,13 @@
  * - a name is also resolved (when resolution works) and every address it resolves to must pass
  *   the same rule with the URL's port; the proxies check again at connect time (DNS rebinding, S2).
  */
-import { isSelfEndpoint, portOf, refuseUpstreamAddress, classifyAddress, type UpstreamAddressPolicy } from '@gw/kit';
+import {
+  isSelfEndpoint,
+  portOf,
+  refuseUpstreamAddress,
+  classifyAddress,
+  type UpstreamAddressPolicy,
+} from '@gw/kit';
 
 export { classifyAddress };
 
@@ -31,10 +37,19 @@ export type ProviderUrlPolicy = UpstreamAddressPolicy;
 export type UrlCheck = { ok: true; url: URL; host: string; port: number } | { ok: false; reason: string };
 
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
-const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'metadata.azure.internal']);
+const METADATA_NAMES = new Set([
+  'metadata.google.internal',
+  'metadata',
+  'instance-data',
+  'metadata.azure.internal',
+]);
 
 /** Checks one address the Provider host resolves to (port: the URL's). */
-export function checkResolvedAddress(address: string, port: number, policy: ProviderUrlPolicy): string | undefined {
+export function checkResolvedAddress(
+  address: string,
+  port: number,
+  policy: ProviderUrlPolicy,
+): string | undefined {
   return refuseUpstreamAddress(address, port, policy);
 }
 

@@ -21,7 +21,10 @@ function openOrFail(box: SecretBox, cipher: string, associatedData: string): str
   const plain = box.open(cipher, associatedData);
   if (plain === undefined) {
     // Wrong GW_SECRET_KEY or a damaged row: refuse clearly, never serve garbage (K3).
-    throw new AppError(ErrorCode.Internal, 'a stored secret could not be decrypted (is GW_SECRET_KEY the one it was stored with?)');
+    throw new AppError(
+      ErrorCode.Internal,
+      'a stored secret could not be decrypted (is GW_SECRET_KEY the one it was stored with?)',
+    );
   }
   return plain;
 }
@@ -34,7 +37,10 @@ export function decryptConfigSecrets(box: SecretBox, record: KeyRecord): Record<
   if (record.configSecretsEnc === '') {
     return {};
   }
-  return JSON.parse(openOrFail(box, record.configSecretsEnc, aad.config(record.ownerId))) as Record<string, string>;
+  return JSON.parse(openOrFail(box, record.configSecretsEnc, aad.config(record.ownerId))) as Record<
+    string,
+    string
+  >;
 }
 
 const SENSITIVE_CONFIG_FIELDS: Record<string, readonly string[]> = { cloud_b: ['private_key'] };

@@ -10,7 +10,10 @@ export function sleepLength(times: number): number {
 }
 
 /** Puts a key to sleep (the proxies call this after repeated failures). */
-export async function sleepKey(deps: KeypoolDeps, input: { ownerId: bigint; keyId: bigint; durationMs: number }): Promise<SleepingKey> {
+export async function sleepKey(
+  deps: KeypoolDeps,
+  input: { ownerId: bigint; keyId: bigint; durationMs: number },
+): Promise<SleepingKey> {
   if (!(await deps.store.find(input.ownerId, input.keyId))) {
     throw new AppError(ErrorCode.NotFound, `key ${input.keyId} does not exist`);
   }

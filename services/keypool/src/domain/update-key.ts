@@ -14,7 +14,10 @@ export interface UpdateKeyInput {
 }
 
 /** Changes the given fields of one of the owner's keys (Status false disables it). */
-export async function updateKey(deps: KeypoolDeps, input: UpdateKeyInput): Promise<{ key: KeyView; version: bigint }> {
+export async function updateKey(
+  deps: KeypoolDeps,
+  input: UpdateKeyInput,
+): Promise<{ key: KeyView; version: bigint }> {
   const existing = await deps.store.find(input.ownerId, input.id);
   if (!existing) {
     throw new AppError(ErrorCode.NotFound, `key ${input.id} does not exist`);
@@ -28,7 +31,9 @@ export async function updateKey(deps: KeypoolDeps, input: UpdateKeyInput): Promi
     return { record: updated, version: await tx.bumpVersion(input.ownerId, input.ownerIsRoot) };
   });
   deps.events.keysChanged(input.ownerId, version);
-  const changed = Object.keys(input.fields).filter((field) => input.fields[field as keyof KeyFieldsInput] !== undefined);
+  const changed = Object.keys(input.fields).filter(
+    (field) => input.fields[field as keyof KeyFieldsInput] !== undefined,
+  );
   deps.events.audit({
     action: 'update_key',
     operatorId: input.operatorId,

@@ -13,7 +13,12 @@ export function dnsResolver(timeoutMs = 1_000): Resolver {
         timer = setTimeout(() => resolve(undefined), timeoutMs);
       });
       try {
-        const found = await Promise.race([lookup(host, { all: true, verbatim: true }).then((addresses) => addresses.map((entry) => entry.address)), timeout]);
+        const found = await Promise.race([
+          lookup(host, { all: true, verbatim: true }).then((addresses) =>
+            addresses.map((entry) => entry.address),
+          ),
+          timeout,
+        ]);
         return found;
       } catch {
         return undefined;

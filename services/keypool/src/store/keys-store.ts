@@ -72,7 +72,10 @@ class Tx implements KeysTx {
       .values({ ownerId, version: 1n, ownerIsRoot })
       .onConflictDoUpdate({
         target: poolVersions.ownerId,
-        set: { version: sql`${poolVersions.version} + 1`, ownerIsRoot: sql`${poolVersions.ownerIsRoot} OR excluded.owner_is_root` },
+        set: {
+          version: sql`${poolVersions.version} + 1`,
+          ownerIsRoot: sql`${poolVersions.ownerIsRoot} OR excluded.owner_is_root`,
+        },
       })
       .returning({ version: poolVersions.version });
     if (!row) {
@@ -93,7 +96,13 @@ export class DrizzleKeysStore implements KeysStore {
   async list(ownerId: bigint, filter: KeyFilter, page: { offset: number; limit: number }) {
     const where = conditions(ownerId, filter);
     const [total] = await this.db.select({ n: count() }).from(providerKeys).where(where);
-    const rows = await this.db.select().from(providerKeys).where(where).orderBy(asc(providerKeys.id)).offset(page.offset).limit(page.limit);
+    const rows = await this.db
+      .select()
+      .from(providerKeys)
+      .where(where)
+      .orderBy(asc(providerKeys.id))
+      .offset(page.offset)
+      .limit(page.limit);
     return { rows, total: total?.n ?? 0 };
   }
 
@@ -106,7 +115,11 @@ export class DrizzleKeysStore implements KeysStore {
   }
 
   async all(ownerId: bigint) {
-    return this.db.select().from(providerKeys).where(eq(providerKeys.ownerId, ownerId)).orderBy(asc(providerKeys.id));
+    return this.db
+      .select()
+      .from(providerKeys)
+      .where(eq(providerKeys.ownerId, ownerId))
+      .orderBy(asc(providerKeys.id));
   }
 
   async pool(ownerId: bigint) {

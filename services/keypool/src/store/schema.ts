@@ -25,4 +25,3 @@ export const poolVersions = keypoolSchema.table('pool_versions', {
   version: bigint('version', { mode: 'bigint' }).notNull(),
   ownerIsRoot: boolean('owner_is_root').notNull(),
 });
-

@@ -36,7 +36,11 @@ export class RedisSleepStore implements SleepStore {
       }
       const until = Number(parsed.until);
       if (/^\d+$/.test(keyId) && until > now) {
-        sleeping.push({ keyId: BigInt(keyId), remainingMs: until - now, sleepTimes: Number(parsed.step) || 1 });
+        sleeping.push({
+          keyId: BigInt(keyId),
+          remainingMs: until - now,
+          sleepTimes: Number(parsed.step) || 1,
+        });
       }
     }
     return sleeping;
@@ -49,7 +53,11 @@ export class RedisSleepStore implements SleepStore {
   async put(ownerId: bigint, keyId: bigint, durationMs: number, times: number): Promise<void> {
     await this.redis
       .multi()
-      .hset(this.hash(ownerId), String(keyId), JSON.stringify({ until: this.now() + durationMs, failure: 'manual', step: times }))
+      .hset(
+        this.hash(ownerId),
+        String(keyId),
+        JSON.stringify({ until: this.now() + durationMs, failure: 'manual', step: times }),
+      )
       .set(`${this.prefix}step:${keyId}`, String(times), 'EX', STEP_TTL_SECONDS)
       .del(`${this.prefix}fail:${keyId}`)
       .exec();
@@ -58,10 +66,15 @@ export class RedisSleepStore implements SleepStore {
   async clear(ownerId: bigint, keyIds: readonly bigint[] | 'all'): Promise<number> {
     const asleep = await this.list(ownerId);
     const wanted = keyIds === 'all' ? asleep.map((key) => key.keyId) : keyIds;
-    const fields = keyIds === 'all' ? Object.keys(await this.redis.hgetall(this.hash(ownerId))) : keyIds.map(String);
+    const fields =
+      keyIds === 'all' ? Object.keys(await this.redis.hgetall(this.hash(ownerId))) : keyIds.map(String);
     if (fields.length > 0) {
       const counters = fields.flatMap((id) => [`${this.prefix}step:${id}`, `${this.prefix}fail:${id}`]);
-      await this.redis.multi().hdel(this.hash(ownerId), ...fields).del(...counters).exec();
+      await this.redis
+        .multi()
+        .hdel(this.hash(ownerId), ...fields)
+        .del(...counters)
+        .exec();
     }
     return asleep.filter((key) => wanted.includes(key.keyId)).length;
   }

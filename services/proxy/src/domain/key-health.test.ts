@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { classifyStatus, FailureClass, parseRetryAfter, shouldSwitchLevel, sleepAfterFailure, sleepLength } from './key-health.js';
+import {
+  classifyStatus,
+  FailureClass,
+  parseRetryAfter,
+  shouldSwitchLevel,
+  sleepAfterFailure,
+  sleepLength,
+} from './key-health.js';
 
 const MINUTE = 60_000;
 

@@ -50,7 +50,12 @@ export function sleepLength(step: number): number {
  * After a failure: how long the key sleeps now (0 = not yet). `consecutive` counts this failure;
  * `step` is how many times the key already slept since its last success.
  */
-export function sleepAfterFailure(failure: FailureClass, consecutive: number, step: number, retryAfterMs?: number): number {
+export function sleepAfterFailure(
+  failure: FailureClass,
+  consecutive: number,
+  step: number,
+  retryAfterMs?: number,
+): number {
   if (failure === FailureClass.Auth) {
     return LONGEST;
   }
@@ -64,7 +69,11 @@ export function sleepAfterFailure(failure: FailureClass, consecutive: number, st
 export const LEVEL_FAILURES_TO_SWITCH = 5;
 export const LEVEL_FAILURE_WINDOW_MS = 60_000;
 
-export function shouldSwitchLevel(failuresInWindow: number, hasBackup: boolean, alreadySwitched: boolean): boolean {
+export function shouldSwitchLevel(
+  failuresInWindow: number,
+  hasBackup: boolean,
+  alreadySwitched: boolean,
+): boolean {
   return hasBackup && !alreadySwitched && failuresInWindow > LEVEL_FAILURES_TO_SWITCH;
 }
 

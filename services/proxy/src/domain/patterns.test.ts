@@ -28,7 +28,15 @@ describe('mostSpecific', () => {
   });
 
   it('keeps the first of equally specific patterns and answers undefined without a match', () => {
-    expect(mostSpecific([['a*', 1], ['*a', 2]], 'aa')).toBe(1);
+    expect(
+      mostSpecific(
+        [
+          ['a*', 1],
+          ['*a', 2],
+        ],
+        'aa',
+      ),
+    ).toBe(1);
     expect(mostSpecific([['b*', 1]], 'a')).toBeUndefined();
   });
 });

@@ -17,7 +17,10 @@ function specificity(pattern: string): number {
 }
 
 /** The value of the most specific matching pattern, or undefined. */
-export function mostSpecific<T>(entries: ReadonlyArray<readonly [pattern: string, value: T]>, name: string): T | undefined {
+export function mostSpecific<T>(
+  entries: ReadonlyArray<readonly [pattern: string, value: T]>,
+  name: string,
+): T | undefined {
   let best: { score: number; value: T } | undefined;
   for (const [pattern, value] of entries) {
     if (!matchesPattern(pattern, name)) {

@@ -28,7 +28,13 @@ export interface KeyHealthStore {
   /** One round trip. Fails open (nothing asleep or switched) when the store is down. */
   state(ownerId: string): Promise<PoolState>;
   /** Counts the failure against the key and its Level; answers the Level's failures in the window. */
-  recordFailure(ownerId: string, keyId: string, level: number, failure: FailureClass, retryAfterMs?: number): Promise<number>;
+  recordFailure(
+    ownerId: string,
+    keyId: string,
+    level: number,
+    failure: FailureClass,
+    retryAfterMs?: number,
+  ): Promise<number>;
   recordSuccess(ownerId: string, keyId: string): Promise<void>;
   /** Marks the Level switched until `until`; false when another replica did it first. */
   switchLevel(ownerId: string, level: number, until: number): Promise<boolean>;

@@ -2,17 +2,33 @@ import { describe, expect, it } from 'vitest';
 import type { PoolKey } from './pool.js';
 import { canonicalPath, forwardableRequestHeaders, standardTarget, upstreamTarget } from './providers.js';
 
-const key = (provider: string): PoolKey => ({ id: '1', level: 1, provider, secret: 'sk-up', active: true, type: 'standard', config: {} });
+const key = (provider: string): PoolKey => ({
+  id: '1',
+  level: 1,
+  provider,
+  secret: 'sk-up',
+  active: true,
+  type: 'standard',
+  config: {},
+});
 
 describe('standardTarget', () => {
   it('joins the Provider base URL and the path without doubling /v1', () => {
-    expect(standardTarget(key('https://api.example.com'), '/v1/chat/completions', '').url.href).toBe('https://api.example.com/v1/chat/completions');
-    expect(standardTarget(key('https://api.example.com/v1/'), '/v1/chat/completions', '?a=1').url.href).toBe('https://api.example.com/v1/chat/completions?a=1');
-    expect(standardTarget(key('https://gw.example.com/openai'), '/v1/models', '').url.href).toBe('https://gw.example.com/openai/v1/models');
+    expect(standardTarget(key('https://api.example.com'), '/v1/chat/completions', '').url.href).toBe(
+      'https://api.example.com/v1/chat/completions',
+    );
+    expect(standardTarget(key('https://api.example.com/v1/'), '/v1/chat/completions', '?a=1').url.href).toBe(
+      'https://api.example.com/v1/chat/completions?a=1',
+    );
+    expect(standardTarget(key('https://gw.example.com/openai'), '/v1/models', '').url.href).toBe(
+      'https://gw.example.com/openai/v1/models',
+    );
   });
 
   it('sends the key as a Bearer token', () => {
-    expect(standardTarget(key('https://a.example'), '/v1/x', '').headers).toEqual({ authorization: 'Bearer sk-up' });
+    expect(standardTarget(key('https://a.example'), '/v1/x', '').headers).toEqual({
+      authorization: 'Bearer sk-up',
+    });
   });
 });
 
@@ -27,7 +43,11 @@ describe('forwardableRequestHeaders', () => {
       'content-type': 'application/json',
       'openai-beta': 'realtime=v1',
     });
-    expect(out).toEqual({ 'content-type': 'application/json', 'openai-beta': 'realtime=v1', 'accept-encoding': 'identity' });
+    expect(out).toEqual({
+      'content-type': 'application/json',
+      'openai-beta': 'realtime=v1',
+      'accept-encoding': 'identity',
+    });
   });
 });
 
@@ -40,29 +60,54 @@ describe('canonicalPath', () => {
 });
 
 describe('cloud_a targets', () => {
-  const defaults = { cloudAApiVersions: { chat: 'c', embeddings: 'e', audio: 'a', images: 'i', responses: 'r' } };
-  const cloudA = (config: Record<string, unknown>): PoolKey => ({ ...key('https://res.example.com/'), type: 'cloud_a', config: { provider_type: 'cloud_a', ...config } });
+  const defaults = {
+    cloudAApiVersions: { chat: 'c', embeddings: 'e', audio: 'a', images: 'i', responses: 'r' },
+  };
+  const cloudA = (config: Record<string, unknown>): PoolKey => ({
+    ...key('https://res.example.com/'),
+    type: 'cloud_a',
+    config: { provider_type: 'cloud_a', ...config },
+  });
 
   it('picks the most specific deployment, the key api-version or the default, and the api-key header', () => {
-    const k = cloudA({ model_mapping: { 'gpt-4*': 'dep4', 'gpt-4o': 'dep4o', '*': 'other' }, api_versions: { chat: '2024-06-01' } });
+    const k = cloudA({
+      model_mapping: { 'gpt-4*': 'dep4', 'gpt-4o': 'dep4o', '*': 'other' },
+      api_versions: { chat: '2024-06-01' },
+    });
     const chat = upstreamTarget(k, '/v1/chat/completions', '', 'gpt-4o', defaults);
-    expect(chat.url.href).toBe('https://res.example.com/openai/deployments/dep4o/chat/completions?api-version=2024-06-01');
+    expect(chat.url.href).toBe(
+      'https://res.example.com/openai/deployments/dep4o/chat/completions?api-version=2024-06-01',
+    );
     expect(chat.headers).toEqual({ 'api-key': 'sk-up' });
-    expect(upstreamTarget(k, '/v1/embeddings', '', 'ada', defaults).url.href).toBe('https://res.example.com/openai/deployments/other/embeddings?api-version=e');
+    expect(upstreamTarget(k, '/v1/embeddings', '', 'ada', defaults).url.href).toBe(
+      'https://res.example.com/openai/deployments/other/embeddings?api-version=e',
+    );
   });
 
   it('uses the model as the deployment without a mapping, and no deployment for responses', () => {
     const k = cloudA({});
-    expect(upstreamTarget(k, '/v1/chat/completions', '', 'm1', defaults).url.pathname).toBe('/openai/deployments/m1/chat/completions');
-    expect(upstreamTarget(k, '/v1/responses', '', 'm1', defaults).url.href).toBe('https://res.example.com/openai/responses?api-version=r');
+    expect(upstreamTarget(k, '/v1/chat/completions', '', 'm1', defaults).url.pathname).toBe(
+      '/openai/deployments/m1/chat/completions',
+    );
+    expect(upstreamTarget(k, '/v1/responses', '', 'm1', defaults).url.href).toBe(
+      'https://res.example.com/openai/responses?api-version=r',
+    );
   });
 });
 
 describe('cloud_b targets', () => {
   it('calls base_url and asks for an access token', () => {
-    const k: PoolKey = { ...key('https://placeholder.example'), type: 'cloud_b', config: { base_url: 'https://l1-ai.example.com/v1/projects/p/locations/l1/endpoints/openapi' } };
-    const target = upstreamTarget(k, '/v1/chat/completions', '', 'gemini', { cloudAApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' } });
-    expect(target.url.href).toBe('https://l1-ai.example.com/v1/projects/p/locations/l1/endpoints/openapi/chat/completions');
+    const k: PoolKey = {
+      ...key('https://placeholder.example'),
+      type: 'cloud_b',
+      config: { base_url: 'https://l1-ai.example.com/v1/projects/p/locations/l1/endpoints/openapi' },
+    };
+    const target = upstreamTarget(k, '/v1/chat/completions', '', 'gemini', {
+      cloudAApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' },
+    });
+    expect(target.url.href).toBe(
+      'https://l1-ai.example.com/v1/projects/p/locations/l1/endpoints/openapi/chat/completions',
+    );
     expect(target.needsAccessToken).toBe(true);
     expect(target.headers).toEqual({});
   });

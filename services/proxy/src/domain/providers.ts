@@ -39,7 +39,13 @@ export function apiKindOf(path: string): ApiKind {
 }
 
 /** One target for any provider type. */
-export function upstreamTarget(key: PoolKey, path: string, search: string, model: string, defaults: ProviderDefaults): UpstreamTarget {
+export function upstreamTarget(
+  key: PoolKey,
+  path: string,
+  search: string,
+  model: string,
+  defaults: ProviderDefaults,
+): UpstreamTarget {
   switch (key.type) {
     case ProviderType.Standard:
       return standardTarget(key, path, search);
@@ -56,24 +62,44 @@ export function upstreamTarget(key: PoolKey, path: string, search: string, model
  * `*` the default; the model itself when nothing matches); the responses API is not per
  * deployment.
  */
-export function cloudATarget(key: PoolKey, path: string, search: string, model: string, defaults: ProviderDefaults): UpstreamTarget {
+export function cloudATarget(
+  key: PoolKey,
+  path: string,
+  search: string,
+  model: string,
+  defaults: ProviderDefaults,
+): UpstreamTarget {
   const base = key.provider.replace(/\/+$/, '');
   const rest = path.startsWith('/v1/') ? path.slice(3) : path;
   const kind = apiKindOf(path);
   const mapping = key.config.model_mapping;
-  const entries = mapping && typeof mapping === 'object' ? Object.entries(mapping as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string') : [];
+  const entries =
+    mapping && typeof mapping === 'object'
+      ? Object.entries(mapping as Record<string, unknown>).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        )
+      : [];
   const deployment = mostSpecific(entries, model) ?? model;
-  const versions = key.config.api_versions && typeof key.config.api_versions === 'object' ? (key.config.api_versions as Record<string, unknown>) : {};
-  const version = typeof versions[kind] === 'string' && versions[kind] ? versions[kind] : defaults.cloudAApiVersions[kind];
+  const versions =
+    key.config.api_versions && typeof key.config.api_versions === 'object'
+      ? (key.config.api_versions as Record<string, unknown>)
+      : {};
+  const version =
+    typeof versions[kind] === 'string' && versions[kind] ? versions[kind] : defaults.cloudAApiVersions[kind];
   const query = new URLSearchParams(search);
   query.set('api-version', version);
-  const target = kind === 'responses' || !deployment ? `${base}/openai${rest}` : `${base}/openai/deployments/${encodeURIComponent(deployment)}${rest}`;
+  const target =
+    kind === 'responses' || !deployment
+      ? `${base}/openai${rest}`
+      : `${base}/openai/deployments/${encodeURIComponent(deployment)}${rest}`;
   return { url: new URL(`${target}?${query.toString()}`), headers: { 'api-key': key.secret } };
 }
 
 /** cloud_b (service account): `<base_url><rest>` with an access token (see transport/cloud-b-tokens.ts). */
 export function cloudBTarget(key: PoolKey, path: string, search: string): UpstreamTarget {
-  const base = (typeof key.config.base_url === 'string' && key.config.base_url ? key.config.base_url : key.provider).replace(/\/+$/, '');
+  const base = (
+    typeof key.config.base_url === 'string' && key.config.base_url ? key.config.base_url : key.provider
+  ).replace(/\/+$/, '');
   const rest = path.startsWith('/v1/') ? path.slice(3) : path;
   return { url: new URL(`${base}${rest}${search}`), headers: {}, needsAccessToken: true };
 }
@@ -104,11 +130,22 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Request headers worth passing upstream: no hop-by-hop, no credentials, nothing internal. */
-export function forwardableRequestHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function forwardableRequestHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (value === undefined || HOP_BY_HOP.has(lower) || lower === 'authorization' || lower === 'cookie' || lower === 'api-key' || lower.startsWith('x-gw-') || lower === 'x-request-id' || lower.startsWith('x-forwarded-')) {
+    if (
+      value === undefined ||
+      HOP_BY_HOP.has(lower) ||
+      lower === 'authorization' ||
+      lower === 'cookie' ||
+      lower === 'api-key' ||
+      lower.startsWith('x-gw-') ||
+      lower === 'x-request-id' ||
+      lower.startsWith('x-forwarded-')
+    ) {
       continue;
     }
     out[lower] = Array.isArray(value) ? value.join(', ') : value;
@@ -119,11 +156,18 @@ export function forwardableRequestHeaders(headers: Record<string, string | strin
 }
 
 /** Response headers passed back to the client. */
-export function forwardableResponseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+export function forwardableResponseHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (value === undefined || HOP_BY_HOP.has(lower) || lower === 'set-cookie' || lower === 'content-encoding') {
+    if (
+      value === undefined ||
+      HOP_BY_HOP.has(lower) ||
+      lower === 'set-cookie' ||
+      lower === 'content-encoding'
+    ) {
       continue;
     }
     out[lower] = value;

@@ -4,7 +4,16 @@ import type { OwnerPool, PoolKey } from './pool.js';
 import { keysInTurn, levelOf, mapModel, planRoute, RoundRobin, switchOverChain } from './route-plan.js';
 
 function makeKey(overrides: Partial<PoolKey> = {}): PoolKey {
-  return { id: '1', level: 1, provider: 'http://upstream', secret: 's', active: true, type: 'standard', config: {}, ...overrides };
+  return {
+    id: '1',
+    level: 1,
+    provider: 'http://upstream',
+    secret: 's',
+    active: true,
+    type: 'standard',
+    config: {},
+    ...overrides,
+  };
 }
 
 function makePool(overrides: Partial<OwnerPool> = {}): OwnerPool {
@@ -12,7 +21,12 @@ function makePool(overrides: Partial<OwnerPool> = {}): OwnerPool {
     ownerId: '1',
     version: '1',
     ownerIsRoot: true,
-    keys: [makeKey({ id: '1', level: 1 }), makeKey({ id: '2', level: 1 }), makeKey({ id: '3', level: 2 }), makeKey({ id: '4', level: 3 })],
+    keys: [
+      makeKey({ id: '1', level: 1 }),
+      makeKey({ id: '2', level: 1 }),
+      makeKey({ id: '3', level: 2 }),
+      makeKey({ id: '4', level: 3 }),
+    ],
     config: {},
     ...overrides,
   };
@@ -69,11 +83,15 @@ describe('keysInTurn', () => {
 
 describe('planRoute', () => {
   it('orders the primary Level, then MODEL_FAILOVER backups, then the SWITCH_OVER chain', () => {
-    const pool = makePool({ config: { LEVEL_MAPPER: 'a=1, b=3', MODEL_FAILOVER: 'a=b', SWITCH_OVER: '1=2' } });
+    const pool = makePool({
+      config: { LEVEL_MAPPER: 'a=1, b=3', MODEL_FAILOVER: 'a=b', SWITCH_OVER: '1=2' },
+    });
     const result = planRoute(pool, makeCaller(), 'a', new Set(), new RoundRobin());
     expect(result.ok).toBe(true);
     if (result.ok) {
-      expect(result.plan.steps.map((step) => [step.model, step.level, step.keys.map((key) => key.id)])).toEqual([
+      expect(
+        result.plan.steps.map((step) => [step.model, step.level, step.keys.map((key) => key.id)]),
+      ).toEqual([
         ['a', 1, ['1', '2']],
         ['b', 3, ['4']],
         ['a', 2, ['3']],
@@ -98,8 +116,12 @@ describe('planRoute', () => {
 
   it('refuses a model outside AllowModels and a Level outside AllowLevels', () => {
     const pool = makePool({ config: { LEVEL_MAPPER: 'a=1, b=2' } });
-    expect(planRoute(pool, makeCaller({ allowModels: 'b*' }), 'a', new Set(), new RoundRobin())).toMatchObject({ ok: false, reason: 'model_not_allowed' });
-    expect(planRoute(pool, makeCaller({ allowLevels: '2' }), 'a', new Set(), new RoundRobin())).toMatchObject({ ok: false, reason: 'level_not_allowed' });
+    expect(
+      planRoute(pool, makeCaller({ allowModels: 'b*' }), 'a', new Set(), new RoundRobin()),
+    ).toMatchObject({ ok: false, reason: 'model_not_allowed' });
+    expect(planRoute(pool, makeCaller({ allowLevels: '2' }), 'a', new Set(), new RoundRobin())).toMatchObject(
+      { ok: false, reason: 'level_not_allowed' },
+    );
   });
 
   it('skips switch-over Levels the account may not use', () => {
@@ -109,7 +131,18 @@ describe('planRoute', () => {
   });
 
   it('reports an unrouted model and a pool with nothing awake', () => {
-    expect(planRoute(makePool({ config: { LEVEL_MAPPER: 'x=1' } }), makeCaller(), 'y', new Set(), new RoundRobin())).toMatchObject({ ok: false, reason: 'model_not_routed' });
-    expect(planRoute(makePool(), makeCaller(), 'y', new Set(['1', '2']), new RoundRobin())).toMatchObject({ ok: false, reason: 'no_key_available' });
+    expect(
+      planRoute(
+        makePool({ config: { LEVEL_MAPPER: 'x=1' } }),
+        makeCaller(),
+        'y',
+        new Set(),
+        new RoundRobin(),
+      ),
+    ).toMatchObject({ ok: false, reason: 'model_not_routed' });
+    expect(planRoute(makePool(), makeCaller(), 'y', new Set(['1', '2']), new RoundRobin())).toMatchObject({
+      ok: false,
+      reason: 'no_key_available',
+    });
   });
 });

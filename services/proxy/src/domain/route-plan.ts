@@ -20,7 +20,11 @@ export interface RoutePlan {
 
 export type PlanResult =
   | { ok: true; plan: RoutePlan }
-  | { ok: false; reason: 'model_not_allowed' | 'level_not_allowed' | 'model_not_routed' | 'no_key_available'; message: string };
+  | {
+      ok: false;
+      reason: 'model_not_allowed' | 'level_not_allowed' | 'model_not_routed' | 'no_key_available';
+      message: string;
+    };
 
 /** Round robin per (owner, Level), per replica. */
 export class RoundRobin {
@@ -60,7 +64,12 @@ export function levelOf(pool: OwnerPool, model: string): number | undefined {
 /** MODEL_FAILOVER `primary=b1|b2` (pairs comma-separated): backups for a model, in order. */
 export function failoverModels(pool: OwnerPool, model: string): string[] {
   const backups = mostSpecific(parsePairs(pool.config.MODEL_FAILOVER ?? ''), model);
-  return backups ? backups.split('|').map((name) => name.trim()).filter(Boolean) : [];
+  return backups
+    ? backups
+        .split('|')
+        .map((name) => name.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** SWITCH_OVER chain after `level` (1→2→3); a cycle stops at the first repeat. */
@@ -73,7 +82,11 @@ export function switchOverChain(pool: OwnerPool, level: number): number[] {
   }
   const chain: number[] = [];
   const seen = new Set([level]);
-  for (let current = next.get(level); current !== undefined && !seen.has(current); current = next.get(current)) {
+  for (
+    let current = next.get(level);
+    current !== undefined && !seen.has(current);
+    current = next.get(current)
+  ) {
     seen.add(current);
     chain.push(current);
   }
@@ -81,7 +94,12 @@ export function switchOverChain(pool: OwnerPool, level: number): number[] {
 }
 
 /** Active, awake keys of a Level, rotated to start at the cursor. */
-export function keysInTurn(pool: OwnerPool, level: number, sleeping: ReadonlySet<string>, cursor: number): PoolKey[] {
+export function keysInTurn(
+  pool: OwnerPool,
+  level: number,
+  sleeping: ReadonlySet<string>,
+  cursor: number,
+): PoolKey[] {
   const usable = pool.keys.filter((key) => key.level === level && key.active && !sleeping.has(key.id));
   if (usable.length === 0) {
     return [];
@@ -111,7 +129,11 @@ export function planRoute(
     return { ok: false, reason: 'model_not_routed', message: `model ${mapped} is not routed to any Level` };
   }
   if (!isLevelAllowed(caller.allowLevels, primaryLevel)) {
-    return { ok: false, reason: 'level_not_allowed', message: `Level ${primaryLevel} is not allowed for this key` };
+    return {
+      ok: false,
+      reason: 'level_not_allowed',
+      message: `Level ${primaryLevel} is not allowed for this key`,
+    };
   }
 
   const candidates: Array<{ model: string; level: number }> = [{ model: mapped, level: primaryLevel }];
@@ -126,7 +148,10 @@ export function planRoute(
   }
 
   // A switched Level (too many failures, cool-down running) is tried only after everything else.
-  const ordered = [...candidates.filter((c) => !switched.has(c.level)), ...candidates.filter((c) => switched.has(c.level))];
+  const ordered = [
+    ...candidates.filter((c) => !switched.has(c.level)),
+    ...candidates.filter((c) => switched.has(c.level)),
+  ];
   const seen = new Set<string>();
   const steps: RouteStep[] = [];
   for (const candidate of ordered) {
@@ -135,7 +160,12 @@ export function planRoute(
       continue;
     }
     seen.add(id);
-    const keys = keysInTurn(pool, candidate.level, sleeping, roundRobin.next(`${pool.ownerId}:${candidate.level}`));
+    const keys = keysInTurn(
+      pool,
+      candidate.level,
+      sleeping,
+      roundRobin.next(`${pool.ownerId}:${candidate.level}`),
+    );
     if (keys.length > 0) {
       steps.push({ ...candidate, keys });
     }

@@ -12,7 +12,9 @@ describe('SseSplitter', () => {
 
   it('joins multi-line data and hands back an unterminated tail on flush', () => {
     const splitter = new SseSplitter();
-    expect(splitter.push('event: x\ndata: a\ndata: b\n\ndata: tail')).toEqual([{ raw: 'event: x\ndata: a\ndata: b\n\n', data: 'a\nb' }]);
+    expect(splitter.push('event: x\ndata: a\ndata: b\n\ndata: tail')).toEqual([
+      { raw: 'event: x\ndata: a\ndata: b\n\n', data: 'a\nb' },
+    ]);
     expect(splitter.flush()).toEqual({ raw: 'data: tail', data: 'tail' });
   });
 });

@@ -11,25 +11,49 @@ describe('readUsage', () => {
         completion_tokens_details: { reasoning_tokens: 12, audio_tokens: 3 },
       },
     });
-    expect(usage).toMatchObject({ promptTokens: 100, completionTokens: 40, cachedTokens: 30, reasoningTokens: 12, audioInTokens: 2, audioOutTokens: 3, reported: true, suspicious: false });
+    expect(usage).toMatchObject({
+      promptTokens: 100,
+      completionTokens: 40,
+      cachedTokens: 30,
+      reasoningTokens: 12,
+      audioInTokens: 2,
+      audioOutTokens: 3,
+      reported: true,
+      suspicious: false,
+    });
   });
 
   it('reads responses-API usage, also inside a response.completed event', () => {
-    expect(readUsage({ usage: { input_tokens: 5, output_tokens: 6, output_tokens_details: { reasoning_tokens: 1 } } })).toMatchObject({ promptTokens: 5, completionTokens: 6, reasoningTokens: 1 });
-    expect(readUsage({ type: 'response.completed', response: { usage: { input_tokens: 8, output_tokens: 9 } } })).toMatchObject({ promptTokens: 8, completionTokens: 9 });
+    expect(
+      readUsage({
+        usage: { input_tokens: 5, output_tokens: 6, output_tokens_details: { reasoning_tokens: 1 } },
+      }),
+    ).toMatchObject({ promptTokens: 5, completionTokens: 6, reasoningTokens: 1 });
+    expect(
+      readUsage({ type: 'response.completed', response: { usage: { input_tokens: 8, output_tokens: 9 } } }),
+    ).toMatchObject({ promptTokens: 8, completionTokens: 9 });
   });
 
   it('counts generated images', () => {
-    expect(readUsage({ data: [{ url: 'a' }, { url: 'b' }] })).toMatchObject({ imageCount: 2, reported: true });
+    expect(readUsage({ data: [{ url: 'a' }, { url: 'b' }] })).toMatchObject({
+      imageCount: 2,
+      reported: true,
+    });
   });
 
   it('respects explicit zeros and reports nothing when usage is absent', () => {
-    expect(readUsage({ usage: { prompt_tokens: 0, completion_tokens: 0 } })).toMatchObject({ promptTokens: 0, completionTokens: 0, reported: true });
+    expect(readUsage({ usage: { prompt_tokens: 0, completion_tokens: 0 } })).toMatchObject({
+      promptTokens: 0,
+      completionTokens: 0,
+      reported: true,
+    });
     expect(readUsage({ choices: [] }).reported).toBe(false);
   });
 
   it('clamps hostile values to 0 and flags them', () => {
-    const usage = readUsage({ usage: { prompt_tokens: -5, completion_tokens: 'NaN', prompt_tokens_details: { cached_tokens: 1e15 } } });
+    const usage = readUsage({
+      usage: { prompt_tokens: -5, completion_tokens: 'NaN', prompt_tokens_details: { cached_tokens: 1e15 } },
+    });
     expect(usage).toMatchObject({ promptTokens: 0, completionTokens: 0, cachedTokens: 0, suspicious: true });
   });
 });

@@ -44,7 +44,9 @@ export function emptyUsage(): Usage {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 /** Reads one count: absent → 0; unreadable → 0 and suspicious. */
@@ -66,7 +68,9 @@ function count(usage: Usage, ...values: unknown[]): number {
 export function readUsage(body: unknown, into: Usage = emptyUsage()): Usage {
   const root = record(body);
   const usage = root.usage ?? record(root.response).usage;
-  const images = Array.isArray(root.data) && root.data.some((item) => record(item).b64_json !== undefined || record(item).url !== undefined);
+  const images =
+    Array.isArray(root.data) &&
+    root.data.some((item) => record(item).b64_json !== undefined || record(item).url !== undefined);
   if (images) {
     into.imageCount = (root.data as unknown[]).length;
     into.reported = true;
@@ -77,7 +81,9 @@ export function readUsage(body: unknown, into: Usage = emptyUsage()): Usage {
   const u = record(usage);
   // Chat: *_tokens_details; responses: input/output_tokens_details; realtime: input/output_token_details.
   const promptDetails = record(u.prompt_tokens_details ?? u.input_tokens_details ?? u.input_token_details);
-  const completionDetails = record(u.completion_tokens_details ?? u.output_tokens_details ?? u.output_token_details);
+  const completionDetails = record(
+    u.completion_tokens_details ?? u.output_tokens_details ?? u.output_token_details,
+  );
   into.reported = true;
   into.promptTokens = count(into, u.prompt_tokens, u.input_tokens);
   into.completionTokens = count(into, u.completion_tokens, u.output_tokens);

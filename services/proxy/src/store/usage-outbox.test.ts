@@ -91,7 +91,12 @@ describe('FileUsageOutbox', () => {
   it('does not replay events whose acknowledgement was written before a crash', async () => {
     const dir = tempDir();
     let fail = false;
-    const outbox = new FileUsageOutbox(dir, 10, () => (fail ? Promise.reject(new Error('down')) : Promise.resolve()), log);
+    const outbox = new FileUsageOutbox(
+      dir,
+      10,
+      () => (fail ? Promise.reject(new Error('down')) : Promise.resolve()),
+      log,
+    );
     await outbox.open();
     const acked = makeEvent();
     await outbox.append(acked);

@@ -45,7 +45,9 @@ export class FileUsageOutbox implements UsageOutbox {
     mkdirSync(this.dir, { recursive: true });
     const eventsPath = join(this.dir, EVENTS_FILE);
     const ackedPath = join(this.dir, ACKED_FILE);
-    const acked = new Set(existsSync(ackedPath) ? readFileSync(ackedPath, 'utf8').split('\n').filter(Boolean) : []);
+    const acked = new Set(
+      existsSync(ackedPath) ? readFileSync(ackedPath, 'utf8').split('\n').filter(Boolean) : [],
+    );
     const lines = existsSync(eventsPath) ? readFileSync(eventsPath, 'utf8').split('\n').filter(Boolean) : [];
     for (const line of lines) {
       try {
@@ -58,7 +60,9 @@ export class FileUsageOutbox implements UsageOutbox {
         this.log.warn('skipping an unreadable outbox line');
       }
     }
-    const compacted = [...this.pending.values()].map((event) => `${JSON.stringify(events.UsageRecorded.toJSON(event))}\n`).join('');
+    const compacted = [...this.pending.values()]
+      .map((event) => `${JSON.stringify(events.UsageRecorded.toJSON(event))}\n`)
+      .join('');
     writeFileSync(`${eventsPath}.tmp`, compacted);
     renameSync(`${eventsPath}.tmp`, eventsPath);
     writeFileSync(ackedPath, '');
@@ -125,14 +129,23 @@ export class FileUsageOutbox implements UsageOutbox {
     let delay = 250;
     try {
       while (!this.closed) {
-        const batch = [...this.pending.values()].filter((event) => !this.inFlight.has(event.eventId)).slice(0, BATCH);
+        const batch = [...this.pending.values()]
+          .filter((event) => !this.inFlight.has(event.eventId))
+          .slice(0, BATCH);
         if (batch.length === 0) {
           break;
         }
         const results = await Promise.allSettled(batch.map((event) => this.publishOne(event)));
         const failed = results.filter((result) => result.status === 'rejected');
         if (failed.length > 0) {
-          this.log.warn({ failed: failed.length, pending: this.pending.size, err: (failed[0] as PromiseRejectedResult).reason }, 'usage publish failed, will retry');
+          this.log.warn(
+            {
+              failed: failed.length,
+              pending: this.pending.size,
+              err: (failed[0] as PromiseRejectedResult).reason,
+            },
+            'usage publish failed, will retry',
+          );
           await new Promise((resolve) => {
             this.retryTimer = setTimeout(resolve, delay);
           });

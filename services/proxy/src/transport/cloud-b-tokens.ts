@@ -11,9 +11,23 @@ function base64url(value: string | Buffer): string {
 }
 
 /** The signed JWT a service account exchanges for an access token (RFC 7523, RS256). */
-export function serviceAccountAssertion(clientEmail: string, privateKey: string, audience: string, nowSeconds: number): string {
+export function serviceAccountAssertion(
+  clientEmail: string,
+  privateKey: string,
+  audience: string,
+  nowSeconds: number,
+): string {
   const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
-  const claims = base64url(JSON.stringify({ iss: clientEmail, sub: clientEmail, scope: SCOPE, aud: audience, iat: nowSeconds, exp: nowSeconds + 3600 }));
+  const claims = base64url(
+    JSON.stringify({
+      iss: clientEmail,
+      sub: clientEmail,
+      scope: SCOPE,
+      aud: audience,
+      iat: nowSeconds,
+      exp: nowSeconds + 3600,
+    }),
+  );
   const signature = createSign('RSA-SHA256').update(`${header}.${claims}`).sign(privateKey);
   return `${header}.${claims}.${base64url(signature)}`;
 }
@@ -38,7 +52,10 @@ export class CloudBTokens {
     if (cached && cached.expiresAt - EARLY_MS > this.now()) {
       return cached.token;
     }
-    const entry = { token: this.exchange(key, (expiresAt) => (entry.expiresAt = expiresAt)), expiresAt: this.now() + EARLY_MS + 5_000 };
+    const entry = {
+      token: this.exchange(key, (expiresAt) => (entry.expiresAt = expiresAt)),
+      expiresAt: this.now() + EARLY_MS + 5_000,
+    };
     this.cache.set(cacheKey, entry);
     entry.token.catch(() => {
       if (this.cache.get(cacheKey) === entry) {
@@ -51,17 +68,29 @@ export class CloudBTokens {
   private async exchange(key: PoolKey, setExpiry: (at: number) => void): Promise<string> {
     const { client_email: email, private_key: privateKey } = key.config;
     if (typeof email !== 'string' || typeof privateKey !== 'string') {
-      throw new AppError(ErrorCode.Unavailable, 'cloud_b key has no client_email or private_key', { keyId: key.id });
+      throw new AppError(ErrorCode.Unavailable, 'cloud_b key has no client_email or private_key', {
+        keyId: key.id,
+      });
     }
-    const assertion = serviceAccountAssertion(email, privateKey, this.tokenUrl, Math.floor(this.now() / 1000));
+    const assertion = serviceAccountAssertion(
+      email,
+      privateKey,
+      this.tokenUrl,
+      Math.floor(this.now() / 1000),
+    );
     const response = await fetch(this.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion,
+      }).toString(),
       signal: AbortSignal.timeout(10_000),
     });
     if (!response.ok) {
-      throw new AppError(ErrorCode.Unavailable, `token endpoint answered ${response.status}`, { keyId: key.id });
+      throw new AppError(ErrorCode.Unavailable, `token endpoint answered ${response.status}`, {
+        keyId: key.id,
+      });
     }
     const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
     if (typeof body.access_token !== 'string') {

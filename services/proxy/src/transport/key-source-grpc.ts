@@ -1,4 +1,12 @@
-import { AppError, ErrorCode, SUBJECTS, subscribeEvents, type Logger, type NatsConnection, type PromiseClient } from '@gw/kit';
+import {
+  AppError,
+  ErrorCode,
+  SUBJECTS,
+  subscribeEvents,
+  type Logger,
+  type NatsConnection,
+  type PromiseClient,
+} from '@gw/kit';
 import { events, type config, type keypool } from '@gw/proto';
 import type { KeySource } from '../domain/ports.js';
 import { parseKeyConfig, providerTypeOf, type OwnerPool } from '../domain/pool.js';
@@ -30,7 +38,13 @@ export class GrpcKeySource implements KeySource {
     };
     this.subscriptions.push(
       subscribeEvents(nc, SUBJECTS.keysChangedAll, events.KeysChanged, (event) => drop(event.ownerId), log),
-      subscribeEvents(nc, SUBJECTS.configUpdatedAll, events.ConfigUpdated, (event) => drop(event.ownerId), log),
+      subscribeEvents(
+        nc,
+        SUBJECTS.configUpdatedAll,
+        events.ConfigUpdated,
+        (event) => drop(event.ownerId),
+        log,
+      ),
     );
   }
 

@@ -13,7 +13,11 @@ export function keyAuthJobId(ownerId: string, keyId: string, now: number): strin
 export function mailOwnerAlerts(mail: MailQueue, now: () => number = Date.now): OwnerAlerts {
   return {
     async keyAuthFailed(ownerId, keyId) {
-      await mail.enqueue(KEY_AUTH_JOB, { kind: 'key_auth_failed', ownerId, keyId }, keyAuthJobId(ownerId, keyId, now()));
+      await mail.enqueue(
+        KEY_AUTH_JOB,
+        { kind: 'key_auth_failed', ownerId, keyId },
+        keyAuthJobId(ownerId, keyId, now()),
+      );
     },
   };
 }

@@ -23,9 +23,18 @@ export class RedisKeyHealth implements KeyHealthStore {
   ) {}
 
   async state(ownerId: string): Promise<PoolState> {
-    const state: PoolState = { sleeping: new Set(), sleepDetails: new Map(), switched: new Set(), cooledDown: [] };
+    const state: PoolState = {
+      sleeping: new Set(),
+      sleepDetails: new Map(),
+      switched: new Set(),
+      cooledDown: [],
+    };
     try {
-      const result = await this.redis.multi().hgetall(`${this.prefix}sleep:${ownerId}`).hgetall(`${this.prefix}switch:${ownerId}`).exec();
+      const result = await this.redis
+        .multi()
+        .hgetall(`${this.prefix}sleep:${ownerId}`)
+        .hgetall(`${this.prefix}switch:${ownerId}`)
+        .exec();
       const now = this.now();
       const sleeping = (result?.[0]?.[1] ?? {}) as Record<string, string>;
       const switched = (result?.[1]?.[1] ?? {}) as Record<string, string>;
@@ -49,7 +58,13 @@ export class RedisKeyHealth implements KeyHealthStore {
     return state;
   }
 
-  async recordFailure(ownerId: string, keyId: string, level: number, failure: FailureClass, retryAfterMs?: number): Promise<number> {
+  async recordFailure(
+    ownerId: string,
+    keyId: string,
+    level: number,
+    failure: FailureClass,
+    retryAfterMs?: number,
+  ): Promise<number> {
     try {
       const levelKey = `${this.prefix}lvlfail:${ownerId}:${level}`;
       const result = await this.redis
@@ -91,7 +106,11 @@ export class RedisKeyHealth implements KeyHealthStore {
 
   async switchLevel(ownerId: string, level: number, until: number): Promise<boolean> {
     try {
-      const set = await this.redis.hsetnx(`${this.prefix}switch:${ownerId}`, String(level), JSON.stringify({ until, at: this.now() }));
+      const set = await this.redis.hsetnx(
+        `${this.prefix}switch:${ownerId}`,
+        String(level),
+        JSON.stringify({ until, at: this.now() }),
+      );
       return set === 1;
     } catch (error) {
       this.warn(error);

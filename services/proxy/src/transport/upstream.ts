@@ -11,8 +11,14 @@ import type { UpstreamTarget } from '../domain/providers.js';
  * pool opened to a loopback model is never handed to a tenant's request for the same host.
  */
 const agents = {
-  root: { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) },
-  tenant: { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) },
+  root: {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 512 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }),
+  },
+  tenant: {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 512 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }),
+  },
 };
 
 /**
@@ -22,16 +28,24 @@ const agents = {
  * `port` is the port the connection goes to.
  */
 export function guardedLookup(policy: UpstreamAddressPolicy, port: number): LookupFunction {
-  return ((hostname: string, options: { all?: boolean; family?: number }, callback: (...args: unknown[]) => void) => {
+  return ((
+    hostname: string,
+    options: { all?: boolean; family?: number },
+    callback: (...args: unknown[]) => void,
+  ) => {
     dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) {
         callback(error);
         return;
       }
-      const refused = addresses.map((entry) => refuseUpstreamAddress(entry.address, port, policy)).find(Boolean);
+      const refused = addresses
+        .map((entry) => refuseUpstreamAddress(entry.address, port, policy))
+        .find(Boolean);
       const first = addresses[0];
       if (refused || !first) {
-        callback(Object.assign(new Error(`upstream ${refused ?? 'host has no address'}`), { code: 'EGWREFUSED' }));
+        callback(
+          Object.assign(new Error(`upstream ${refused ?? 'host has no address'}`), { code: 'EGWREFUSED' }),
+        );
       } else if (options.all) {
         callback(null, addresses);
       } else {

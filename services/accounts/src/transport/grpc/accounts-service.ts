@@ -33,7 +33,9 @@ function toProtoTotals(totals: ConservationTotals): pb.ConservationTotals {
 /** Thin gRPC adapter: decode, call one operation, encode. Errors map in the kit's server. */
 export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsServiceServer> {
   return {
-    authenticateKey: async (request) => ({ account: toProtoAccount(await authenticateKey(deps, request.keyHash)) }),
+    authenticateKey: async (request) => ({
+      account: toProtoAccount(await authenticateKey(deps, request.keyHash)),
+    }),
     getAccount: async (request) => ({
       account: toProtoAccount(
         await getAccount(deps, {
@@ -72,7 +74,12 @@ export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsS
         size: request.size,
         order: request.order,
       });
-      return { accounts: listed.views.map(toProtoAccount), total: BigInt(listed.total), page: listed.page, size: listed.size };
+      return {
+        accounts: listed.views.map(toProtoAccount),
+        total: BigInt(listed.total),
+        page: listed.page,
+        size: listed.size,
+      };
     },
     updateAccount: async (request) => {
       const updated = await updateAccount(deps, {
@@ -95,11 +102,26 @@ export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsS
         requestHash: request.requestHash,
         ipAddress: request.ipAddress,
       });
-      return { id: deleted.id, name: deleted.name, refundedNano: deleted.refundedNano, feeNano: deleted.feeNano, replayed: deleted.replayed };
+      return {
+        id: deleted.id,
+        name: deleted.name,
+        refundedNano: deleted.refundedNano,
+        feeNano: deleted.feeNano,
+        replayed: deleted.replayed,
+      };
     },
     debit: async (request) => {
-      const charged = await debit(deps, { accountId: request.accountId, amountNano: request.amountNano, idempotencyKey: request.idempotencyKey });
-      return { ledgerId: String(charged.ledgerId), balanceNano: charged.balanceNano, spendBlocked: charged.spendBlocked, replayed: charged.replayed };
+      const charged = await debit(deps, {
+        accountId: request.accountId,
+        amountNano: request.amountNano,
+        idempotencyKey: request.idempotencyKey,
+      });
+      return {
+        ledgerId: String(charged.ledgerId),
+        balanceNano: charged.balanceNano,
+        spendBlocked: charged.spendBlocked,
+        replayed: charged.replayed,
+      };
     },
     rotateKey: async (request) => {
       const rotated = await rotateKey(deps, {
@@ -109,12 +131,21 @@ export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsS
         root: request.root,
         ipAddress: request.ipAddress,
       });
-      return { id: rotated.id, name: rotated.name, key: rotated.key, rotatedAt: rotated.rotatedAt.toISOString() };
+      return {
+        id: rotated.id,
+        name: rotated.name,
+        key: rotated.key,
+        rotatedAt: rotated.rotatedAt.toISOString(),
+      };
     },
     recordKeyUse: async (request) => ({
       recorded: await recordKeyUse(
         deps,
-        request.uses.map((use) => ({ accountId: use.accountId, keyHash: use.keyHash, usedAt: new Date(use.usedAt) })),
+        request.uses.map((use) => ({
+          accountId: use.accountId,
+          keyHash: use.keyHash,
+          usedAt: new Date(use.usedAt),
+        })),
       ),
     }),
     transfer: (request) =>

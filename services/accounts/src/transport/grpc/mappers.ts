@@ -25,7 +25,10 @@ export function toProtoAccount(view: AccountView): pb.Account {
     suspended: a.suspended,
     spendBlocked: a.spendBlocked,
     balanceNano: view.balanceNano,
-    credits: view.lots.map((lot) => ({ remainingNano: lot.remainingNano, expiresAt: lot.expiresAt.toISOString() })),
+    credits: view.lots.map((lot) => ({
+      remainingNano: lot.remainingNano,
+      expiresAt: lot.expiresAt.toISOString(),
+    })),
     hardLimitNano: a.hardLimitNano,
     softLimitNano: a.softLimitNano,
     dailyLimitNano: a.dailyLimitNano,
@@ -61,7 +64,9 @@ export function fromProtoFields(fields: pb.AccountFields | undefined): AccountFi
     return {};
   }
   const { modelLimitsJson, ...rest } = fields;
-  const out: AccountFields = Object.fromEntries((Object.entries(rest) as Array<[string, unknown]>).filter(([, value]) => value !== undefined));
+  const out: AccountFields = Object.fromEntries(
+    (Object.entries(rest) as Array<[string, unknown]>).filter(([, value]) => value !== undefined),
+  );
   if (modelLimitsJson !== undefined) {
     out.modelLimits = JSON.parse(modelLimitsJson) as Record<string, unknown>;
   }

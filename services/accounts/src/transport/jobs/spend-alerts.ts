@@ -12,7 +12,11 @@ export function softLimitJobId(accountId: bigint, month: string): string {
 export function mailSpendAlerts(mail: MailQueue): SpendAlerts {
   return {
     async softLimitReached(accountId, month) {
-      await mail.enqueue(SOFT_LIMIT_JOB, { kind: 'soft_limit', accountId: String(accountId), month }, softLimitJobId(accountId, month));
+      await mail.enqueue(
+        SOFT_LIMIT_JOB,
+        { kind: 'soft_limit', accountId: String(accountId), month },
+        softLimitJobId(accountId, month),
+      );
     },
   };
 }

@@ -6,7 +6,11 @@ import { recordOperation } from '../../domain/record-operation.js';
 export const AUDIT_CONSUMER = 'accounts-operation-log';
 
 /** Writes every gw.audit.* event of the GW_AUDIT stream into the operation log (durable, idempotent). */
-export function consumeAuditEvents(nc: NatsConnection, deps: Pick<AccountsDeps, 'store' | 'clock'>, log: Logger) {
+export function consumeAuditEvents(
+  nc: NatsConnection,
+  deps: Pick<AccountsDeps, 'store' | 'clock'>,
+  log: Logger,
+) {
   return consumeDurable(
     nc,
     STREAMS.audit,

@@ -9,9 +9,16 @@ import { updateConfig } from '../../domain/update-config.js';
 /** Thin gRPC adapter: decode, call one operation, encode. Errors map in the kit's server. */
 export function configHandlers(deps: ConfigDeps): AsyncHandlers<pb.ConfigServiceServer> {
   return {
-    getOwnerConfig: async (request) => getConfig(deps, { ownerId: request.ownerId, revealSecrets: request.revealSecrets ?? false }),
-    updateOwnerConfig: async (request) => updateConfig(deps, { ownerId: request.ownerId, values: request.values, mergeLimits: request.mergeLimits }),
-    deleteOwnerConfig: async (request) => deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys }),
+    getOwnerConfig: async (request) =>
+      getConfig(deps, { ownerId: request.ownerId, revealSecrets: request.revealSecrets ?? false }),
+    updateOwnerConfig: async (request) =>
+      updateConfig(deps, {
+        ownerId: request.ownerId,
+        values: request.values,
+        mergeLimits: request.mergeLimits,
+      }),
+    deleteOwnerConfig: async (request) =>
+      deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys }),
     autoConfigLevels: async (request) => autoConfigLevels(deps, request),
   };
 }

@@ -6,7 +6,11 @@ import type { ConfigEvents } from '../../domain/ports.js';
 export function natsConfigEvents(nc: NatsConnection, audit: PublishAudit): ConfigEvents {
   return {
     configUpdated(ownerId, version) {
-      publishEvent(nc, SUBJECTS.configUpdated(ownerId), events.ConfigUpdated, { ownerId, version, at: new Date().toISOString() });
+      publishEvent(nc, SUBJECTS.configUpdated(ownerId), events.ConfigUpdated, {
+        ownerId,
+        version,
+        at: new Date().toISOString(),
+      });
     },
     audit,
   };

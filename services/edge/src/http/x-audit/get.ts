@@ -33,7 +33,9 @@ export const getAudit: Route = {
     const caller = callerOf(res);
     const checked = await deps.accounts.checkConservation({ callerId: caller.id });
     const owners = checked.owners.map(render);
-    const unbalanced = checked.owners.filter((owner) => owner.differenceNano !== 0n).map((owner) => Number(owner.ownerId));
+    const unbalanced = checked.owners
+      .filter((owner) => owner.differenceNano !== 0n)
+      .map((owner) => Number(owner.ownerId));
     res.json({
       object: 'conservation_audit',
       balanced: checked.overall?.differenceNano === 0n && unbalanced.length === 0,

@@ -23,7 +23,13 @@ export const getConf: Route = {
     const configs = JSON.parse(config.configsJson || '{}') as Record<string, unknown>;
     const sleepingKeys = await Promise.all(
       sleeping.keys.map(async (entry) => {
-        const found = await deps.keypool.listKeys({ ownerId, id: entry.keyId, provider: '', page: 1, size: 1 });
+        const found = await deps.keypool.listKeys({
+          ownerId,
+          id: entry.keyId,
+          provider: '',
+          page: 1,
+          size: 1,
+        });
         const key: keypool.ProviderKey | undefined = found.keys[0];
         return key
           ? {

@@ -40,7 +40,12 @@ export const postConf: Route = {
       }
     }
     if (Object.keys(values).length > 0) {
-      const answer = await deps.configs.updateOwnerConfig({ ownerId, values, mergeLimits: true, operatorId: caller.id });
+      const answer = await deps.configs.updateOwnerConfig({
+        ownerId,
+        values,
+        mergeLimits: true,
+        operatorId: caller.id,
+      });
       const configs = JSON.parse(answer.configsJson || '{}') as Record<string, unknown>;
       for (const [field, key] of Object.entries(CONFIG_FIELDS)) {
         if (values[key] !== undefined) {

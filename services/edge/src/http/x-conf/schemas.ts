@@ -10,7 +10,10 @@ export const postConfBody = z
     LoadKeys: flag.optional(),
     LogEnable: flag.optional(),
     SaveCache: flag.optional(),
-    Resources: z.string().max(64 * 1024).optional(),
+    Resources: z
+      .string()
+      .max(64 * 1024)
+      .optional(),
     LevelMapper: mapperOps.optional(),
     ModelMapper: mapperOps.optional(),
     ModelFailover: mapperOps.optional(),

@@ -8,7 +8,12 @@ const handle: Route['handle'] = async (deps, req, res) => {
   const values = configValues(parseBody(updateConfigBody, req.body));
   const caller = callerOf(res);
   const ownerId = ownerIdOf(caller);
-  const answer = await deps.configs.updateOwnerConfig({ ownerId, values, mergeLimits: false, operatorId: caller.id });
+  const answer = await deps.configs.updateOwnerConfig({
+    ownerId,
+    values,
+    mergeLimits: false,
+    operatorId: caller.id,
+  });
   res.json(configAnswer(ownerId, answer));
 };
 

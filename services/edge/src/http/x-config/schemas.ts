@@ -5,7 +5,10 @@ import { z } from 'zod';
  * PUT|POST /x-config: a map of CONFIG_KEY to string value (MODEL_LIMITS may also be an object).
  * Which keys are allowed and what each value means is the config service's rule.
  */
-export const updateConfigBody = z.record(z.string().max(64), z.union([z.string(), z.record(z.string(), z.unknown())]));
+export const updateConfigBody = z.record(
+  z.string().max(64),
+  z.union([z.string(), z.record(z.string(), z.unknown())]),
+);
 
 /** Values as the config service takes them: strings, MODEL_LIMITS objects as JSON. */
 export function configValues(body: z.infer<typeof updateConfigBody>): Record<string, string> {

@@ -5,7 +5,12 @@ import type { UpdateKeyBody } from './schemas.js';
 
 /** Whose pool a key write goes to, and who did it (for the operation log). */
 export function poolWriter(caller: accounts.Account, req: Request) {
-  return { ownerId: ownerIdOf(caller), ownerIsRoot: isRootPool(caller), operatorId: caller.id, ipAddress: req.ip ?? '' };
+  return {
+    ownerId: ownerIdOf(caller),
+    ownerIsRoot: isRootPool(caller),
+    operatorId: caller.id,
+    ipAddress: req.ip ?? '',
+  };
 }
 
 /** The PascalCase body of a create or an update → the contract's key fields (`config` accepted too). */

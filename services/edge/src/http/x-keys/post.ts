@@ -11,10 +11,18 @@ export const postKeys: Route = {
   access: 'owner',
   async handle(deps, req, res) {
     const body = parseBody(createKeyBody, req.body);
-    const created = await deps.keypool.createKey({ ...poolWriter(callerOf(res), req), fields: toKeyFields(body) });
+    const created = await deps.keypool.createKey({
+      ...poolWriter(callerOf(res), req),
+      fields: toKeyFields(body),
+    });
     if (!created.key) {
       throw new Error('keypool answered without a key');
     }
-    res.json({ success: true, Action: 'add', Key: keyRecord(created.key), AutoConfig: { LevelMapper: created.autoLevelMapper } });
+    res.json({
+      success: true,
+      Action: 'add',
+      Key: keyRecord(created.key),
+      AutoConfig: { LevelMapper: created.autoLevelMapper },
+    });
   },
 };

@@ -10,7 +10,10 @@ const digits = (field: string, max: number) =>
 
 /** GET /x-keys query: repeated keys (arrays) and unknown shapes are refused. */
 export const listKeysQuery = z.object({
-  id: z.string().regex(/^\d{1,19}$/, 'id must be a key id').optional(),
+  id: z
+    .string()
+    .regex(/^\d{1,19}$/, 'id must be a key id')
+    .optional(),
   level: z.string().regex(/^\d$/, 'level must be an integer from 0 to 9').transform(Number).optional(),
   provider: z.string().min(1).max(2048).optional(),
   page: digits('page', 1_000_000).optional(),
@@ -30,7 +33,10 @@ export const createKeyBody = z
     Config: configObject.optional(),
     config: configObject.optional(),
   })
-  .refine((body) => body.Config === undefined || body.config === undefined, { message: 'send Config or config, not both', path: ['Config'] });
+  .refine((body) => body.Config === undefined || body.config === undefined, {
+    message: 'send Config or config, not both',
+    path: ['Config'],
+  });
 export type CreateKeyBody = z.infer<typeof createKeyBody>;
 
 /** PUT|POST /x-keys/{id}: the fields to change. */
@@ -44,13 +50,21 @@ export const updateKeyBody = z
     Config: configObject.optional(),
     config: configObject.optional(),
   })
-  .refine((body) => body.Config === undefined || body.config === undefined, { message: 'send Config or config, not both', path: ['Config'] })
+  .refine((body) => body.Config === undefined || body.config === undefined, {
+    message: 'send Config or config, not both',
+    path: ['Config'],
+  })
   .refine((body) => Object.keys(body).length > 0, { message: 'nothing to update' });
 export type UpdateKeyBody = z.infer<typeof updateKeyBody>;
 
 /** `{id}` of /x-keys/{id}: a key id. */
 export function keyIdParam(value: string | undefined): bigint {
-  if (value === undefined || !/^\d{1,19}$/.test(value) || BigInt(value) > 9_223_372_036_854_775_807n || BigInt(value) === 0n) {
+  if (
+    value === undefined ||
+    !/^\d{1,19}$/.test(value) ||
+    BigInt(value) > 9_223_372_036_854_775_807n ||
+    BigInt(value) === 0n
+  ) {
     throw new AppError(ErrorCode.InvalidRequest, 'the key id must be a positive integer', { field: 'id' });
   }
   return BigInt(value);
@@ -68,12 +82,16 @@ export function parseSelector(value: string | undefined): KeySelector {
   if (level) {
     const n = Number(level[1]);
     if (n > 9) {
-      throw new AppError(ErrorCode.InvalidRequest, 'level must be an integer from 0 to 9', { field: 'level' });
+      throw new AppError(ErrorCode.InvalidRequest, 'level must be an integer from 0 to 9', {
+        field: 'level',
+      });
     }
     return { level: n };
   }
   if (!/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(text)) {
-    throw new AppError(ErrorCode.InvalidRequest, 'expected a key id, L<level> or a provider host', { field: 'selector' });
+    throw new AppError(ErrorCode.InvalidRequest, 'expected a key id, L<level> or a provider host', {
+      field: 'selector',
+    });
   }
   return { provider: text };
 }

@@ -1,4 +1,11 @@
-import { AppError, CALLER_HEADER, encodeCaller, ErrorCode, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@gw/kit';
+import {
+  AppError,
+  CALLER_HEADER,
+  encodeCaller,
+  ErrorCode,
+  INTERNAL_TOKEN_HEADER,
+  REQUEST_ID_HEADER,
+} from '@gw/kit';
 import { accounts } from '@gw/proto';
 import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
@@ -24,7 +31,11 @@ export const getRoute: Route = {
     const caller = callerOf(res);
     let subject = caller;
     if (query.user !== undefined) {
-      const { account } = await deps.accounts.getAccount({ callerId: caller.id, identifier: query.user, reach: accounts.Reach.REACH_SELF_OR_DESCENDANTS });
+      const { account } = await deps.accounts.getAccount({
+        callerId: caller.id,
+        identifier: query.user,
+        reach: accounts.Reach.REACH_SELF_OR_DESCENDANTS,
+      });
       if (!account) {
         throw new Error('accounts answered without an account');
       }
@@ -32,17 +43,23 @@ export const getRoute: Route = {
     }
     let response: Response;
     try {
-      response = await fetch(`http://${deps.config.PROXY_ADDR}/internal/route?model=${encodeURIComponent(query.model)}`, {
-        headers: {
-          [INTERNAL_TOKEN_HEADER]: deps.config.GW_INTERNAL_TOKEN,
-          [CALLER_HEADER]: encodeCaller(callerIdentity(subject)),
-          [REQUEST_ID_HEADER]: String(res.locals.requestId ?? ''),
+      response = await fetch(
+        `http://${deps.config.PROXY_ADDR}/internal/route?model=${encodeURIComponent(query.model)}`,
+        {
+          headers: {
+            [INTERNAL_TOKEN_HEADER]: deps.config.GW_INTERNAL_TOKEN,
+            [CALLER_HEADER]: encodeCaller(callerIdentity(subject)),
+            [REQUEST_ID_HEADER]: String(res.locals.requestId ?? ''),
+          },
+          signal: AbortSignal.timeout(2_000),
         },
-        signal: AbortSignal.timeout(2_000),
-      });
+      );
     } catch (error) {
       throw new AppError(ErrorCode.Unavailable, 'the AI proxy did not answer', undefined, error);
     }
-    res.status(response.status).type('application/json').send(await response.text());
+    res
+      .status(response.status)
+      .type('application/json')
+      .send(await response.text());
   },
 };

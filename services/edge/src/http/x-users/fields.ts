@@ -10,7 +10,9 @@ export function toNano(field: string, amount: number | undefined): bigint | unde
   try {
     return parseUsd(amount);
   } catch {
-    throw new AppError(ErrorCode.InvalidRequest, `${field}: must be a USD amount with at most 9 decimals`, { field });
+    throw new AppError(ErrorCode.InvalidRequest, `${field}: must be a USD amount with at most 9 decimals`, {
+      field,
+    });
   }
 }
 

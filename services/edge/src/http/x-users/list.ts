@@ -42,7 +42,13 @@ export function listRoute(path: string, reach: accounts.Reach): Route {
       res.setHeader('X-Page', String(listed.page));
       res.setHeader('X-Per-Page', String(listed.size));
       res.setHeader('X-Total-Pages', String(Math.ceil(total / listed.size)));
-      res.json({ success: true, users: listed.accounts.map(managementView), total, page: listed.page, size: listed.size });
+      res.json({
+        success: true,
+        users: listed.accounts.map(managementView),
+        total,
+        page: listed.page,
+        size: listed.size,
+      });
     },
   };
 }

@@ -69,7 +69,11 @@ export const listQuery = z.object({
   email: z.string().max(320).optional(),
   level: z.string().regex(/^\d$/, 'must be an integer from 0 to 9').optional(),
   dna: z.string().max(1024).optional(),
-  page: digits(7).refine((value) => Number(value) >= 1, 'must be at least 1').optional(),
-  size: digits(9).refine((value) => Number(value) >= 1, 'must be at least 1').optional(),
+  page: digits(7)
+    .refine((value) => Number(value) >= 1, 'must be at least 1')
+    .optional(),
+  size: digits(9)
+    .refine((value) => Number(value) >= 1, 'must be at least 1')
+    .optional(),
   order: z.string().max(64).optional(),
 });

@@ -30,7 +30,9 @@ export function keypoolHandlers(deps: KeypoolDeps): AsyncHandlers<pb.KeypoolServ
       });
       return { keys: page.keys.map(toProtoKey), total: BigInt(page.total), page: page.page, size: page.size };
     },
-    getKey: async (request) => ({ key: toProtoKey(await getKey(deps, { ownerId: request.ownerId, id: request.id })) }),
+    getKey: async (request) => ({
+      key: toProtoKey(await getKey(deps, { ownerId: request.ownerId, id: request.id })),
+    }),
     createKey: async (request) => {
       const created = await createKey(deps, {
         ownerId: request.ownerId,
@@ -39,7 +41,11 @@ export function keypoolHandlers(deps: KeypoolDeps): AsyncHandlers<pb.KeypoolServ
         ipAddress: request.ipAddress,
         fields: fromProtoFields(request.fields),
       });
-      return { key: toProtoKey(created.key), version: created.version, autoLevelMapper: created.autoLevelMapper };
+      return {
+        key: toProtoKey(created.key),
+        version: created.version,
+        autoLevelMapper: created.autoLevelMapper,
+      };
     },
     updateKey: async (request) => {
       const updated = await updateKey(deps, {
@@ -53,16 +59,33 @@ export function keypoolHandlers(deps: KeypoolDeps): AsyncHandlers<pb.KeypoolServ
       return { key: toProtoKey(updated.key), version: updated.version };
     },
     deleteKey: async (request) =>
-      deleteKey(deps, { ownerId: request.ownerId, operatorId: request.operatorId, ipAddress: request.ipAddress, id: request.id }),
+      deleteKey(deps, {
+        ownerId: request.ownerId,
+        operatorId: request.operatorId,
+        ipAddress: request.ipAddress,
+        id: request.id,
+      }),
     getSnapshot: async (request) => {
       const snapshot = await getSnapshot(deps, { ownerId: request.ownerId });
-      return { version: snapshot.version, ownerIsRoot: snapshot.ownerIsRoot, keys: snapshot.keys.map(toProtoKey) };
+      return {
+        version: snapshot.version,
+        ownerIsRoot: snapshot.ownerIsRoot,
+        keys: snapshot.keys.map(toProtoKey),
+      };
     },
     encryptSecret: async (request) => ({ ciphertext: await encryptSecret(deps, request) }),
     decryptSecret: async (request) => ({ plaintext: await decryptSecret(deps, request) }),
-    listSleepingKeys: async (request) => ({ keys: (await listSleepingKeys(deps, request)).map(toProtoSleeping) }),
+    listSleepingKeys: async (request) => ({
+      keys: (await listSleepingKeys(deps, request)).map(toProtoSleeping),
+    }),
     sleepKey: async (request) => ({
-      key: toProtoSleeping(await sleepKey(deps, { ownerId: request.ownerId, keyId: request.keyId, durationMs: Number(request.durationMs) })),
+      key: toProtoSleeping(
+        await sleepKey(deps, {
+          ownerId: request.ownerId,
+          keyId: request.keyId,
+          durationMs: Number(request.durationMs),
+        }),
+      ),
     }),
     wakeKeys: async (request) => wakeKeys(deps, { ownerId: request.ownerId, keyIds: request.keyIds }),
     reloadKeys: async (request) => ({ version: await reloadKeys(deps, request) }),

@@ -3,7 +3,10 @@ import type { config } from '@gw/proto';
 import type { LevelAutoConfig } from '../../domain/ports.js';
 
 /** LEVEL_MAPPER auto-completion through the config service; failures are logged, not raised. */
-export function grpcLevelAutoConfig(client: PromiseClient<config.ConfigServiceClient>, log: Logger): LevelAutoConfig {
+export function grpcLevelAutoConfig(
+  client: PromiseClient<config.ConfigServiceClient>,
+  log: Logger,
+): LevelAutoConfig {
   return {
     async complete(input) {
       try {

@@ -6,7 +6,11 @@ import type { PoolEvents } from '../../domain/ports.js';
 export function natsPoolEvents(nc: NatsConnection, audit: PublishAudit): PoolEvents {
   return {
     keysChanged(ownerId, version) {
-      publishEvent(nc, SUBJECTS.keysChanged(ownerId), events.KeysChanged, { ownerId, version, at: new Date().toISOString() });
+      publishEvent(nc, SUBJECTS.keysChanged(ownerId), events.KeysChanged, {
+        ownerId,
+        version,
+        at: new Date().toISOString(),
+      });
     },
     audit,
   };

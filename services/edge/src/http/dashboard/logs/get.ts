@@ -5,9 +5,16 @@ import { parseBody, type Route } from '../../route.js';
 const digits = (max: number) => z.string().regex(new RegExp(`^\\d{1,${max}}$`), 'must be a positive integer');
 
 const logsQuery = z.object({
-  page: digits(7).refine((value) => Number(value) >= 1, 'must be at least 1').optional(),
-  size: digits(4).refine((value) => Number(value) >= 1 && Number(value) <= 100, 'must be from 1 to 100').optional(),
-  action: z.string().regex(/^[a-z_]{1,64}$/, 'must be an action name').optional(),
+  page: digits(7)
+    .refine((value) => Number(value) >= 1, 'must be at least 1')
+    .optional(),
+  size: digits(4)
+    .refine((value) => Number(value) >= 1 && Number(value) <= 100, 'must be from 1 to 100')
+    .optional(),
+  action: z
+    .string()
+    .regex(/^[a-z_]{1,64}$/, 'must be an action name')
+    .optional(),
   target_id: digits(19).optional(),
   status: z.string().max(32).optional(),
 });

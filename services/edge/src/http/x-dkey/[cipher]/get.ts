@@ -8,7 +8,10 @@ export const getDecryptedKey: Route = {
   path: '/x-dkey/:cipher',
   access: 'owner',
   async handle(deps, req, res) {
-    const { plaintext } = await deps.keypool.decryptSecret({ ownerId: ownerIdOf(callerOf(res)), ciphertext: String(req.params.cipher) });
+    const { plaintext } = await deps.keypool.decryptSecret({
+      ownerId: ownerIdOf(callerOf(res)),
+      ciphertext: String(req.params.cipher),
+    });
     res.setHeader('Cache-Control', 'no-store');
     res.json({ DecryptedKey: plaintext });
   },

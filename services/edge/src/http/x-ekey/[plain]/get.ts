@@ -8,7 +8,10 @@ export const getEncryptedKey: Route = {
   path: '/x-ekey/:plain',
   access: 'owner',
   async handle(deps, req, res) {
-    const { ciphertext } = await deps.keypool.encryptSecret({ ownerId: ownerIdOf(callerOf(res)), plaintext: String(req.params.plain) });
+    const { ciphertext } = await deps.keypool.encryptSecret({
+      ownerId: ownerIdOf(callerOf(res)),
+      plaintext: String(req.params.plain),
+    });
     res.setHeader('Cache-Control', 'no-store');
     res.json({ EncryptedKey: ciphertext });
   },

@@ -11,7 +11,12 @@ export const deleteKey: Route = {
   async handle(deps, req, res) {
     const id = keyIdParam(String(req.params.selector));
     const caller = callerOf(res);
-    await deps.keypool.deleteKey({ ownerId: ownerIdOf(caller), operatorId: caller.id, ipAddress: req.ip ?? '', id });
+    await deps.keypool.deleteKey({
+      ownerId: ownerIdOf(caller),
+      operatorId: caller.id,
+      ipAddress: req.ip ?? '',
+      id,
+    });
     res.json({ success: true, Action: 'delete', ID: Number(id) });
   },
 };

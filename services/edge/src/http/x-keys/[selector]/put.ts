@@ -7,7 +7,11 @@ import { keyIdParam, updateKeyBody } from '../schemas.js';
 const handle: Route['handle'] = async (deps, req, res) => {
   const id = keyIdParam(String(req.params.selector));
   const body = parseBody(updateKeyBody, req.body);
-  const updated = await deps.keypool.updateKey({ ...poolWriter(callerOf(res), req), id, fields: toKeyFields(body) });
+  const updated = await deps.keypool.updateKey({
+    ...poolWriter(callerOf(res), req),
+    id,
+    fields: toKeyFields(body),
+  });
   if (!updated.key) {
     throw new Error('keypool answered without a key');
   }

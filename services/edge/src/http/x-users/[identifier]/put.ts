@@ -32,7 +32,10 @@ export function updateUserRoute(method: 'put' | 'post'): Route {
       deps.cache.invalidateAccount(updated.account.id);
       markReplay(res, updated.replayed);
       const view = managementView(updated.account);
-      res.json({ Action: 'update', User: credit === undefined ? view : { ...view, CreditGranted: nanoToUsd(credit) } });
+      res.json({
+        Action: 'update',
+        User: credit === undefined ? view : { ...view, CreditGranted: nanoToUsd(credit) },
+      });
     },
   };
 }
