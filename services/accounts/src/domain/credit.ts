@@ -6,23 +6,24 @@ import type { AccountsTx } from './ports.js';
 export const DEFAULT_CREDIT_DAYS = 180;
 export const MAX_CREDIT_DAYS = 3650;
 
+/** One movement of credit between two accounts, inside the caller's transaction. */
+export interface CreditMovement {
+  from: AccountRecord;
+  to: AccountRecord;
+  amountNano: bigint;
+  /** Validity of the lot the receiver gets. */
+  days: number;
+  idempotencyKey: string;
+  now: Date;
+}
+
 /**
  * Moves amountNano from `from` to `to` inside the caller's transaction: root mints, anyone else
  * spends its own lots (earliest expiry first, each take a conditional write). Writes the two
  * ledger legs and the receiver's lot. Returns false when the idempotency key was already used
  * (the earlier movement stands and nothing more moves).
  */
-export async function moveCredit(
-  tx: AccountsTx,
-  args: {
-    from: AccountRecord;
-    to: AccountRecord;
-    amountNano: bigint;
-    days: number;
-    idempotencyKey: string;
-    now: Date;
-  },
-): Promise<boolean> {
+export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<boolean> {
   const { from, to, amountNano, now, idempotencyKey } = args;
   if (amountNano <= 0n) {
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
@@ -101,17 +102,7 @@ export async function creditLot(
  * taken from the target's lots earliest expiry first; never below zero. Money clawed back to root
  * is un-minted (a negative mint row), since root holds no lots of its own grants.
  */
-export async function clawBack(
-  tx: AccountsTx,
-  args: {
-    from: AccountRecord;
-    to: AccountRecord;
-    amountNano: bigint;
-    days: number;
-    idempotencyKey: string;
-    now: Date;
-  },
-): Promise<void> {
+export async function clawBack(tx: AccountsTx, args: CreditMovement): Promise<void> {
   const { from, to, amountNano, now, idempotencyKey } = args;
   if (amountNano <= 0n) {
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
