@@ -101,7 +101,14 @@ async function shutdown(exitCode: number): Promise<void> {
   if (processes.some((p) => !p.done)) {
     say('stopping every service');
   }
-  const killed = await stopAll(processes, STOP_TIMEOUT_MS);
+  // Outside in: the edge stops taking requests (and flushes what it owes accounts) before the
+  // services behind it go. A terminal's Ctrl-C reaches every process at once anyway.
+  const waves = [['edge'], ['proxy']].map((names) => processes.filter((p) => names.includes(p.name)));
+  const rest = processes.filter((p) => !waves.flat().includes(p));
+  const killed: string[] = [];
+  for (const wave of [...waves, rest]) {
+    killed.push(...(await stopAll(wave, STOP_TIMEOUT_MS)));
+  }
   if (killed.length > 0) {
     say(`killed after ${STOP_TIMEOUT_MS / 1000}s: ${killed.join(', ')}`);
   }
