@@ -47,9 +47,22 @@ async function edgeHealthy(baseUrl: string): Promise<boolean> {
 
 /**
  * Starts the whole gateway as real processes on free ports, with a private nats-server (so
- * event subjects and streams of parallel test runs never mix), and waits for /healthz.
+ * event subjects and streams of parallel test runs never mix), and waits for /healthz. A start
+ * that failed only because another program took one of its ports meanwhile is tried once more
+ * on new ports; any other failure is reported with every process's last output.
  */
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  try {
+    return await startGatewayOnce(options);
+  } catch (error) {
+    if (!String(error).includes('EADDRINUSE')) {
+      throw error;
+    }
+    return startGatewayOnce(options);
+  }
+}
+
+async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const processes = new Map<string, RunningProcess>();
   const natsPort = await freePort();
