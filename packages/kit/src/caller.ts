@@ -4,6 +4,12 @@
  * and strips both before anything goes upstream.
  */
 export const CALLER_HEADER = 'x-gw-account';
+
+/** The AI paths of the hop: every OpenAI-style path under /v1/ plus the /models aliases. */
+export function isAiPath(path: string): boolean {
+  return path.startsWith('/v1/') || path === '/models' || path.startsWith('/models/');
+}
+
 export const INTERNAL_TOKEN_HEADER = 'x-gw-internal-token';
 
 export interface CallerIdentity {

@@ -5,6 +5,7 @@ import {
   connectNats,
   createGrpcClient,
   createMailQueue,
+  isAiPath,
   ensureStream,
   newId,
   runService,
@@ -22,7 +23,7 @@ import { loadProxyConfig } from './config.js';
 import type { KeySource } from './domain/ports.js';
 import { RoundRobin } from './domain/route-plan.js';
 import { REALTIME_PATH, relayRealtime } from './realtime.js';
-import { isRelayPath, relay, sendError, type RelayDeps } from './relay.js';
+import { relay, sendError, type RelayDeps } from './relay.js';
 import { inspectRoute } from './route-inspect.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
 import { GrpcKeySource } from './transport/key-source-grpc.js';
@@ -114,7 +115,7 @@ runService('proxy', async (log) => {
       });
       return;
     }
-    if (!isRelayPath(path)) {
+    if (!isAiPath(path)) {
       sendError(res, 404, 'not_found_error', 'not_found', 'no such endpoint');
       return;
     }

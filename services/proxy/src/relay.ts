@@ -63,11 +63,6 @@ export function upstreamPolicy(deps: Pick<RelayDeps, 'self'>, pool: OwnerPool): 
   return { rootPool: pool.ownerIsRoot, self: deps.self };
 }
 
-/** Paths the proxy serves: every OpenAI-style path under /v1/ plus the /models aliases. */
-export function isRelayPath(path: string): boolean {
-  return path.startsWith('/v1/') || path === '/models' || path.startsWith('/models/');
-}
-
 /** The spec's error shape; nothing reached upstream or the client saw nothing of it. */
 export function sendError(
   res: ServerResponse,

@@ -5,6 +5,7 @@ import {
   CALLER_HEADER,
   encodeCaller,
   INTERNAL_TOKEN_HEADER,
+  isAiPath,
   REQUEST_ID_HEADER,
   type CallerIdentity,
   type Logger,
@@ -16,11 +17,6 @@ import { authenticate, callerOf, resolveCaller } from '../auth/authenticate.js';
 import { toHttp } from '../http/errors.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
-
-/** AI traffic the edge forwards to the proxy: every path under /v1/ and the /models aliases. */
-export function isAiPath(path: string): boolean {
-  return path.startsWith('/v1/') || path === '/models' || path.startsWith('/models/');
-}
 
 /** What the proxy needs to know about the caller; root and owners are served by their own pool. */
 export function callerIdentity(account: accounts.Account): CallerIdentity {
