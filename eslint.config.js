@@ -1,4 +1,4 @@
-// Type-aware lint (STYLE rules 3, 5, 7, 15, 17, 26). One TypeScript program from the root
+// Type-aware lint (the rules in CONTRIBUTING.md). One TypeScript program from the root
 // tsconfig.json serves every file, so a full run stays fast.
 //
 // Boundaries are per-folder `no-restricted-imports` overrides. In a flat config a later block

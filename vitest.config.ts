@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects (STYLE rule 21): `unit` runs the `*.test.ts` files beside the code, with no I/O;
+ * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O;
  * `int` runs `*.int.test.ts` and the HTTP end-to-end tests against real stores, one file at a
  * time. `vitest run` runs both; `--project unit` or `--project int` picks one.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseUsd } from './money.js';
 
 /**
- * Environment parsing, done once at start (STYLE rule 15): every service describes its variables
+ * Environment parsing, done once at start: every service describes its variables
  * as a zod object, and loadConfig fails listing every bad variable at once.
  */
 export class ConfigError extends Error {
@@ -79,7 +79,7 @@ export const env = {
 };
 
 /**
- * AI calls are refused once an account's balance is at or below this (RELIABILITY Decision 1).
+ * AI calls are refused once an account's balance is at or below this (docs/decisions.md §1).
  * The edge enforces it; accounts announces the crossing so every edge replica learns at once.
  */
 export const apiBalanceEnv = { USER_API_BALANCE: env.usdNano('0') };

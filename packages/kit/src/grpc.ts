@@ -96,7 +96,7 @@ export class GrpcServer {
     for (const name of Object.keys(definition)) {
       const handler = table[name];
       if (!handler) {
-        // STYLE rule 16: a declared RPC without a handler stops the process at start.
+        // A declared RPC without a handler stops the process at start.
         throw new Error(`no handler for RPC ${name}`);
       }
       implementation[name] = (

@@ -4,7 +4,7 @@ import { env } from './config.js';
 import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from './topology.js';
 
 /**
- * RELIABILITY Decision 7: where a Provider (an upstream base URL) may point. One rule, used by
+ * docs/decisions.md §7: where a Provider (an upstream base URL) may point. One rule, used by
  * keypool when a key is saved (the parsed URL and every address its name resolves to) and by the
  * proxy when it connects (every address the name resolves to then: DNS rebinding):
  * - link-local and cloud metadata, the unspecified address (`0.0.0.0`, `::`, which Linux

@@ -1,11 +1,11 @@
 -- Subaccount management: soft delete, post-paid debt, soft-limit alert bookkeeping and the
--- Idempotency-Key table of money-moving management calls (RELIABILITY Decision 3).
+-- Idempotency-Key table of money-moving management calls (docs/decisions.md §3).
 
 -- A deleted account keeps its row (its ledger rows reference it); it leaves every lookup, its
 -- name, e-mail and key are freed, and its key hash no longer authenticates.
 ALTER TABLE accounts ADD COLUMN deleted_at timestamptz;
 
--- Post-paid usage (Decision 1): what a Debit could not take from unexpired lots. The balance is
+-- Post-paid usage (docs/decisions.md §1): what a Debit could not take from unexpired lots. The balance is
 -- Σ unexpired lot remainders − debt_nano; credit arriving later settles the debt first.
 ALTER TABLE accounts ADD COLUMN debt_nano bigint NOT NULL DEFAULT 0 CHECK (debt_nano >= 0);
 

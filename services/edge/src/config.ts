@@ -26,13 +26,13 @@ const shape = {
   SAFE_ENABLE: env.flag(true),
   /** Largest JSON body accepted on management routes. */
   GW_BODY_LIMIT: z.string().default('1mb'),
-  /** Backstop for lost invalidation events (RELIABILITY Decision 8). */
+  /** Backstop for lost invalidation events (docs/decisions.md §8). */
   GW_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often key last-use times go to accounts in one batch. */
   GW_KEY_USE_FLUSH_MS: z.coerce.number().int().min(100).default(10_000),
   /** USD a user must keep to use the Manage console (shown by GET /x-conf as UserMinBalance). */
   USER_MIN_BALANCE: z.coerce.number().min(0).default(0),
-  /** AI calls are refused at or below this balance, USD (GET /x-conf UserApiBalance, Decision 1). */
+  /** AI calls are refused at or below this balance, USD (GET /x-conf UserApiBalance, docs/decisions.md §1). */
   ...apiBalanceEnv,
 };
 

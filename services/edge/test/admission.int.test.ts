@@ -4,7 +4,7 @@ import { createTestDatabase, startGateway, waitFor, type Gateway, type TestDatab
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from './accounts-helpers.js';
 
-describe('admission of AI calls (Decision 1)', () => {
+describe('admission of AI calls (post-paid, decision 1)', () => {
   let gw: Gateway;
   let database: TestDatabase;
   let client: PromiseClient<accounts.AccountsServiceClient>;

@@ -5,7 +5,7 @@ const shape = {
   ...grpcServiceEnv('keypool'),
   ...databaseEnv,
   /**
-   * The gateway's own endpoints, refused as Provider for every pool (RELIABILITY Decision 7):
+   * The gateway's own endpoints, refused as Provider for every pool (docs/decisions.md §7):
    * every <SERVICE>_ADDR (CONFIG_ADDR is also the config service this one dials), GW_EDGE_PORT,
    * GW_PUBLIC_URL and GW_SELF_HOSTS.
    */

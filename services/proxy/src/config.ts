@@ -8,7 +8,7 @@ const shape = {
   /**
    * Every <SERVICE>_ADDR (PROXY_ADDR is where this server listens and the edge dials it;
    * KEYPOOL_ADDR and CONFIG_ADDR are dialled), GW_EDGE_PORT, GW_PUBLIC_URL and GW_SELF_HOSTS:
-   * the gateway's own endpoints, never dialled as an upstream (RELIABILITY Decision 7).
+   * the gateway's own endpoints, never dialled as an upstream (docs/decisions.md §7).
    */
   ...selfAddressEnv,
   /** The proxy keeps its usage outbox under `<GW_DATA_DIR>/proxy/outbox`. */
@@ -21,7 +21,7 @@ const shape = {
   PROXY_UPSTREAM_TIMEOUT_MS: positiveInt(60_000),
   /** A response body silent for this long is cut. */
   PROXY_STREAM_IDLE_MS: positiveInt(120_000),
-  /** After the client leaves, keep reading upstream this long for its usage (Decision 2). */
+  /** After the client leaves, keep reading upstream this long for its usage (docs/decisions.md §2). */
   PROXY_USAGE_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   PROXY_BODY_LIMIT_BYTES: positiveInt(32 * 1024 * 1024),
   /** cloud_a `api-version` when a key's `api_versions` names none (responses has its own). */

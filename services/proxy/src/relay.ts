@@ -42,7 +42,7 @@ export interface RelayDeps {
     PROXY_BODY_LIMIT_BYTES: number;
     PROXY_LEVEL_COOLDOWN_MS: number;
   };
-  /** The gateway's own endpoints: never dialled upstream (RELIABILITY Decision 7). */
+  /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
   self: SelfAddresses;
   keys: KeySource;
   health: KeyHealthStore;
@@ -220,7 +220,7 @@ export async function relay(deps: RelayDeps, req: IncomingMessage, res: ServerRe
     return;
   }
 
-  // 2 Usage must have somewhere to go before upstream is called (RELIABILITY Decision 5).
+  // 2 Usage must have somewhere to go before upstream is called (docs/decisions.md §5).
   if (deps.outbox.isFull()) {
     log.error('usage outbox over its bound: refusing AI calls');
     sendError(
@@ -463,7 +463,7 @@ function relayAnswer(
     };
     armIdle();
 
-    // Decision 2: the client left; read on (bounded) only for the usage upstream will report.
+    // docs/decisions.md §2: the client left; read on (bounded) only for the usage upstream will report.
     client.onGone = () => {
       upstream.resume();
       if (usage.reported || deps.config.PROXY_USAGE_GRACE_MS === 0) {
@@ -561,7 +561,7 @@ async function emitUsage(
   const json = call.parsed.json ?? {};
   let partial = !completed || clientLeft;
   if (!usage.reported && (call.parsed.stream || relayedText)) {
-    // No usage from upstream: prompt + relayed completion, estimated, and flagged (Decision 2).
+    // No usage from upstream: prompt + relayed completion, estimated, and flagged (docs/decisions.md §2).
     usage.promptTokens = estimateTokens(JSON.stringify(json.messages ?? json.prompt ?? json.input ?? ''));
     usage.completionTokens = estimateTokens(relayedText);
     partial = true;

@@ -58,7 +58,7 @@ export class MockUpstream {
 
   /**
    * Listens on 127.0.0.1 only (test traffic stays on loopback): root's pool may use loopback
-   * Providers, except the gateway's own ports (RELIABILITY Decision 7).
+   * Providers, except the gateway's own ports (docs/decisions.md §7).
    */
   static async start(): Promise<MockUpstream> {
     const host = '127.0.0.1';

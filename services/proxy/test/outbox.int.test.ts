@@ -11,7 +11,7 @@ const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const NATS_SERVER = '/usr/sbin/nats-server';
 
 /**
- * RELIABILITY E5: usage waits in the proxy's durable outbox while NATS is down, calls beyond the
+ * Usage waits in the proxy's durable outbox while NATS is down, calls beyond the
  * bound get 503 before upstream is called, a proxy killed with events buffered loses none, and
  * everything reaches the stream once NATS is back.
  */

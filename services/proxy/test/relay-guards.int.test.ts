@@ -15,7 +15,7 @@ import { MockUpstream } from './mock-upstream.js';
 
 /**
  * The relay in-process against the mock upstream, with in-memory ports: the guards and stream
- * faults that are awkward to provoke through the whole gateway (RELIABILITY U3, E5).
+ * faults that are awkward to provoke through the whole gateway (stream faults, the outbox bound).
  */
 const TOKEN = 'internal-token-for-tests';
 const caller: CallerIdentity = {

@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { isInScope, isSelfOrInScope } from './dna.js';
 import type { AccountRecord } from './model.js';
 
-/** Tenancy and role checks, named and in one place (ARCHITECTURE rule 5). */
+/** Tenancy and role checks, named and in one place. */
 export function assertActive(caller: AccountRecord): void {
   if (!caller.status || caller.suspended) {
     throw new AppError(ErrorCode.Forbidden, 'this account is disabled or suspended');

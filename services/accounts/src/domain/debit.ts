@@ -20,7 +20,7 @@ export interface DebitResult {
 }
 
 /**
- * Charges one usage event, post-paid (RELIABILITY Decision 1): never refused for lack of credit.
+ * Charges one usage event, post-paid (docs/decisions.md §1): never refused for lack of credit.
  * The lots pay what they hold, earliest expiry first; the rest becomes debt_nano on the account,
  * so the balance (lots − debt) goes below zero and every later credit settles the debt first.
  * Conservation stays exact: Σ mint = Σ lot remainders − Σ debt + Σ usage + Σ fees.
@@ -29,7 +29,7 @@ export interface DebitResult {
  * ledger id; the same key with another amount is a conflict and charges nothing. Tracks the UTC
  * day and month spend; reaching HardLimit sets spend_blocked (announced on gw.account.changed);
  * the month's first SoftLimit crossing enqueues one alert mail. Usage of a deleted account is
- * charged to its nearest live ancestor (Decision 4).
+ * charged to its nearest live ancestor (docs/decisions.md §4).
  */
 /** True when a debit of amountNano took the balance from above the floor to at or below it. */
 export function crossedFloor(balanceAfterNano: bigint, amountNano: bigint, floorNano: bigint): boolean {

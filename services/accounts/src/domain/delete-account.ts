@@ -44,7 +44,7 @@ export function mayDelete(caller: AccountRecord, target: AccountRecord): boolean
 }
 
 /**
- * Deletes an account with no live subaccounts (RELIABILITY Decision 4): its unexpired remainder
+ * Deletes an account with no live subaccounts (docs/decisions.md §4): its unexpired remainder
  * (lots − debt) goes to the parent minus the fee, as a lot valid 180 days, with ledger rows
  * `refund` (both legs) and `fee`. The row is soft-deleted, freeing its name, e-mail and key; the
  * key dies at once on every edge (gw.account.changed). Two concurrent deletes: the second finds

@@ -16,7 +16,7 @@ export interface GetAccountInput {
 
 /**
  * One account by id, name, e-mail or DNA. A target that exists outside the caller's subtree is
- * 403 and one that exists nowhere is 404 (RELIABILITY Decision 9).
+ * 403 and one that exists nowhere is 404 (docs/decisions.md §9).
  */
 export async function getAccount(deps: AccountsDeps, input: GetAccountInput): Promise<AccountView> {
   const caller = await loadCaller(deps, input.callerId);

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import type { AccountsTx } from './ports.js';
 
-/** An Idempotency-Key of a money-moving management call (RELIABILITY Decision 3). */
+/** An Idempotency-Key of a money-moving management call (docs/decisions.md §3). */
 export interface IdempotencyRequest {
   callerId: bigint;
   key: string;

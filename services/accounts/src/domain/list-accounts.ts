@@ -56,7 +56,7 @@ function lookupOf(identifier: ReturnType<typeof parseIdentifier>): AccountLookup
  * Lists the caller's children or descendants, filtered and paged. Every query is confined to
  * rows whose DNA strictly extends the caller's, so lists and totals never count rows out of
  * scope. An identifier naming one account answers it alone: 403 when it exists outside the
- * caller's subtree, 404 when it exists nowhere (RELIABILITY Decision 9).
+ * caller's subtree, 404 when it exists nowhere (docs/decisions.md §9).
  */
 export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput): Promise<AccountPage> {
   const caller = await loadCaller(deps, input.callerId);

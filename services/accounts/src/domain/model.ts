@@ -45,7 +45,7 @@ export interface AccountRecord {
   keyLastUsedAt: Date | null;
   daySpendNano: bigint;
   monthSpendNano: bigint;
-  /** Post-paid usage the lots could not cover (RELIABILITY Decision 1); the balance subtracts it. */
+  /** Post-paid usage the lots could not cover (docs/decisions.md §1); the balance subtracts it. */
   debtNano: bigint;
   createdAt: Date;
   updatedAt: Date;

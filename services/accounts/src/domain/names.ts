@@ -1,6 +1,6 @@
 /**
  * Names are compared after NFKC normalisation and case folding (so look-alikes collide) and
- * counted in code points; e-mails are trimmed and lower-cased (RELIABILITY Decision 10).
+ * counted in code points; e-mails are trimmed and lower-cased (docs/decisions.md §10).
  */
 export function normaliseName(name: string): string {
   return name.normalize('NFKC');

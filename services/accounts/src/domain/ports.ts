@@ -223,7 +223,7 @@ export interface Clock {
 }
 
 export interface AccountsPolicy {
-  /** AI calls stop at or below this balance (the edge's USER_API_BALANCE, RELIABILITY Decision 1). */
+  /** AI calls stop at or below this balance (the edge's USER_API_BALANCE, docs/decisions.md §1). */
   apiBalanceFloorNano: bigint;
 }
 

@@ -6,7 +6,7 @@ export interface ErrorBody {
   error: { message: string; type: string; code: string };
 }
 
-/** The one code → HTTP mapping (STYLE rule 11). */
+/** The one code → HTTP mapping. */
 export function toHttp(code: ErrorCode): { status: number; type: string } {
   switch (code) {
     case ErrorCode.InvalidRequest:

@@ -19,7 +19,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The optional `Idempotency-Key` header of a money-moving call (RELIABILITY Decision 3) and the
+ * The optional `Idempotency-Key` header of a money-moving call (docs/decisions.md §3) and the
  * hash of the request it guards (method, path, canonical body): accounts replays the first answer
  * for the same hash and refuses another one with 409.
  */

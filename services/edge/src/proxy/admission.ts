@@ -2,7 +2,7 @@ import { AppError, ErrorCode, formatUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 
 /**
- * Admission of AI calls (RELIABILITY Decision 1): usage is billed after the call, so the edge
+ * Admission of AI calls (docs/decisions.md §1): usage is billed after the call, so the edge
  * stops new calls once the month's HardLimit is reached or the balance is at or below the API
  * floor (root excepted). Both facts come from the cached account, which accounts invalidates on
  * the crossing.

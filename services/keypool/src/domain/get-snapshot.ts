@@ -5,7 +5,7 @@ import { plainView } from './secrets.js';
 /**
  * Every key of the owner with plaintext secrets, for the proxies (internal gRPC only). The
  * version is read first: a change racing this read makes the proxy fetch again on its event.
- * ownerIsRoot tells the proxies which connect-time rule applies (RELIABILITY Decision 7).
+ * ownerIsRoot tells the proxies which connect-time rule applies (docs/decisions.md §7).
  */
 export async function getSnapshot(
   deps: KeypoolDeps,

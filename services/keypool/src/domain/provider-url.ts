@@ -1,5 +1,5 @@
 /**
- * Provider URL policy (RELIABILITY Decision 7, S1). One parser: the WHATWG URL object that the
+ * Provider URL policy (docs/decisions.md §7). One parser: the WHATWG URL object that the
  * proxies will dial is what is checked, so there is no parser differential. Node's parser already
  * folds decimal/octal/hex/short and full-width IPv4 forms into dotted quads; the IPv6 forms that
  * embed IPv4 (`[::ffff:7f00:1]`, `[64:ff9b::7f00:1]`, `[::127.0.0.1]`), `[::]`, `0.0.0.0` (what

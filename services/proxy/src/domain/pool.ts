@@ -20,7 +20,7 @@ export interface PoolKey {
 export interface OwnerPool {
   ownerId: string;
   version: string;
-  /** Root's pool (keypool says so): its upstreams may be loopback or private (Decision 7). */
+  /** Root's pool (keypool says so): its upstreams may be loopback or private (docs/decisions.md §7). */
   ownerIsRoot: boolean;
   keys: PoolKey[];
   /** Owner configuration values: MODEL_MAPPER, LEVEL_MAPPER, MODEL_FAILOVER, SWITCH_OVER, … */

@@ -98,7 +98,7 @@ export function readUsage(body: unknown, into: Usage = emptyUsage()): Usage {
 }
 
 /**
- * Tokens of text we relayed when upstream never reported usage (RELIABILITY Decision 2), counted
+ * Tokens of text we relayed when upstream never reported usage (docs/decisions.md §2), counted
  * with the o200k_base BPE (gpt-tokenizer); other vendors' tokenizers differ by a few percent.
  */
 export function estimateTokens(text: string): number {

@@ -13,7 +13,7 @@ const ACKED_FILE = 'acked.log';
 const BATCH = 64;
 
 /**
- * RELIABILITY Decision 5: every usage event is appended to `events.jsonl` before it is published;
+ * docs/decisions.md §5: every usage event is appended to `events.jsonl` before it is published;
  * the id of each event JetStream acknowledged is appended to `acked.log`. At start both files are
  * read, the unacknowledged events are written back (compacted) and published again; JetStream
  * drops any that it already had through the message id. When nothing is pending the files are

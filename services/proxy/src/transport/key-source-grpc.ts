@@ -11,12 +11,12 @@ import { events, type config, type keypool } from '@gw/proto';
 import type { KeySource } from '../domain/ports.js';
 import { parseKeyConfig, providerTypeOf, type OwnerPool } from '../domain/pool.js';
 
-/** Backstop for lost invalidation events (RELIABILITY E8). */
+/** Backstop for lost invalidation events (when events are lost). */
 const MAX_AGE_MS = 30_000;
 
 /**
  * Owner pools from the keypool snapshot RPC plus the config service's owner values, held in
- * memory (ARCHITECTURE rule 1) and dropped on `gw.keys.changed.<owner>` and
+ * memory and dropped on `gw.keys.changed.<owner>` and
  * `gw.config.updated.<owner>`. A load runs at most once at a time per owner.
  */
 export class GrpcKeySource implements KeySource {

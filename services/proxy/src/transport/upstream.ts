@@ -22,7 +22,7 @@ const agents = {
 };
 
 /**
- * A DNS lookup that refuses addresses the rule forbids (RELIABILITY Decision 7, checked when the
+ * A DNS lookup that refuses addresses the rule forbids (docs/decisions.md §7, checked when the
  * socket is made, so a name that resolves elsewhere after the key was saved cannot reach the
  * metadata service, the gateway itself, or — for a tenant's pool — loopback and private ranges).
  * `port` is the port the connection goes to.
