@@ -7,6 +7,7 @@ const EXPECTED_STATUS: Record<ErrorCode, status> = {
   invalid_request: status.INVALID_ARGUMENT,
   unauthenticated: status.UNAUTHENTICATED,
   forbidden: status.PERMISSION_DENIED,
+  model_not_allowed: status.PERMISSION_DENIED,
   not_found: status.NOT_FOUND,
   conflict: status.ALREADY_EXISTS,
   payload_too_large: status.INVALID_ARGUMENT,

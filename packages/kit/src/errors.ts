@@ -5,6 +5,8 @@ export const ErrorCode = {
   InvalidRequest: 'invalid_request',
   Unauthenticated: 'unauthenticated',
   Forbidden: 'forbidden',
+  /** The model (as named, or after the account's mapping) is outside the caller's AllowModels. */
+  ModelNotAllowed: 'model_not_allowed',
   NotFound: 'not_found',
   Conflict: 'conflict',
   PayloadTooLarge: 'payload_too_large',
@@ -46,6 +48,7 @@ export function toGrpcStatus(code: ErrorCode): GrpcStatus {
     case ErrorCode.Unauthenticated:
       return GrpcStatus.UNAUTHENTICATED;
     case ErrorCode.Forbidden:
+    case ErrorCode.ModelNotAllowed:
       return GrpcStatus.PERMISSION_DENIED;
     case ErrorCode.NotFound:
       return GrpcStatus.NOT_FOUND;

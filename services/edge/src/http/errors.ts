@@ -1,46 +1,5 @@
-import { AppError, ErrorCode, type Logger } from '@gw/kit';
-import type { ErrorRequestHandler, Response } from 'express';
-
-/** The spec's error body: `{ error: { message, type, code } }`. */
-export interface ErrorBody {
-  error: { message: string; type: string; code: string };
-}
-
-/** The one code → HTTP mapping. */
-export function toHttp(code: ErrorCode): { status: number; type: string } {
-  switch (code) {
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.InsufficientCredit:
-      return { status: 400, type: 'invalid_request_error' };
-    case ErrorCode.Unauthenticated:
-      return { status: 401, type: 'authentication_error' };
-    case ErrorCode.Forbidden:
-      return { status: 403, type: 'permission_error' };
-    case ErrorCode.NotFound:
-      return { status: 404, type: 'not_found_error' };
-    case ErrorCode.Conflict:
-      return { status: 409, type: 'invalid_request_error' };
-    case ErrorCode.PayloadTooLarge:
-      return { status: 413, type: 'invalid_request_error' };
-    case ErrorCode.RateLimited:
-      return { status: 429, type: 'rate_limit_error' };
-    case ErrorCode.QuotaExceeded:
-      return { status: 429, type: 'insufficient_quota' };
-    case ErrorCode.Unavailable:
-      return { status: 503, type: 'api_error' };
-    case ErrorCode.Internal:
-      return { status: 500, type: 'api_error' };
-  }
-}
-
-export function sendError(res: Response, error: AppError): void {
-  const { status, type } = toHttp(error.code);
-  if (error.code === ErrorCode.Unavailable) {
-    res.setHeader('Retry-After', '1');
-  }
-  const body: ErrorBody = { error: { message: error.message, type, code: error.code } };
-  res.status(status).json(body);
-}
+import { AppError, ErrorCode, sendHttpError, type Logger } from '@gw/kit';
+import type { ErrorRequestHandler } from 'express';
 
 /** Body-parser failures carry a `type`; they become the spec's 400 and 413. */
 function fromParserError(error: unknown): AppError | undefined {
@@ -61,7 +20,10 @@ function fromParserError(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/** Last middleware: every error leaves in the spec's shape; unknown ones are logged once. */
+/**
+ * Last middleware: every error leaves in the spec's shape through the kit's one mapping; an
+ * unknown error is logged once with its stack and answered with a generic message.
+ */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const known = error instanceof AppError ? error : fromParserError(error);
@@ -69,10 +31,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       if (known.code === ErrorCode.Internal || known.code === ErrorCode.Unavailable) {
         log.error({ err: known.cause ?? known }, known.message);
       }
-      sendError(res, known);
+      sendHttpError(res, known);
       return;
     }
     log.error({ err: error }, 'unhandled error');
-    sendError(res, new AppError(ErrorCode.Internal, 'internal error'));
+    sendHttpError(res, new AppError(ErrorCode.Internal, 'internal error'));
   };
 }

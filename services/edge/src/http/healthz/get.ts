@@ -1,3 +1,4 @@
+import { AppError, ErrorCode, errorBody } from '@gw/kit';
 import type { Route } from '../route.js';
 
 /** GET /healthz: 200 once every process serves; 503 naming the ones that do not. */
@@ -15,7 +16,7 @@ export const getHealthz: Route = {
       .filter(([, state]) => state !== 'serving')
       .map(([name]) => name);
     res.status(503).json({
-      error: { message: `not serving: ${failing.join(', ')}`, type: 'api_error', code: 'unavailable' },
+      ...errorBody(new AppError(ErrorCode.Unavailable, `not serving: ${failing.join(', ')}`)),
       services: report.services,
     });
   },

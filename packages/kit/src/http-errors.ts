@@ -1,0 +1,84 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type AppError, ErrorCode } from './errors.js';
+
+/**
+ * The one mapping from an ErrorCode to what a client sees, used by every transport that speaks
+ * HTTP or WebSocket (the edge's routes and upgrades, the proxy's relay, realtime and route
+ * inspection): the status, the OpenAI-style `type`, and the spec's body
+ * `{ error: { message, type, code } }`.
+ */
+export interface ErrorBody {
+  error: { message: string; type: string; code: string };
+}
+
+export function toHttp(code: ErrorCode): { status: number; type: string } {
+  switch (code) {
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.InsufficientCredit:
+      return { status: 400, type: 'invalid_request_error' };
+    case ErrorCode.Unauthenticated:
+      return { status: 401, type: 'authentication_error' };
+    case ErrorCode.Forbidden:
+    case ErrorCode.ModelNotAllowed:
+      return { status: 403, type: 'permission_error' };
+    case ErrorCode.NotFound:
+      return { status: 404, type: 'not_found_error' };
+    case ErrorCode.Conflict:
+      return { status: 409, type: 'invalid_request_error' };
+    case ErrorCode.PayloadTooLarge:
+      return { status: 413, type: 'invalid_request_error' };
+    case ErrorCode.RateLimited:
+      return { status: 429, type: 'rate_limit_error' };
+    case ErrorCode.QuotaExceeded:
+      return { status: 429, type: 'insufficient_quota' };
+    case ErrorCode.Unavailable:
+      return { status: 503, type: 'api_error' };
+    case ErrorCode.Internal:
+      return { status: 500, type: 'api_error' };
+  }
+}
+
+export function errorBody(error: AppError): ErrorBody {
+  return { error: { message: error.message, type: toHttp(error.code).type, code: error.code } };
+}
+
+/** Headers that go with an error: a 503 tells the client when to come back. */
+function errorHeaders(code: ErrorCode): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (code === ErrorCode.Unavailable) {
+    headers['retry-after'] = '1';
+  }
+  return headers;
+}
+
+/**
+ * Answers an HTTP request with the error. When the answer has already started, the only honest
+ * signal left is to cut the connection.
+ */
+export function sendHttpError(res: ServerResponse, error: AppError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(toHttp(error.code).status, errorHeaders(error.code)).end(JSON.stringify(errorBody(error)));
+}
+
+/** Refuses a WebSocket upgrade with a plain HTTP answer in the same shape, then closes. */
+export function refuseUpgrade(socket: Duplex, error: AppError): void {
+  const { status } = toHttp(error.code);
+  const body = JSON.stringify(errorBody(error));
+  const headers = Object.entries({
+    ...errorHeaders(error.code),
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${headers}\r\n${body}`);
+}
+
+/** The same error inside an open realtime session: an `error` event, as OpenAI's realtime API sends. */
+export function realtimeErrorEvent(error: AppError): string {
+  return JSON.stringify({ type: 'error', ...errorBody(error) });
+}
