@@ -10,7 +10,8 @@ export function isAiPath(path: string): boolean {
   return path.startsWith('/v1/') || path === '/models' || path.startsWith('/models/');
 }
 
-export const INTERNAL_TOKEN_HEADER = 'x-gw-internal-token';
+/** The realtime WebSocket endpoint, on the edge and on the proxy behind it. */
+export const REALTIME_PATH = '/v1/realtime';
 
 export interface CallerIdentity {
   /** Account id, decimal string (int64). */

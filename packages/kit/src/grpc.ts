@@ -1,12 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { health } from '@gw/proto';
 import { AppError, ERROR_CODE_METADATA, ErrorCode, isErrorCode, toGrpcStatus } from './errors.js';
 import { newId } from './ids.js';
+import { INTERNAL_TOKEN_HEADER, sameSecret } from './internal-token.js';
 import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
 
-/** Metadata key carrying the shared internal token; every call without it is refused. */
-export const INTERNAL_TOKEN_METADATA = 'x-gw-internal-token';
 const DEFAULT_DEADLINE_MS = 2_000;
 
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
@@ -18,19 +16,13 @@ export type AsyncHandlers<S> = {
     : never;
 };
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 function tokenInterceptor(token: string): grpc.ServerInterceptor {
   return (_method, call) =>
     new grpc.ServerInterceptingCall(call, {
       start: (next) => {
         next({
           onReceiveMetadata: (metadata, nextMetadata) => {
-            const given = metadata.get(INTERNAL_TOKEN_METADATA)[0];
+            const given = metadata.get(INTERNAL_TOKEN_HEADER)[0];
             if (typeof given === 'string' && sameSecret(given, token)) {
               nextMetadata(metadata);
             } else {
@@ -216,7 +208,7 @@ export function createGrpcClient<C extends grpc.Client>(
       (options, nextCall) =>
         new grpc.InterceptingCall(nextCall(options), {
           start: (metadata, listener, next) => {
-            metadata.set(INTERNAL_TOKEN_METADATA, token);
+            metadata.set(INTERNAL_TOKEN_HEADER, token);
             const requestId = currentRequestId();
             if (requestId) {
               metadata.set(REQUEST_ID_HEADER, requestId);

@@ -18,3 +18,8 @@ export * from './key-check.js';
 export * from './audit.js';
 export * from './upstream-address.js';
 export * from './mail-queue.js';
+export * from './http-errors.js';
+export * from './internal-token.js';
+export * from './api-key-hash.js';
+export * from './patterns.js';
+export * from './key-state.js';

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashApiKey } from '@gw/kit';
 
 /** Account API keys: `sk-gw-` + 43 url-safe characters (256 random bits). Stored only hashed. */
 export const KEY_PREFIX = 'sk-gw-';
@@ -6,10 +7,6 @@ const VISIBLE_CHARS = 10;
 
 export function generateApiKey(): string {
   return `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-}
-
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
 }
 
 export function describeKey(key: string): { hash: string; prefix: string; last4: string } {

@@ -1,65 +1,50 @@
+import { decodeSleep, encodeSleep, KEY_STATE_TTL_SECONDS, keyStateKeys } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import type { SleepingKey } from '../domain/model.js';
 import type { SleepStore } from '../domain/ports.js';
 
-const STEP_TTL_SECONDS = 86_400;
-
 /**
- * Sleeping keys in Redis, in the layout the proxies write (services/proxy redis-key-health.ts),
- * so every replica and this service agree:
- *   <prefix>sleep:<ownerId>  hash  keyId → JSON { until (epoch ms), failure, step }
- *   <prefix>fail:<keyId>     int   consecutive failures
- *   <prefix>step:<keyId>     int   sleeps since the last success (5 → 15 → 30 min ladder)
- * An entry whose `until` has passed is awake.
+ * Sleeping keys in Redis, in the layout the proxies write (`@gw/kit` key-state.ts), so every
+ * replica and this service agree on what is asleep and for how long.
  */
 export class RedisSleepStore implements SleepStore {
+  private readonly keys: ReturnType<typeof keyStateKeys>;
+
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  private hash(ownerId: bigint) {
-    return `${this.prefix}sleep:${ownerId}`;
+  ) {
+    this.keys = keyStateKeys(prefix);
   }
 
   async list(ownerId: bigint): Promise<SleepingKey[]> {
-    const entries = await this.redis.hgetall(this.hash(ownerId));
+    const entries = await this.redis.hgetall(this.keys.sleeping(ownerId));
     const now = this.now();
     const sleeping: SleepingKey[] = [];
     for (const [keyId, value] of Object.entries(entries)) {
-      let parsed: { until?: unknown; step?: unknown };
-      try {
-        parsed = JSON.parse(value) as { until?: unknown; step?: unknown };
-      } catch {
-        continue;
-      }
-      const until = Number(parsed.until);
-      if (/^\d+$/.test(keyId) && until > now) {
-        sleeping.push({
-          keyId: BigInt(keyId),
-          remainingMs: until - now,
-          sleepTimes: Number(parsed.step) || 1,
-        });
+      const entry = decodeSleep(value);
+      if (entry && /^\d+$/.test(keyId) && entry.until > now) {
+        sleeping.push({ keyId: BigInt(keyId), remainingMs: entry.until - now, sleepTimes: entry.step });
       }
     }
     return sleeping;
   }
 
   async times(_ownerId: bigint, keyId: bigint): Promise<number> {
-    return Number((await this.redis.get(`${this.prefix}step:${keyId}`)) ?? 0);
+    return Number((await this.redis.get(this.keys.sleeps(keyId))) ?? 0);
   }
 
   async put(ownerId: bigint, keyId: bigint, durationMs: number, times: number): Promise<void> {
     await this.redis
       .multi()
       .hset(
-        this.hash(ownerId),
+        this.keys.sleeping(ownerId),
         String(keyId),
-        JSON.stringify({ until: this.now() + durationMs, failure: 'manual', step: times }),
+        encodeSleep({ until: this.now() + durationMs, failure: 'manual', step: times }),
       )
-      .set(`${this.prefix}step:${keyId}`, String(times), 'EX', STEP_TTL_SECONDS)
-      .del(`${this.prefix}fail:${keyId}`)
+      .set(this.keys.sleeps(keyId), String(times), 'EX', KEY_STATE_TTL_SECONDS)
+      .del(this.keys.failures(keyId))
       .exec();
   }
 
@@ -67,12 +52,14 @@ export class RedisSleepStore implements SleepStore {
     const asleep = await this.list(ownerId);
     const wanted = keyIds === 'all' ? asleep.map((key) => key.keyId) : keyIds;
     const fields =
-      keyIds === 'all' ? Object.keys(await this.redis.hgetall(this.hash(ownerId))) : keyIds.map(String);
+      keyIds === 'all'
+        ? Object.keys(await this.redis.hgetall(this.keys.sleeping(ownerId)))
+        : keyIds.map(String);
     if (fields.length > 0) {
-      const counters = fields.flatMap((id) => [`${this.prefix}step:${id}`, `${this.prefix}fail:${id}`]);
+      const counters = fields.flatMap((id) => [this.keys.sleeps(id), this.keys.failures(id)]);
       await this.redis
         .multi()
-        .hdel(this.hash(ownerId), ...fields)
+        .hdel(this.keys.sleeping(ownerId), ...fields)
         .del(...counters)
         .exec();
     }

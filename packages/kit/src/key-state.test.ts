@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { decodeSleep, decodeSwitch, encodeSleep, encodeSwitch, keyStateKeys } from './key-state.js';
+
+describe('the key-state layout', () => {
+  it('names every key under the prefix, scoped by owner, key or Level', () => {
+    const keys = keyStateKeys('gw:keystate:');
+    expect(keys.sleeping(7n)).toBe('gw:keystate:sleep:7');
+    expect(keys.failures('12')).toBe('gw:keystate:fail:12');
+    expect(keys.sleeps(12n)).toBe('gw:keystate:step:12');
+    expect(keys.switched('7')).toBe('gw:keystate:switch:7');
+    expect(keys.levelFailures('7', 2)).toBe('gw:keystate:lvlfail:7:2');
+  });
+
+  it('reads back what it writes', () => {
+    const sleep = { until: 1_800_000_000_000, failure: 'timeout', step: 2 };
+    expect(decodeSleep(encodeSleep(sleep))).toEqual(sleep);
+    const switched = { until: 1_800_000_000_000, at: 1_799_999_000_000 };
+    expect(decodeSwitch(encodeSwitch(switched))).toEqual(switched);
+  });
+
+  it('treats unreadable values as absent and a missing step as the first sleep', () => {
+    expect(decodeSleep('not json')).toBeUndefined();
+    expect(decodeSleep('{"failure":"auth"}')).toBeUndefined();
+    expect(decodeSleep('{"until":5}')).toEqual({ until: 5, failure: '', step: 1 });
+    expect(decodeSwitch('[]')).toBeUndefined();
+  });
+});

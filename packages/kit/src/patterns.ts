@@ -1,0 +1,94 @@
+/**
+ * Model patterns and the mapper grammar, one definition for every service.
+ *
+ * A pattern is a model name with `*` wildcards (`gpt-4o*`, `*`). Where several patterns match a
+ * name, the most specific wins: an exact name first, then the pattern with the most literal
+ * characters, then the one written first.
+ *
+ * Mapper text (MODEL_MAPPER, LEVEL_MAPPER, MODEL_FAILOVER, SWITCH_OVER, an account's
+ * ModelMapper) is `<pattern>=<value>` entries separated by commas or line breaks; entries and
+ * both sides of `=` are trimmed.
+ */
+
+/** Entries of mapper text, trimmed, empty ones dropped (their syntax is checked by the caller). */
+export function splitMapperEntries(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** Mapper text as `[pattern, value]` pairs; an entry without a pattern or value is skipped. */
+export function parseMapper(text: string): Array<[pattern: string, value: string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const entry of splitMapperEntries(text)) {
+    const at = entry.indexOf('=');
+    const pattern = entry.slice(0, Math.max(at, 0)).trim();
+    const value = entry.slice(at + 1).trim();
+    if (at > 0 && pattern && value) {
+      pairs.push([pattern, value]);
+    }
+  }
+  return pairs;
+}
+
+/** Pairs written back in the grammar (the canonical form: `pattern=value` joined by commas). */
+export function formatMapper(pairs: Iterable<readonly [pattern: string, value: string]>): string {
+  return [...pairs].map(([pattern, value]) => `${pattern}=${value}`).join(',');
+}
+
+/** A list of patterns (AllowModels): separated by spaces or commas. */
+export function splitPatternList(text: string): string[] {
+  return text.split(/[\s,]+/).filter((item) => item !== '');
+}
+
+const REGEXP_SPECIALS = /[.*+?^${}()|[\]\\]/g;
+
+function compile(pattern: string): RegExp {
+  const parts = pattern.split('*').map((part) => part.replace(REGEXP_SPECIALS, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`);
+}
+
+export function matchesPattern(pattern: string, name: string): boolean {
+  return pattern.includes('*') ? compile(pattern).test(name) : pattern === name;
+}
+
+/**
+ * Patterns compiled once, looked up many times: the value of the most specific pattern that
+ * matches a name. Build it when the patterns change (a config snapshot), not per request.
+ */
+export class PatternTable<T> {
+  private readonly exact = new Map<string, T>();
+  /** Wildcard patterns, most literal characters first; ties keep the order they were written in. */
+  private readonly wildcards: Array<{ regexp: RegExp; value: T }>;
+
+  constructor(entries: Iterable<readonly [pattern: string, value: T]>) {
+    const wildcards: Array<{ regexp: RegExp; value: T; literal: number }> = [];
+    for (const [pattern, value] of entries) {
+      if (!pattern.includes('*')) {
+        if (!this.exact.has(pattern)) {
+          this.exact.set(pattern, value);
+        }
+      } else {
+        wildcards.push({ regexp: compile(pattern), value, literal: pattern.replaceAll('*', '').length });
+      }
+    }
+    this.wildcards = wildcards.sort((a, b) => b.literal - a.literal);
+  }
+
+  get size(): number {
+    return this.exact.size + this.wildcards.length;
+  }
+
+  lookup(name: string): T | undefined {
+    if (this.exact.has(name)) {
+      return this.exact.get(name);
+    }
+    return this.wildcards.find((entry) => entry.regexp.test(name))?.value;
+  }
+
+  /** Whether any pattern matches (an allowlist). */
+  matches(name: string): boolean {
+    return this.exact.has(name) || this.wildcards.some((entry) => entry.regexp.test(name));
+  }
+}
