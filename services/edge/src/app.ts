@@ -4,11 +4,14 @@ import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
 import { errorHandler } from './http/errors.js';
 import { assignRequestId, withRequestContext } from './http/request-id.js';
-import { aiForwarding, setUpgradeHandler } from './proxy/forward.js';
+import { aiForwarding, type UpgradeHandler } from './proxy/forward.js';
 import { ROUTES } from './routes.js';
 
-/** Builds the Express app: request ids, JSON bodies, the route table, 404 and the error shape. */
-export function buildApp(deps: EdgeDeps, log: Logger): Express {
+/**
+ * Builds the Express app (request ids, JSON bodies, the route table, 404 and the error shape) and
+ * the WebSocket upgrade handler the HTTP server needs beside it.
+ */
+export function buildApp(deps: EdgeDeps, log: Logger): { app: Express; upgrade: UpgradeHandler } {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -16,7 +19,6 @@ export function buildApp(deps: EdgeDeps, log: Logger): Express {
   // AI traffic streams through to the proxy: before the body parser, which must never see it.
   const ai = aiForwarding(deps, log);
   app.use(ai.router);
-  setUpgradeHandler(app, ai.upgrade);
   app.use(
     express.json({
       limit: deps.config.GW_BODY_LIMIT,
@@ -35,5 +37,5 @@ export function buildApp(deps: EdgeDeps, log: Logger): Express {
     throw new AppError(ErrorCode.NotFound, 'no such endpoint');
   });
   app.use(errorHandler(log));
-  return app;
+  return { app, upgrade: ai.upgrade };
 }

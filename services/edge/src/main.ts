@@ -14,7 +14,6 @@ import { KeyUseRecorder } from './auth/key-use.js';
 import { buildApp } from './app.js';
 import { loadEdgeConfig } from './config.js';
 import { healthChecker } from './health.js';
-import { upgradeHandlerOf } from './proxy/forward.js';
 
 runService('edge', async (log) => {
   const config = loadEdgeConfig(process.env);
@@ -66,7 +65,7 @@ runService('edge', async (log) => {
     log,
   );
 
-  const app = buildApp(
+  const { app, upgrade } = buildApp(
     {
       config,
       cache,
@@ -82,7 +81,7 @@ runService('edge', async (log) => {
     log.info({ port: config.PORT }, 'edge listening');
   });
   server.on('error', (error) => exitOnStartupFailure(log, error));
-  server.on('upgrade', upgradeHandlerOf(app));
+  server.on('upgrade', upgrade);
 
   return [
     [

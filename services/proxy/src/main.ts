@@ -1,37 +1,28 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
   connectNats,
   createGrpcClient,
   createMailQueue,
-  isAiPath,
   ensureStream,
-  newId,
   runService,
-  publishDurable,
-  publishEvent,
-  runWithContext,
   selfAddressesOf,
   splitAddress,
   STREAMS,
-  SUBJECTS,
 } from '@gw/kit';
-import { config as configProto, events, keypool } from '@gw/proto';
+import { config as configProto, keypool } from '@gw/proto';
 import { Redis } from 'ioredis';
 import { loadProxyConfig } from './config.js';
-import type { KeySource } from './domain/ports.js';
+import type { ProxyDeps } from './deps.js';
 import { RoundRobin } from './domain/route-plan.js';
-import { REALTIME_PATH, relayRealtime } from './realtime.js';
-import { relay, sendError, type RelayDeps } from './relay.js';
-import { inspectRoute } from './route-inspect.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
-import { GrpcKeySource } from './transport/key-source-grpc.js';
-import { CloudBTokens } from './transport/cloud-b-tokens.js';
-import { mailOwnerAlerts } from './transport/owner-alerts.js';
-import { RedisKeyHealth } from './transport/redis-key-health.js';
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+import { GrpcKeySource } from './transport/grpc/key-source.js';
+import { createHttpServer } from './transport/http/server.js';
+import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
+import { natsLevelEvents } from './transport/nats/level-events.js';
+import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
+import { RedisKeyHealth } from './transport/redis/key-health.js';
+import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
 
 runService('proxy', async (log) => {
   const config = loadProxyConfig(process.env);
@@ -39,13 +30,10 @@ runService('proxy', async (log) => {
 
   const nc = await connectNats(config.NATS_URL, 'proxy', log);
   await ensureStream(nc, STREAMS.usage);
-  const js = nc.jetstream();
   const outbox = new FileUsageOutbox(
     join(config.GW_DATA_DIR, 'proxy', 'outbox'),
     config.PROXY_OUTBOX_MAX,
-    async (event) => {
-      await publishDurable(js, SUBJECTS.usageRecorded, events.UsageRecorded, event, event.eventId);
-    },
+    jetStreamUsagePublisher(nc),
     log,
     config.PROXY_OUTBOX_FSYNC,
   );
@@ -60,16 +48,15 @@ runService('proxy', async (log) => {
   });
   redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
 
-  const keys: KeySource = new GrpcKeySource(
+  const keys = new GrpcKeySource(
     createGrpcClient(keypool.KeypoolServiceClient, config.KEYPOOL_ADDR, config.GW_INTERNAL_TOKEN),
     createGrpcClient(configProto.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN),
     nc,
     log,
   );
-
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
-  const deps: RelayDeps = {
+  const deps: ProxyDeps = {
     config,
     self: selfAddressesOf(config),
     keys,
@@ -77,16 +64,7 @@ runService('proxy', async (log) => {
     outbox,
     roundRobin: new RoundRobin(),
     alerts: mailOwnerAlerts(mail),
-    levels: {
-      levelSwitched: (ownerId, level, until) =>
-        publishEvent(nc, SUBJECTS.levelSwitched(ownerId), events.LevelSwitched, {
-          ownerId: BigInt(ownerId),
-          level,
-          switchedBack: until === undefined,
-          until: until === undefined ? '' : new Date(until).toISOString(),
-          at: new Date().toISOString(),
-        }),
-    },
+    levels: natsLevelEvents(nc),
     providers: {
       defaults: {
         cloudAApiVersions: {
@@ -102,48 +80,7 @@ runService('proxy', async (log) => {
     log,
   };
 
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (req.method === 'GET' && path === '/healthz') {
-      res.writeHead(200, JSON_HEADERS).end(JSON.stringify({ status: 'ok', outbox: outbox.size }));
-      return;
-    }
-    if (req.method === 'GET' && path === '/internal/route') {
-      inspectRoute(deps, req, res).catch((error: unknown) => {
-        log.error({ err: error }, 'route inspection failed');
-        sendError(res, 500, 'api_error', 'internal', 'internal error');
-      });
-      return;
-    }
-    if (!isAiPath(path)) {
-      sendError(res, 404, 'not_found_error', 'not_found', 'no such endpoint');
-      return;
-    }
-    const requestId = String(req.headers['x-request-id'] ?? '') || newId('request');
-    runWithContext({ requestId }, () => {
-      relay({ ...deps, log: log.child({ requestId }) }, req, res).catch((error: unknown) => {
-        log.error({ err: error, requestId }, 'relay failed');
-        sendError(res, 500, 'api_error', 'internal', 'internal error');
-      });
-    });
-  });
-  server.on('upgrade', (req, socket, head: Buffer) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path !== REALTIME_PATH) {
-      socket.destroy();
-      return;
-    }
-    const requestId = String(req.headers['x-request-id'] ?? '') || newId('request');
-    runWithContext({ requestId }, () => {
-      relayRealtime({ ...deps, log: log.child({ requestId }) }, req, socket, head).catch((error: unknown) => {
-        log.error({ err: error, requestId }, 'realtime relay failed');
-        socket.destroy();
-      });
-    });
-  });
-  // Streams may be long: no server-side request timeout; idle upstreams are cut by the relay.
-  server.requestTimeout = 0;
-
+  const server = createHttpServer(deps);
   const { host, port } = splitAddress(config.PROXY_ADDR);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -152,8 +89,7 @@ runService('proxy', async (log) => {
       resolve();
     });
   });
-  const bound = (server.address() as AddressInfo).port;
-  log.info({ address: `${host}:${bound}` }, 'proxy serving');
+  log.info({ address: `${host}:${(server.address() as AddressInfo).port}` }, 'proxy serving');
 
   return [
     [

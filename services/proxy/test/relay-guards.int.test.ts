@@ -1,16 +1,17 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, encodeCaller, type CallerIdentity } from '@gw/kit';
 import type { events } from '@gw/proto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FailureClass } from '../src/domain/key-health.js';
-import type { OwnerPool, PoolKey } from '../src/domain/pool.js';
+import type { ProxyDeps } from '../src/deps.js';
+import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
 import type { KeyHealthStore, KeySource, PoolState, UsageOutbox } from '../src/domain/ports.js';
 import { RoundRobin } from '../src/domain/route-plan.js';
-import { relay, type RelayDeps } from '../src/relay.js';
-import { CloudBTokens } from '../src/transport/cloud-b-tokens.js';
-import { guardedLookup } from '../src/transport/upstream.js';
+import { createHttpServer } from '../src/transport/http/server.js';
+import { guardedLookup } from '../src/transport/upstream/address-guard.js';
+import { CloudBTokens } from '../src/transport/upstream/cloud-b-tokens.js';
 import { MockUpstream } from './mock-upstream.js';
 
 /**
@@ -29,6 +30,9 @@ const caller: CallerIdentity = {
 class MemoryOutbox implements UsageOutbox {
   full = false;
   readonly events: events.UsageRecorded[] = [];
+  get size() {
+    return this.events.length;
+  }
   isFull() {
     return this.full;
   }
@@ -61,6 +65,7 @@ describe('relay guards and stream faults', () => {
   let base: string;
   let outbox: MemoryOutbox;
   let health: MemoryHealth;
+  let roundRobin: RoundRobin;
   let pool: OwnerPool;
   let alerted: string[] = [];
 
@@ -68,55 +73,59 @@ describe('relay guards and stream faults', () => {
     mock = await MockUpstream.start();
     const keys: KeySource = {
       get: async () => pool,
-      onChange: () => undefined,
       close: async () => undefined,
     };
     const tokens = new CloudBTokens(`${mock.url}/token`);
-    server = createServer((req, res) => {
-      const deps: RelayDeps = {
-        config: {
-          GW_INTERNAL_TOKEN: TOKEN,
-          PROXY_UPSTREAM_TIMEOUT_MS: 1_000,
-          PROXY_STREAM_IDLE_MS: 1_000,
-          PROXY_USAGE_GRACE_MS: 200,
-          PROXY_BODY_LIMIT_BYTES: 1024 * 1024,
-          PROXY_LEVEL_COOLDOWN_MS: 60_000,
-        },
-        // The relay's own port stands for the gateway's listen addresses.
-        self: {
-          ports: [(server.address() as AddressInfo).port],
-          endpoints: [],
-          hosts: ['gateway.example.test'],
-        },
-        keys,
-        health,
-        outbox,
-        roundRobin: new RoundRobin(),
-        levels: { levelSwitched: () => undefined },
-        alerts: { keyAuthFailed: async (ownerId, keyId) => void alerted.push(`${ownerId}/${keyId}`) },
-        providers: {
-          defaults: {
-            cloudAApiVersions: {
-              chat: 'v-chat',
-              embeddings: 'v-embed',
-              audio: 'v-audio',
-              images: 'v-images',
-              responses: 'v-resp',
-            },
+    // The relay's own port stands for the gateway's listen addresses (filled in once it listens).
+    const self = { ports: [] as number[], endpoints: [], hosts: ['gateway.example.test'] };
+    const deps: ProxyDeps = {
+      config: {
+        GW_INTERNAL_TOKEN: TOKEN,
+        PROXY_UPSTREAM_TIMEOUT_MS: 1_000,
+        PROXY_STREAM_IDLE_MS: 1_000,
+        PROXY_USAGE_GRACE_MS: 200,
+        PROXY_BODY_LIMIT_BYTES: 1024 * 1024,
+        PROXY_LEVEL_COOLDOWN_MS: 60_000,
+      },
+      self,
+      keys,
+      // Each test starts with a fresh outbox, health store and round-robin cursor (so the first
+      // key of a pool is tried first): read them per request.
+      get health() {
+        return health;
+      },
+      get outbox() {
+        return outbox;
+      },
+      get roundRobin() {
+        return roundRobin;
+      },
+      levels: { levelSwitched: () => undefined },
+      alerts: { keyAuthFailed: async (ownerId, keyId) => void alerted.push(`${ownerId}/${keyId}`) },
+      providers: {
+        defaults: {
+          cloudAApiVersions: {
+            chat: 'v-chat',
+            embeddings: 'v-embed',
+            audio: 'v-audio',
+            images: 'v-images',
+            responses: 'v-resp',
           },
-          accessToken: (key) => tokens.get(key),
         },
-        log: createLogger('proxy-test', 'silent'),
-      };
-      void relay(deps, req, res);
-    });
+        accessToken: (key) => tokens.get(key),
+      },
+      log: createLogger('proxy-test', 'silent'),
+    };
+    server = createHttpServer(deps);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    self.ports.push((server.address() as AddressInfo).port);
+    base = `http://127.0.0.1:${self.ports[0]}`;
   });
 
   beforeEach(() => {
     outbox = new MemoryOutbox();
     health = new MemoryHealth();
+    roundRobin = new RoundRobin();
     alerted = [];
   });
 
@@ -127,41 +136,27 @@ describe('relay guards and stream faults', () => {
   });
 
   const useKeys = (keys: Array<Partial<PoolKey>>, ownerIsRoot = true) => {
-    pool = {
+    pool = ownerPool({
       ownerId: '1',
       version: '1',
       ownerIsRoot,
       config: {},
-      keys: keys.map((key, i) => ({
-        id: String(i + 1),
-        level: 1,
-        provider: mock.url,
-        secret: 's',
-        active: true,
-        type: 'standard',
-        config: {},
-        ...key,
-      })),
-    };
+      keys: keys.map((key, i) =>
+        poolKey({
+          id: String(i + 1),
+          level: 1,
+          provider: mock.url,
+          secret: 's',
+          active: true,
+          type: 'standard',
+          config: {},
+          ...key,
+        }),
+      ),
+    });
   };
 
-  const usePool = (secrets: string[]) => {
-    pool = {
-      ownerId: '1',
-      version: '1',
-      ownerIsRoot: true,
-      config: {},
-      keys: secrets.map((secret, i) => ({
-        id: String(i + 1),
-        level: 1,
-        provider: mock.url,
-        secret,
-        active: true,
-        type: 'standard',
-        config: {},
-      })),
-    };
-  };
+  const usePool = (secrets: string[]) => useKeys(secrets.map((secret) => ({ secret })));
 
   const call = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}/v1/chat/completions`, {

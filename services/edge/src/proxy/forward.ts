@@ -1,20 +1,23 @@
-import { Agent, STATUS_CODES, type IncomingMessage } from 'node:http';
+import { Agent, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   AppError,
   CALLER_HEADER,
   encodeCaller,
+  ErrorCode,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
+  REALTIME_PATH,
+  refuseUpgrade,
   REQUEST_ID_HEADER,
+  sendHttpError,
   type CallerIdentity,
   type Logger,
 } from '@gw/kit';
 import type { accounts } from '@gw/proto';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { authenticate, callerOf, resolveCaller } from '../auth/authenticate.js';
-import { toHttp } from '../http/errors.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
 
@@ -29,42 +32,22 @@ export function callerIdentity(account: accounts.Account): CallerIdentity {
   };
 }
 
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
 const onlyAiPaths: RequestHandler = (req, _res, next) => {
   next(isAiPath(req.path) ? undefined : 'router');
 };
 
-export const REALTIME_PATH = '/v1/realtime';
-
-export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-
-const upgradeHandlers = new WeakMap<Express, UpgradeHandler>();
-
-/** The WebSocket upgrade handler of an app built with AI forwarding (main.ts hands it to the server). */
-export function upgradeHandlerOf(app: Express): UpgradeHandler {
-  return upgradeHandlers.get(app) ?? ((_req, socket) => socket.destroy());
-}
-
-export function setUpgradeHandler(app: Express, handler: UpgradeHandler): void {
-  upgradeHandlers.set(app, handler);
-}
-
-function refuseUpgrade(socket: Duplex, status: number, type: string, code: string, message: string): void {
-  const body = JSON.stringify({ error: { message, type, code } });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
-}
-
 /**
- * Authenticates, then streams the request to the proxy and its answer back without buffering
- * either (mounted before the JSON body parser). The caller identity and the internal token travel
- * in headers; the client's own key does not.
+ * The edge's hop of an AI call, HTTP or WebSocket, top to bottom:
+ * 1 authenticate the key (the same check as every route) · 2 admission (spend) · 3 stream the
+ * request to the proxy with the internal token and the caller identity instead of the client's
+ * key, and the answer back, without buffering either (mounted before the JSON body parser).
  */
 export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upgrade: UpgradeHandler } {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
   const proxy = createProxyMiddleware({
     target: `http://${deps.config.PROXY_ADDR}`,
-    agent,
+    agent: new Agent({ keepAlive: true, maxSockets: 1024 }),
     xfwd: false,
     changeOrigin: false,
     logger: {
@@ -73,25 +56,21 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       error: (...args: unknown[]) => log.error({ args }, 'forwarding'),
     },
     on: {
+      // 3 The hop headers; identity headers a client sent itself are overwritten here.
       proxyReq: (proxyReq, _req, res) => {
-        const caller = (res as unknown as { locals: { caller: accounts.Account; requestId?: string } })
+        const locals = (res as unknown as { locals: { caller: accounts.Account; requestId?: string } })
           .locals;
         proxyReq.removeHeader('authorization');
         proxyReq.setHeader(INTERNAL_TOKEN_HEADER, deps.config.GW_INTERNAL_TOKEN);
-        proxyReq.setHeader(CALLER_HEADER, encodeCaller(callerIdentity(caller.caller)));
-        if (caller.requestId) {
-          proxyReq.setHeader(REQUEST_ID_HEADER, caller.requestId);
+        proxyReq.setHeader(CALLER_HEADER, encodeCaller(callerIdentity(locals.caller)));
+        if (locals.requestId) {
+          proxyReq.setHeader(REQUEST_ID_HEADER, locals.requestId);
         }
       },
       error: (error, _req, res) => {
         log.error({ err: error }, 'proxy unreachable');
-        if ('writeHead' in res && !res.headersSent) {
-          res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
-          res.end(
-            JSON.stringify({
-              error: { message: 'the AI proxy is unavailable', type: 'api_error', code: 'unavailable' },
-            }),
-          );
+        if ('writeHead' in res) {
+          sendHttpError(res, new AppError(ErrorCode.Unavailable, 'the AI proxy is unavailable'));
         } else {
           res.destroy();
         }
@@ -100,13 +79,13 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
   });
 
   const router = express.Router();
+  // 1 authenticate · 2 admission · 3 forward.
   router.use(onlyAiPaths, authenticate(deps, 'user'), (req, res, next) => {
-    // Identity headers a client sent itself are overwritten in proxyReq.
     assertMayCallAi(callerOf(res), deps.config.USER_API_BALANCE);
     return proxy(req, res, next);
   });
 
-  // WebSocket `GET /v1/realtime`: the same key check, then the socket is piped to the proxy.
+  // WebSocket `GET /v1/realtime`: the same steps, then the socket is piped to the proxy.
   const upgrade: UpgradeHandler = (req, socket, head) => {
     socket.on('error', () => undefined);
     if (new URL(req.url ?? '/', 'http://edge').pathname !== REALTIME_PATH) {
@@ -114,18 +93,10 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       return;
     }
     void (async () => {
-      let account: accounts.Account;
-      try {
-        account = await resolveCaller(deps, req.headers.authorization, 'user');
-        assertMayCallAi(account, deps.config.USER_API_BALANCE);
-      } catch (error) {
-        if (!(error instanceof AppError)) {
-          throw error;
-        }
-        const { status, type } = toHttp(error.code);
-        refuseUpgrade(socket, status, type, error.code, error.message);
-        return;
-      }
+      // 1 authenticate · 2 admission
+      const account = await resolveCaller(deps, req.headers.authorization, 'user');
+      assertMayCallAi(account, deps.config.USER_API_BALANCE);
+      // 3 forward
       delete req.headers.authorization;
       req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;
       req.headers[CALLER_HEADER] = encodeCaller(callerIdentity(account));
@@ -133,8 +104,12 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
       proxy.upgrade(req, socket as Parameters<typeof proxy.upgrade>[1], head);
     })().catch((error: unknown) => {
+      if (error instanceof AppError) {
+        refuseUpgrade(socket, error);
+        return;
+      }
       log.error({ err: error }, 'realtime upgrade failed');
-      refuseUpgrade(socket, 503, 'api_error', 'unavailable', 'authentication is unavailable right now');
+      refuseUpgrade(socket, new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now'));
     });
   };
   return { router, upgrade };

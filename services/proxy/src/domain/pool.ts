@@ -1,3 +1,5 @@
+import { parseMapper, PatternTable } from '@gw/kit';
+
 /** An owner's key pool and routing configuration as the proxy holds it in memory. */
 
 export const ProviderType = { Standard: 'standard', CloudA: 'cloud_a', CloudB: 'cloud_b' } as const;
@@ -15,6 +17,20 @@ export interface PoolKey {
   active: boolean;
   type: ProviderType;
   config: Record<string, unknown>;
+  /** cloud_a: `model_mapping` (model pattern → deployment), compiled once; empty otherwise. */
+  deployments: PatternTable<string>;
+}
+
+/** The owner's mappers, parsed and compiled once per snapshot (never per request). */
+export interface Routing {
+  /** MODEL_MAPPER: pattern → model. */
+  modelMapper: PatternTable<string>;
+  /** LEVEL_MAPPER: pattern → Level; empty means the lowest Level serves every model. */
+  levelMapper: PatternTable<number>;
+  /** MODEL_FAILOVER: pattern → backup models in order. */
+  failover: PatternTable<string[]>;
+  /** SWITCH_OVER: Level → backup Level (the first entry for a Level wins). */
+  switchOver: ReadonlyMap<number, number>;
 }
 
 export interface OwnerPool {
@@ -23,8 +39,56 @@ export interface OwnerPool {
   /** Root's pool (keypool says so): its upstreams may be loopback or private (docs/decisions.md §7). */
   ownerIsRoot: boolean;
   keys: PoolKey[];
-  /** Owner configuration values: MODEL_MAPPER, LEVEL_MAPPER, MODEL_FAILOVER, SWITCH_OVER, … */
+  /** Owner configuration values as stored: MODEL_MAPPER, LEVEL_MAPPER, MODEL_FAILOVER, SWITCH_OVER, … */
   config: Readonly<Record<string, string>>;
+  routing: Routing;
+}
+
+const isInteger = (text: string) => /^-?\d+$/.test(text);
+
+export function compileRouting(config: Readonly<Record<string, string>>): Routing {
+  const levels = parseMapper(config.LEVEL_MAPPER ?? '')
+    .filter(([, level]) => isInteger(level))
+    .map(([pattern, level]) => [pattern, Number(level)] as const);
+  const failover = parseMapper(config.MODEL_FAILOVER ?? '').map(
+    ([pattern, backups]) =>
+      [
+        pattern,
+        backups
+          .split('|')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ] as const,
+  );
+  const switchOver = new Map<number, number>();
+  for (const [from, to] of parseMapper(config.SWITCH_OVER ?? '')) {
+    if (isInteger(from) && isInteger(to) && !switchOver.has(Number(from))) {
+      switchOver.set(Number(from), Number(to));
+    }
+  }
+  return {
+    modelMapper: new PatternTable(parseMapper(config.MODEL_MAPPER ?? '')),
+    levelMapper: new PatternTable(levels),
+    failover: new PatternTable(failover),
+    switchOver,
+  };
+}
+
+/** A key as the snapshot describes it, with its `model_mapping` compiled. */
+export function poolKey(key: Omit<PoolKey, 'deployments'>): PoolKey {
+  const mapping = key.type === ProviderType.CloudA ? key.config.model_mapping : undefined;
+  const entries =
+    mapping && typeof mapping === 'object'
+      ? Object.entries(mapping as Record<string, unknown>).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        )
+      : [];
+  return { ...key, deployments: new PatternTable(entries) };
+}
+
+/** A pool snapshot ready for routing: the mappers compiled once. */
+export function ownerPool(snapshot: Omit<OwnerPool, 'routing'>): OwnerPool {
+  return { ...snapshot, routing: compileRouting(snapshot.config) };
 }
 
 export function providerTypeOf(config: Record<string, unknown>): ProviderType {

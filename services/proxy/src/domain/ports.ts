@@ -6,8 +6,6 @@ import type { OwnerPool } from './pool.js';
 export interface KeySource {
   /** The owner's pool; throws AppError('unavailable') when it cannot be loaded. */
   get(ownerId: string): Promise<OwnerPool>;
-  /** Called with the owner whose pool changed (after the cached copy was dropped). */
-  onChange(listener: (ownerId: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +53,8 @@ export interface LevelEvents {
 
 /** The durable usage outbox: append before anything else happens, publish in the background. */
 export interface UsageOutbox {
+  /** Events written but not yet acknowledged by the stream. */
+  readonly size: number;
   /** True when the backlog is over its bound: new AI calls are refused before upstream. */
   isFull(): boolean;
   append(event: events.UsageRecorded): Promise<void>;

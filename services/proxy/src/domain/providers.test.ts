@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PoolKey } from './pool.js';
+import { poolKey, type PoolKey } from './pool.js';
 import { canonicalPath, forwardableRequestHeaders, standardTarget, upstreamTarget } from './providers.js';
 
-const key = (provider: string): PoolKey => ({
-  id: '1',
-  level: 1,
-  provider,
-  secret: 'sk-up',
-  active: true,
-  type: 'standard',
-  config: {},
-});
+const key = (provider: string): PoolKey =>
+  poolKey({ id: '1', level: 1, provider, secret: 'sk-up', active: true, type: 'standard', config: {} });
 
 describe('standardTarget', () => {
   it('joins the Provider base URL and the path without doubling /v1', () => {
@@ -63,11 +56,12 @@ describe('cloud_a targets', () => {
   const defaults = {
     cloudAApiVersions: { chat: 'c', embeddings: 'e', audio: 'a', images: 'i', responses: 'r' },
   };
-  const cloudA = (config: Record<string, unknown>): PoolKey => ({
-    ...key('https://res.example.com/'),
-    type: 'cloud_a',
-    config: { provider_type: 'cloud_a', ...config },
-  });
+  const cloudA = (config: Record<string, unknown>): PoolKey =>
+    poolKey({
+      ...key('https://res.example.com/'),
+      type: 'cloud_a',
+      config: { provider_type: 'cloud_a', ...config },
+    });
 
   it('picks the most specific deployment, the key api-version or the default, and the api-key header', () => {
     const k = cloudA({
@@ -97,11 +91,11 @@ describe('cloud_a targets', () => {
 
 describe('cloud_b targets', () => {
   it('calls base_url and asks for an access token', () => {
-    const k: PoolKey = {
+    const k = poolKey({
       ...key('https://placeholder.example'),
       type: 'cloud_b',
       config: { base_url: 'https://l1-ai.example.com/v1/projects/p/locations/l1/endpoints/openapi' },
-    };
+    });
     const target = upstreamTarget(k, '/v1/chat/completions', '', 'gemini', {
       cloudAApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' },
     });

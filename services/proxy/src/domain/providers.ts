@@ -1,4 +1,3 @@
-import { mostSpecific } from './patterns.js';
 import { ProviderType, type PoolKey } from './pool.js';
 
 /**
@@ -72,14 +71,7 @@ export function cloudATarget(
   const base = key.provider.replace(/\/+$/, '');
   const rest = path.startsWith('/v1/') ? path.slice(3) : path;
   const kind = apiKindOf(path);
-  const mapping = key.config.model_mapping;
-  const entries =
-    mapping && typeof mapping === 'object'
-      ? Object.entries(mapping as Record<string, unknown>).filter(
-          (entry): entry is [string, string] => typeof entry[1] === 'string',
-        )
-      : [];
-  const deployment = mostSpecific(entries, model) ?? model;
+  const deployment = key.deployments.lookup(model) ?? model;
   const versions =
     key.config.api_versions && typeof key.config.api_versions === 'object'
       ? (key.config.api_versions as Record<string, unknown>)

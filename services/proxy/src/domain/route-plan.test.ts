@@ -1,10 +1,10 @@
 import type { CallerIdentity } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
-import type { OwnerPool, PoolKey } from './pool.js';
+import { ownerPool, poolKey, type OwnerPool, type PoolKey } from './pool.js';
 import { keysInTurn, levelOf, mapModel, planRoute, RoundRobin, switchOverChain } from './route-plan.js';
 
 function makeKey(overrides: Partial<PoolKey> = {}): PoolKey {
-  return {
+  return poolKey({
     id: '1',
     level: 1,
     provider: 'http://upstream',
@@ -13,11 +13,11 @@ function makeKey(overrides: Partial<PoolKey> = {}): PoolKey {
     type: 'standard',
     config: {},
     ...overrides,
-  };
+  });
 }
 
-function makePool(overrides: Partial<OwnerPool> = {}): OwnerPool {
-  return {
+function makePool(overrides: Partial<Omit<OwnerPool, 'routing'>> = {}): OwnerPool {
+  return ownerPool({
     ownerId: '1',
     version: '1',
     ownerIsRoot: true,
@@ -29,7 +29,7 @@ function makePool(overrides: Partial<OwnerPool> = {}): OwnerPool {
     ],
     config: {},
     ...overrides,
-  };
+  });
 }
 
 function makeCaller(overrides: Partial<CallerIdentity> = {}): CallerIdentity {
@@ -38,9 +38,12 @@ function makeCaller(overrides: Partial<CallerIdentity> = {}): CallerIdentity {
 
 describe('mapModel', () => {
   it('applies the account mapper first, then the owner mapper', () => {
-    expect(mapModel('fast', 'fast=gpt-4o-mini', 'gpt-4o*=gpt-4o-2024')).toBe('gpt-4o-2024');
-    expect(mapModel('gpt-4o', '', 'gpt-4o=gpt-4o-2024, *=fallback')).toBe('gpt-4o-2024');
-    expect(mapModel('other', '', '')).toBe('other');
+    const pool = makePool({ config: { MODEL_MAPPER: 'gpt-4o*=gpt-4o-2024' } });
+    expect(mapModel('fast', 'fast=gpt-4o-mini', pool)).toBe('gpt-4o-2024');
+    expect(
+      mapModel('gpt-4o', '', makePool({ config: { MODEL_MAPPER: 'gpt-4o=gpt-4o-2024, *=fallback' } })),
+    ).toBe('gpt-4o-2024');
+    expect(mapModel('other', '', makePool())).toBe('other');
   });
 });
 

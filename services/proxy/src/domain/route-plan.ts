@@ -1,10 +1,11 @@
-import type { CallerIdentity } from '@gw/kit';
-import { isLevelAllowed, isModelAllowed, mostSpecific, parsePairs } from './patterns.js';
+import { AppError, ErrorCode, type CallerIdentity } from '@gw/kit';
+import { accountMapper, isLevelAllowed, isModelAllowed } from './allowlists.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 
 /**
  * The routing decision for one request: which model goes to which Level, and the keys to try
- * there in order. Pure: sleeping keys and the round-robin cursor come in as arguments.
+ * there in order. Pure: sleeping keys and the round-robin cursor come in as arguments. The relay
+ * follows it; route inspection (`/x-route`) shows it.
  */
 export interface RouteStep {
   model: string;
@@ -14,17 +15,38 @@ export interface RouteStep {
 
 export interface RoutePlan {
   modelRequested: string;
+  /** After the account's ModelMapper, then the owner's MODEL_MAPPER. */
   modelMapped: string;
+  /** The mapped model's Level (LEVEL_MAPPER), undefined when it is not routed. */
+  level: number | undefined;
+  /** The primary Level followed by its SWITCH_OVER chain. */
+  levels: number[];
+  /** MODEL_FAILOVER backups of the mapped model, in order. */
+  failoverModels: string[];
+  /** Every Level a step could use: the chain and the backups' Levels. */
+  candidateLevels: number[];
+  /** What to try, in order (empty when refused). */
   steps: RouteStep[];
 }
 
-export type PlanResult =
-  | { ok: true; plan: RoutePlan }
-  | {
-      ok: false;
-      reason: 'model_not_allowed' | 'level_not_allowed' | 'model_not_routed' | 'no_key_available';
-      message: string;
-    };
+export type RouteRefusal =
+  'model_not_allowed' | 'level_not_allowed' | 'model_not_routed' | 'no_key_available';
+
+export type PlanResult = { plan: RoutePlan } & (
+  { ok: true } | { ok: false; reason: RouteRefusal; message: string }
+);
+
+const REFUSAL_CODES: Record<RouteRefusal, ErrorCode> = {
+  model_not_allowed: ErrorCode.ModelNotAllowed,
+  level_not_allowed: ErrorCode.Forbidden,
+  model_not_routed: ErrorCode.NotFound,
+  no_key_available: ErrorCode.Unavailable,
+};
+
+/** What a refused plan means for the client (the same over HTTP and realtime). */
+export function refusalError(reason: RouteRefusal, message: string): AppError {
+  return new AppError(REFUSAL_CODES[reason], message);
+}
 
 /** Round robin per (owner, Level), per replica. */
 export class RoundRobin {
@@ -38,9 +60,9 @@ export class RoundRobin {
 }
 
 /** Account ModelMapper first, then the owner's MODEL_MAPPER; each applied once. */
-export function mapModel(model: string, accountMapper: string, ownerMapper: string): string {
-  const afterAccount = mostSpecific(parsePairs(accountMapper), model) ?? model;
-  return mostSpecific(parsePairs(ownerMapper), afterAccount) ?? afterAccount;
+export function mapModel(model: string, accountMapperText: string, pool: OwnerPool): string {
+  const afterAccount = accountMapper(accountMapperText).lookup(model) ?? model;
+  return pool.routing.modelMapper.lookup(afterAccount) ?? afterAccount;
 }
 
 /**
@@ -49,43 +71,28 @@ export function mapModel(model: string, accountMapper: string, ownerMapper: stri
  * name no model go to the lowest Level).
  */
 export function levelOf(pool: OwnerPool, model: string): number | undefined {
-  const pairs = parsePairs(pool.config.LEVEL_MAPPER ?? '')
-    .map(([pattern, level]) => [pattern, Number(level)] as const)
-    .filter(([, level]) => Number.isInteger(level));
-  const mapped = pairs.length > 0 ? mostSpecific(pairs, model) : undefined;
-  if (mapped !== undefined || (pairs.length > 0 && model !== '')) {
+  const { levelMapper } = pool.routing;
+  const mapped = levelMapper.size > 0 ? levelMapper.lookup(model) : undefined;
+  if (mapped !== undefined || (levelMapper.size > 0 && model !== '')) {
     return mapped;
   }
-  // No LEVEL_MAPPER, or a request that names no model (GET /v1/models): the lowest Level.
   const levels = pool.keys.filter((key) => key.active).map((key) => key.level);
   return levels.length > 0 ? Math.min(...levels) : undefined;
 }
 
-/** MODEL_FAILOVER `primary=b1|b2` (pairs comma-separated): backups for a model, in order. */
+/** MODEL_FAILOVER `primary=b1|b2`: backups for a model, in order. */
 export function failoverModels(pool: OwnerPool, model: string): string[] {
-  const backups = mostSpecific(parsePairs(pool.config.MODEL_FAILOVER ?? ''), model);
-  return backups
-    ? backups
-        .split('|')
-        .map((name) => name.trim())
-        .filter(Boolean)
-    : [];
+  return pool.routing.failover.lookup(model) ?? [];
 }
 
 /** SWITCH_OVER chain after `level` (1→2→3); a cycle stops at the first repeat. */
 export function switchOverChain(pool: OwnerPool, level: number): number[] {
-  const next = new Map<number, number>();
-  for (const [from, to] of parsePairs(pool.config.SWITCH_OVER ?? '')) {
-    if (Number.isInteger(Number(from)) && Number.isInteger(Number(to)) && !next.has(Number(from))) {
-      next.set(Number(from), Number(to));
-    }
-  }
   const chain: number[] = [];
   const seen = new Set([level]);
   for (
-    let current = next.get(level);
+    let current = pool.routing.switchOver.get(level);
     current !== undefined && !seen.has(current);
-    current = next.get(current)
+    current = pool.routing.switchOver.get(current)
   ) {
     seen.add(current);
     chain.push(current);
@@ -109,7 +116,7 @@ export function keysInTurn(
 }
 
 /**
- * 1 allowlist · 2 map the model · 3 Level · 4 order: the primary Level's keys, then the backup
+ * 1 map the model · 2 allowlist · 3 Level · 4 order: the primary Level's keys, then the backup
  * models of MODEL_FAILOVER, then the SWITCH_OVER chain of Levels; switched Levels go last.
  */
 export function planRoute(
@@ -120,40 +127,50 @@ export function planRoute(
   roundRobin: RoundRobin,
   switched: ReadonlySet<number> = new Set(),
 ): PlanResult {
+  const modelMapped = mapModel(model, caller.modelMapper, pool);
+  const level = levelOf(pool, modelMapped);
+  const levels = level === undefined ? [] : [level, ...switchOverChain(pool, level)];
+  const failover = failoverModels(pool, modelMapped);
+  const backups = failover
+    .map((backup) => ({ model: backup, level: levelOf(pool, backup) }))
+    .filter((backup): backup is { model: string; level: number } => backup.level !== undefined);
+  const plan: RoutePlan = {
+    modelRequested: model,
+    modelMapped,
+    level,
+    levels,
+    failoverModels: failover,
+    candidateLevels: [...new Set([...levels, ...backups.map((backup) => backup.level)])],
+    steps: [],
+  };
+  const refuse = (reason: RouteRefusal, message: string): PlanResult => ({
+    ok: false,
+    reason,
+    message,
+    plan,
+  });
+
   if (!isModelAllowed(caller.allowModels, model)) {
-    return { ok: false, reason: 'model_not_allowed', message: `model ${model} is not allowed for this key` };
+    return refuse('model_not_allowed', `model ${model} is not allowed for this key`);
   }
-  const mapped = mapModel(model, caller.modelMapper, pool.config.MODEL_MAPPER ?? '');
-  const primaryLevel = levelOf(pool, mapped);
-  if (primaryLevel === undefined) {
-    return { ok: false, reason: 'model_not_routed', message: `model ${mapped} is not routed to any Level` };
+  if (level === undefined) {
+    return refuse('model_not_routed', `model ${modelMapped} is not routed to any Level`);
   }
-  if (!isLevelAllowed(caller.allowLevels, primaryLevel)) {
-    return {
-      ok: false,
-      reason: 'level_not_allowed',
-      message: `Level ${primaryLevel} is not allowed for this key`,
-    };
+  if (!isLevelAllowed(caller.allowLevels, level)) {
+    return refuse('level_not_allowed', `Level ${level} is not allowed for this key`);
   }
 
-  const candidates: Array<{ model: string; level: number }> = [{ model: mapped, level: primaryLevel }];
-  for (const backup of failoverModels(pool, mapped)) {
-    const level = levelOf(pool, backup);
-    if (level !== undefined) {
-      candidates.push({ model: backup, level });
-    }
-  }
-  for (const level of switchOverChain(pool, primaryLevel)) {
-    candidates.push({ model: mapped, level });
-  }
-
+  const candidates = [
+    { model: modelMapped, level },
+    ...backups,
+    ...levels.slice(1).map((backupLevel) => ({ model: modelMapped, level: backupLevel })),
+  ];
   // A switched Level (too many failures, cool-down running) is tried only after everything else.
   const ordered = [
     ...candidates.filter((c) => !switched.has(c.level)),
     ...candidates.filter((c) => switched.has(c.level)),
   ];
   const seen = new Set<string>();
-  const steps: RouteStep[] = [];
   for (const candidate of ordered) {
     const id = `${candidate.model}\u0000${candidate.level}`;
     if (seen.has(id) || !isLevelAllowed(caller.allowLevels, candidate.level)) {
@@ -167,11 +184,11 @@ export function planRoute(
       roundRobin.next(`${pool.ownerId}:${candidate.level}`),
     );
     if (keys.length > 0) {
-      steps.push({ ...candidate, keys });
+      plan.steps.push({ ...candidate, keys });
     }
   }
-  if (steps.length === 0) {
-    return { ok: false, reason: 'no_key_available', message: 'no upstream key is available for this model' };
+  if (plan.steps.length === 0) {
+    return refuse('no_key_available', 'no upstream key is available for this model');
   }
-  return { ok: true, plan: { modelRequested: model, modelMapped: mapped, steps } };
+  return { ok: true, plan };
 }

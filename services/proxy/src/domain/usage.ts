@@ -1,6 +1,7 @@
 import { newId } from '@gw/kit';
 import { countTokens } from 'gpt-tokenizer';
 import type { events } from '@gw/proto';
+import type { ParsedRequest } from './request.js';
 
 /**
  * Token counts as upstreams report them (chat `usage`, responses `usage`, images `data`), read
@@ -103,6 +104,38 @@ export function readUsage(body: unknown, into: Usage = emptyUsage()): Usage {
  */
 export function estimateTokens(text: string): number {
   return text.length === 0 ? 0 : countTokens(text);
+}
+
+/** What relaying an answer saw: the usage upstream reported and how the answer ended. */
+export interface RelayedAnswer {
+  usage: Usage;
+  completed: boolean;
+  clientLeft: boolean;
+  /** Completion text relayed to the client, for the estimate when upstream reports no usage. */
+  relayedText: string;
+}
+
+/**
+ * The usage to charge for a served call. Without usage from upstream, prompt + relayed
+ * completion are counted with the tokenizer and the call is flagged partial (docs/decisions.md §2).
+ */
+export function usageOfServedCall(
+  request: ParsedRequest,
+  relayed: RelayedAnswer,
+): { usage: Usage; partial: boolean } {
+  const { usage, completed, clientLeft, relayedText } = relayed;
+  if (!usage.reported && (request.stream || relayedText)) {
+    const json = request.json ?? {};
+    return {
+      usage: {
+        ...usage,
+        promptTokens: estimateTokens(JSON.stringify(json.messages ?? json.prompt ?? json.input ?? '')),
+        completionTokens: estimateTokens(relayedText),
+      },
+      partial: true,
+    };
+  }
+  return { usage, partial: !completed || clientLeft };
 }
 
 /** One `gw.usage.recorded` event for a served call. */

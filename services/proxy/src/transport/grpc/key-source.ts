@@ -8,20 +8,19 @@ import {
   type PromiseClient,
 } from '@gw/kit';
 import { events, type config, type keypool } from '@gw/proto';
-import type { KeySource } from '../domain/ports.js';
-import { parseKeyConfig, providerTypeOf, type OwnerPool } from '../domain/pool.js';
+import type { KeySource } from '../../domain/ports.js';
+import { ownerPool, parseKeyConfig, poolKey, providerTypeOf, type OwnerPool } from '../../domain/pool.js';
 
-/** Backstop for lost invalidation events (when events are lost). */
+/** Backstop for lost invalidation events. */
 const MAX_AGE_MS = 30_000;
 
 /**
  * Owner pools from the keypool snapshot RPC plus the config service's owner values, held in
- * memory and dropped on `gw.keys.changed.<owner>` and
+ * memory (no cross-service call on the hot path) and dropped on `gw.keys.changed.<owner>` and
  * `gw.config.updated.<owner>`. A load runs at most once at a time per owner.
  */
 export class GrpcKeySource implements KeySource {
   private readonly cache = new Map<string, { at: number; pool: Promise<OwnerPool> }>();
-  private readonly listeners: Array<(ownerId: string) => void> = [];
   private readonly subscriptions: Array<{ unsubscribe(): void }> = [];
 
   constructor(
@@ -32,9 +31,6 @@ export class GrpcKeySource implements KeySource {
   ) {
     const drop = (ownerId: bigint) => {
       this.cache.delete(String(ownerId));
-      for (const listener of this.listeners) {
-        listener(String(ownerId));
-      }
     };
     this.subscriptions.push(
       subscribeEvents(nc, SUBJECTS.keysChangedAll, events.KeysChanged, (event) => drop(event.ownerId), log),
@@ -63,10 +59,6 @@ export class GrpcKeySource implements KeySource {
     return pool;
   }
 
-  onChange(listener: (ownerId: string) => void): void {
-    this.listeners.push(listener);
-  }
-
   close(): Promise<void> {
     for (const subscription of this.subscriptions) {
       subscription.unsubscribe();
@@ -82,14 +74,15 @@ export class GrpcKeySource implements KeySource {
         this.keypoolClient.getSnapshot({ ownerId: BigInt(ownerId) }),
         this.configClient.getOwnerConfig({ ownerId: BigInt(ownerId) }),
       ]);
-      return {
+      // The mappers are compiled here, once per snapshot, never per request.
+      return ownerPool({
         ownerId,
         version: `${snapshot.version}.${values.version}`,
         config: values.values,
         ownerIsRoot: snapshot.ownerIsRoot,
         keys: snapshot.keys.map((key) => {
           const keyConfig = parseKeyConfig(key.configJson);
-          return {
+          return poolKey({
             id: String(key.id),
             level: key.level,
             provider: key.provider,
@@ -97,9 +90,9 @@ export class GrpcKeySource implements KeySource {
             active: key.status,
             type: providerTypeOf(keyConfig),
             config: keyConfig,
-          };
+          });
         }),
-      };
+      });
     } catch (error) {
       throw new AppError(ErrorCode.Unavailable, 'the key pool could not be loaded', { ownerId }, error);
     }

@@ -1,5 +1,5 @@
 import type { MailQueue } from '@gw/kit';
-import type { OwnerAlerts } from '../domain/ports.js';
+import type { OwnerAlerts } from '../../domain/ports.js';
 
 export const KEY_AUTH_JOB = 'key-auth-failed';
 /** One alert per key per sleep of the longest step (30 min), however many replicas see it fail. */

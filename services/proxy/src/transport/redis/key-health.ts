@@ -1,26 +1,33 @@
-import type { Logger } from '@gw/kit';
+import {
+  decodeSleep,
+  decodeSwitch,
+  encodeSleep,
+  encodeSwitch,
+  KEY_STATE_TTL_SECONDS,
+  keyStateKeys,
+  type Logger,
+} from '@gw/kit';
 import type { Redis } from 'ioredis';
-import { LEVEL_FAILURE_WINDOW_MS, sleepAfterFailure, type FailureClass } from '../domain/key-health.js';
-import type { KeyHealthStore, PoolState } from '../domain/ports.js';
+import { LEVEL_FAILURE_WINDOW_MS, sleepAfterFailure, type FailureClass } from '../../domain/key-health.js';
+import type { KeyHealthStore, PoolState } from '../../domain/ports.js';
 
 /**
- * Shared key state in Redis (one layout, read by keypool for /x-conf and cleared by DelKeys):
- *   <prefix>sleep:<ownerId>            hash  keyId → JSON { until (epoch ms), failure, step }
- *   <prefix>fail:<keyId>               int   consecutive failures since the last success or sleep
- *   <prefix>step:<keyId>               int   sleeps since the last success (5 → 15 → 30 min ladder)
- *   <prefix>switch:<ownerId>           hash  level → JSON { until (epoch ms), at }
- *   <prefix>lvlfail:<ownerId>:<level>  int   failures of the Level in the current one-minute window
- * Redis down: every key counts as awake, no Level as switched, failures go uncounted (fail open).
+ * Shared key state in Redis, in the layout of `@gw/kit` key-state.ts (keypool reads it for
+ * /x-conf and clears it for DelKeys). Redis down: every key counts as awake, no Level as
+ * switched, failures go uncounted (fail open, docs/decisions.md §6).
  */
 export class RedisKeyHealth implements KeyHealthStore {
   private lastWarning = 0;
+  private readonly keys: ReturnType<typeof keyStateKeys>;
 
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.keys = keyStateKeys(prefix);
+  }
 
   async state(ownerId: string): Promise<PoolState> {
     const state: PoolState = {
@@ -32,21 +39,21 @@ export class RedisKeyHealth implements KeyHealthStore {
     try {
       const result = await this.redis
         .multi()
-        .hgetall(`${this.prefix}sleep:${ownerId}`)
-        .hgetall(`${this.prefix}switch:${ownerId}`)
+        .hgetall(this.keys.sleeping(ownerId))
+        .hgetall(this.keys.switched(ownerId))
         .exec();
       const now = this.now();
       const sleeping = (result?.[0]?.[1] ?? {}) as Record<string, string>;
       const switched = (result?.[1]?.[1] ?? {}) as Record<string, string>;
       for (const [keyId, value] of Object.entries(sleeping)) {
-        const until = untilOf(value);
-        if (until > now) {
+        const entry = decodeSleep(value);
+        if (entry && entry.until > now) {
           state.sleeping.add(keyId);
-          state.sleepDetails.set(keyId, { until, failure: failureOf(value) });
+          state.sleepDetails.set(keyId, { until: entry.until, failure: entry.failure });
         }
       }
       for (const [level, value] of Object.entries(switched)) {
-        if (untilOf(value) > now) {
+        if ((decodeSwitch(value)?.until ?? 0) > now) {
           state.switched.add(Number(level));
         } else {
           state.cooledDown.push(Number(level));
@@ -66,12 +73,12 @@ export class RedisKeyHealth implements KeyHealthStore {
     retryAfterMs?: number,
   ): Promise<number> {
     try {
-      const levelKey = `${this.prefix}lvlfail:${ownerId}:${level}`;
+      const levelKey = this.keys.levelFailures(ownerId, level);
       const result = await this.redis
         .multi()
-        .incr(`${this.prefix}fail:${keyId}`)
-        .expire(`${this.prefix}fail:${keyId}`, 86_400)
-        .get(`${this.prefix}step:${keyId}`)
+        .incr(this.keys.failures(keyId))
+        .expire(this.keys.failures(keyId), KEY_STATE_TTL_SECONDS)
+        .get(this.keys.sleeps(keyId))
         .incr(levelKey)
         .pexpire(levelKey, LEVEL_FAILURE_WINDOW_MS, 'NX')
         .exec();
@@ -83,9 +90,9 @@ export class RedisKeyHealth implements KeyHealthStore {
         const until = this.now() + sleepMs;
         await this.redis
           .multi()
-          .hset(`${this.prefix}sleep:${ownerId}`, keyId, JSON.stringify({ until, failure, step: step + 1 }))
-          .set(`${this.prefix}step:${keyId}`, String(step + 1), 'EX', 86_400)
-          .del(`${this.prefix}fail:${keyId}`)
+          .hset(this.keys.sleeping(ownerId), keyId, encodeSleep({ until, failure, step: step + 1 }))
+          .set(this.keys.sleeps(keyId), String(step + 1), 'EX', KEY_STATE_TTL_SECONDS)
+          .del(this.keys.failures(keyId))
           .exec();
         this.log.warn({ ownerId, keyId, failure, sleepMs }, 'upstream key put to sleep');
       }
@@ -98,7 +105,7 @@ export class RedisKeyHealth implements KeyHealthStore {
 
   async recordSuccess(_ownerId: string, keyId: string): Promise<void> {
     try {
-      await this.redis.del(`${this.prefix}fail:${keyId}`, `${this.prefix}step:${keyId}`);
+      await this.redis.del(this.keys.failures(keyId), this.keys.sleeps(keyId));
     } catch (error) {
       this.warn(error);
     }
@@ -107,9 +114,9 @@ export class RedisKeyHealth implements KeyHealthStore {
   async switchLevel(ownerId: string, level: number, until: number): Promise<boolean> {
     try {
       const set = await this.redis.hsetnx(
-        `${this.prefix}switch:${ownerId}`,
+        this.keys.switched(ownerId),
         String(level),
-        JSON.stringify({ until, at: this.now() }),
+        encodeSwitch({ until, at: this.now() }),
       );
       return set === 1;
     } catch (error) {
@@ -122,8 +129,8 @@ export class RedisKeyHealth implements KeyHealthStore {
     try {
       const [removed] = ((await this.redis
         .multi()
-        .hdel(`${this.prefix}switch:${ownerId}`, String(level))
-        .del(`${this.prefix}lvlfail:${ownerId}:${level}`)
+        .hdel(this.keys.switched(ownerId), String(level))
+        .del(this.keys.levelFailures(ownerId, level))
         .exec()) ?? []) as Array<[Error | null, unknown]>;
       return removed?.[1] === 1;
     } catch (error) {
@@ -137,22 +144,5 @@ export class RedisKeyHealth implements KeyHealthStore {
       this.lastWarning = this.now();
       this.log.warn({ err: error }, 'key state store unavailable: failing open');
     }
-  }
-}
-
-function failureOf(value: string): string {
-  try {
-    const failure = (JSON.parse(value) as { failure?: unknown }).failure;
-    return typeof failure === 'string' ? failure : '';
-  } catch {
-    return '';
-  }
-}
-
-function untilOf(value: string): number {
-  try {
-    return Number((JSON.parse(value) as { until?: unknown }).until);
-  } catch {
-    return 0;
   }
 }

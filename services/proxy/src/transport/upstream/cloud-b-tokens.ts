@@ -1,6 +1,6 @@
 import { createSign } from 'node:crypto';
 import { AppError, ErrorCode } from '@gw/kit';
-import type { PoolKey } from '../domain/pool.js';
+import type { PoolKey } from '../../domain/pool.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 /** Refresh this long before the token expires. */

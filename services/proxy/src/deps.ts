@@ -1,0 +1,47 @@
+import type { Logger, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
+import type { KeyHealthStore, KeySource, LevelEvents, OwnerAlerts, UsageOutbox } from './domain/ports.js';
+import type { OwnerPool, PoolKey } from './domain/pool.js';
+import type { ProviderDefaults } from './domain/providers.js';
+import type { RoundRobin } from './domain/route-plan.js';
+
+/** Everything the proxy's HTTP handlers use; built once in main.ts. */
+export interface ProxyDeps {
+  config: {
+    GW_INTERNAL_TOKEN: string;
+    PROXY_UPSTREAM_TIMEOUT_MS: number;
+    PROXY_STREAM_IDLE_MS: number;
+    PROXY_USAGE_GRACE_MS: number;
+    PROXY_BODY_LIMIT_BYTES: number;
+    PROXY_LEVEL_COOLDOWN_MS: number;
+  };
+  /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
+  self: SelfAddresses;
+  keys: KeySource;
+  health: KeyHealthStore;
+  outbox: UsageOutbox;
+  roundRobin: RoundRobin;
+  levels: LevelEvents;
+  alerts: OwnerAlerts;
+  providers: {
+    defaults: ProviderDefaults;
+    /** cloud_b: an access token for the key (cached); throws when it cannot be had. */
+    accessToken(key: PoolKey): Promise<string>;
+  };
+  log: Logger;
+}
+
+/** The connect-time address rule for this pool: root's may reach loopback and private models. */
+export function upstreamPolicy(deps: Pick<ProxyDeps, 'self'>, pool: OwnerPool): UpstreamAddressPolicy {
+  return { rootPool: pool.ownerIsRoot, self: deps.self };
+}
+
+/** What the failure bookkeeping needs, from the proxy's dependencies. */
+export function failureDeps(deps: ProxyDeps) {
+  return {
+    health: deps.health,
+    levels: deps.levels,
+    alerts: deps.alerts,
+    levelCooldownMs: deps.config.PROXY_LEVEL_COOLDOWN_MS,
+    log: deps.log,
+  };
+}

@@ -1,0 +1,52 @@
+import { parseMapper, PatternTable, splitPatternList } from '@gw/kit';
+
+/**
+ * The caller's own lists arrive with every request (in the caller identity). Compiling them is
+ * kept off the hot path: each distinct text is compiled once and remembered (bounded: the memo
+ * starts over when it holds too many).
+ */
+class CompiledOnce<T> {
+  private readonly compiled = new Map<string, T>();
+
+  constructor(
+    private readonly compile: (text: string) => T,
+    private readonly max = 4096,
+  ) {}
+
+  get(text: string): T {
+    let value = this.compiled.get(text);
+    if (value === undefined) {
+      if (this.compiled.size >= this.max) {
+        this.compiled.clear();
+      }
+      value = this.compile(text);
+      this.compiled.set(text, value);
+    }
+    return value;
+  }
+}
+
+const modelAllowlists = new CompiledOnce((text) => {
+  const patterns = splitPatternList(text);
+  return patterns.length === 0
+    ? 'all'
+    : new PatternTable(patterns.map((pattern) => [pattern, true] as const));
+});
+const accountMappers = new CompiledOnce((text) => new PatternTable(parseMapper(text)));
+
+/** AllowModels: patterns separated by space (commas tolerated); empty allows every model. */
+export function isModelAllowed(allowModels: string, model: string): boolean {
+  const allowlist = modelAllowlists.get(allowModels);
+  return allowlist === 'all' || allowlist.matches(model);
+}
+
+/** AllowLevels: integers separated by comma or space; empty allows every Level. */
+export function isLevelAllowed(allowLevels: string, level: number): boolean {
+  const levels = splitPatternList(allowLevels);
+  return levels.length === 0 || levels.some((value) => Number(value) === level);
+}
+
+/** The account's ModelMapper, compiled. */
+export function accountMapper(text: string): PatternTable<string> {
+  return accountMappers.get(text);
+}

@@ -1,0 +1,204 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { AppError, ErrorCode, realtimeErrorEvent, REALTIME_PATH } from '@gw/kit';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import { failureDeps, upstreamPolicy, type ProxyDeps } from '../../deps.js';
+import { isModelAllowed } from '../../domain/allowlists.js';
+import { classifyStatus, FailureClass } from '../../domain/key-health.js';
+import type { PoolKey } from '../../domain/pool.js';
+import { forwardableRequestHeaders } from '../../domain/providers.js';
+import { recordFailure } from '../../domain/record-failure.js';
+import { planRoute, refusalError, type RouteStep } from '../../domain/route-plan.js';
+import { parseJson } from '../../domain/sse.js';
+import { readUsage, toUsageEvent } from '../../domain/usage.js';
+import { openUpstreamSocket, type Frame } from '../upstream/websocket.js';
+import { trustedCaller } from './hop.js';
+
+const sockets = new WebSocketServer({ noServer: true });
+
+/** Client headers the upstream handshake must not inherit: ws makes its own. */
+const HANDSHAKE_HEADERS = [
+  'sec-websocket-key',
+  'sec-websocket-version',
+  'sec-websocket-extensions',
+  'accept-encoding',
+];
+
+function frameText(data: RawData): string {
+  if (Array.isArray(data)) {
+    return Buffer.concat(data).toString('utf8');
+  }
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+/** A close code we may send on (1005/1006 are reserved for "none given" and "abnormal"). */
+function sendableCode(code: number): number {
+  return code === 1005 || code === 1006 || code < 1000 ? 1011 : code;
+}
+
+/**
+ * `GET /v1/realtime`: one WebSocket session, top to bottom.
+ * 1 trust the hop · 2 outbox bound · 3 plan from `?model=` · 4 open the upstream socket (failover
+ * while connecting) · 5 accept the client and forward frames both ways, the model allowlist
+ * applied to every frame that names a model · 6 one usage event per `response.done`.
+ * A refusal before the client socket is accepted is thrown as an AppError (a plain HTTP answer).
+ */
+export async function relayRealtime(
+  deps: ProxyDeps,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
+  const started = Date.now();
+  socket.on('error', () => undefined);
+
+  // 1 Only the edge may call.
+  const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
+
+  // 2 Usage must have somewhere to go.
+  if (deps.outbox.isFull()) {
+    throw new AppError(ErrorCode.Unavailable, 'usage recording is backed up; try again shortly');
+  }
+
+  // 3 Plan: the model comes in the query string.
+  const url = new URL(req.url ?? '/', 'http://proxy');
+  const model = url.searchParams.get('model') ?? '';
+  if (!model) {
+    throw new AppError(ErrorCode.InvalidRequest, 'the model query parameter is required');
+  }
+  const pool = await deps.keys.get(caller.ownerId).catch(() => {
+    throw new AppError(ErrorCode.Unavailable, 'no upstream is available right now');
+  });
+  const state = await deps.health.state(caller.ownerId);
+  const planned = planRoute(pool, caller, model, state.sleeping, deps.roundRobin, state.switched);
+  if (!planned.ok) {
+    throw refusalError(planned.reason, planned.message);
+  }
+
+  // 4 Connect upstream: a key that refuses or fails to connect hands over to the next.
+  const headers = forwardableRequestHeaders(req.headers);
+  for (const name of HANDSHAKE_HEADERS) {
+    Reflect.deleteProperty(headers, name);
+  }
+  let chosen: { upstream: WebSocket; step: RouteStep; key: PoolKey; earlyFrames: () => Frame[] } | undefined;
+  const failed = new Set<string>();
+  search: for (const step of planned.plan.steps) {
+    for (const key of step.keys) {
+      // Realtime speaks the standard provider type only.
+      if (failed.has(key.id) || key.type !== 'standard') {
+        continue;
+      }
+      const attempt = await openUpstreamSocket(
+        key,
+        step.model,
+        url.searchParams,
+        headers,
+        deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
+        upstreamPolicy(deps, pool),
+      );
+      if (attempt.ok) {
+        chosen = { upstream: attempt.socket, step, key, earlyFrames: attempt.takeEarlyFrames };
+        break search;
+      }
+      const outcome = attempt.status === undefined ? undefined : classifyStatus(attempt.status);
+      if (outcome?.kind === 'client_error') {
+        // The client's own fault (an unknown model, a bad parameter): no other key would differ.
+        const code = attempt.status === 404 ? ErrorCode.NotFound : ErrorCode.InvalidRequest;
+        throw new AppError(code, `upstream refused the session (${attempt.status})`);
+      }
+      failed.add(key.id);
+      const failure =
+        outcome?.kind === 'failure' ? outcome.class : (attempt.failure ?? FailureClass.Connection);
+      await recordFailure(failureDeps(deps), { pool, state, key, level: step.level, failure });
+    }
+  }
+  if (!chosen) {
+    throw new AppError(ErrorCode.Unavailable, 'no upstream could serve this session');
+  }
+  const { upstream, step, key, earlyFrames } = chosen;
+  void deps.health.recordSuccess(caller.ownerId, key.id);
+
+  // 5 Forward frames both ways. Upstream may speak first (session.created): frames that arrive
+  // before the client socket is ready wait in order.
+  let client: WebSocket | undefined;
+  const early: Frame[] = [];
+  const fromUpstream = (data: RawData, isBinary: boolean) => {
+    if (!isBinary) {
+      const frame = parseJson(frameText(data)) as { type?: unknown } | undefined;
+      // 6 Usage: every completed response in the session is one call.
+      if (frame?.type === 'response.done') {
+        const usage = readUsage(frame);
+        if (usage.reported) {
+          const event = toUsageEvent({
+            accountId: caller.accountId,
+            ownerId: caller.ownerId,
+            modelRequested: model,
+            modelServed: step.model,
+            keyId: key.id,
+            level: step.level,
+            path: REALTIME_PATH,
+            status: 101,
+            usage,
+            imageSize: '',
+            latencyMs: Date.now() - started,
+            partial: false,
+          });
+          deps.outbox
+            .append(event)
+            .catch((error: unknown) =>
+              deps.log.error(
+                { err: error, eventId: event.eventId },
+                'realtime usage event could not be written',
+              ),
+            );
+        }
+      }
+    }
+    if (!client) {
+      early.push([data, isBinary]);
+    } else if (client.readyState === WebSocket.OPEN) {
+      client.send(data, { binary: isBinary });
+    }
+  };
+  const handshakeFrames = earlyFrames();
+  upstream.on('message', fromUpstream);
+  for (const [data, isBinary] of handshakeFrames) {
+    fromUpstream(data, isBinary);
+  }
+  upstream.on('close', (code, reason) => client?.close(sendableCode(code), reason));
+  upstream.on('error', () => client?.terminate());
+  if (socket.destroyed) {
+    upstream.terminate();
+    return;
+  }
+
+  sockets.handleUpgrade(req, socket, head, (accepted) => {
+    client = accepted;
+    for (const [data, isBinary] of early.splice(0)) {
+      accepted.send(data, { binary: isBinary });
+    }
+    if (upstream.readyState !== WebSocket.OPEN) {
+      accepted.close(1011, 'upstream closed');
+      return;
+    }
+    accepted.on('message', (data: RawData, isBinary: boolean) => {
+      if (!isBinary) {
+        const frame = parseJson(frameText(data)) as { session?: { model?: unknown } } | undefined;
+        const named = frame?.session?.model;
+        if (typeof named === 'string' && !isModelAllowed(caller.allowModels, named)) {
+          accepted.send(
+            realtimeErrorEvent(
+              new AppError(ErrorCode.ModelNotAllowed, `model ${named} is not allowed for this key`),
+            ),
+          );
+          return;
+        }
+      }
+      if (upstream.readyState === WebSocket.OPEN) {
+        upstream.send(data, { binary: isBinary });
+      }
+    });
+    accepted.on('close', (code, reason) => upstream.close(sendableCode(code), reason));
+    accepted.on('error', () => upstream.terminate());
+  });
+}

@@ -1,0 +1,32 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { isAiPath, REALTIME_PATH } from '@gw/kit';
+import type { ProxyDeps } from '../../deps.js';
+import { getHealthz } from './healthz.js';
+import { relayRealtime } from './realtime.js';
+import { relay } from './relay.js';
+import { inspectRoute } from './route-inspect.js';
+
+export interface HttpRoute {
+  method: string;
+  /** Whether the route serves this path. */
+  matches(path: string): boolean;
+  handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export interface UpgradeRoute {
+  path: string;
+  handle(deps: ProxyDeps, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
+}
+
+const exactly = (expected: string) => (path: string) => path === expected;
+
+/** Every HTTP endpoint of the proxy; only the edge (holding the internal token) calls them. */
+export const HTTP_ROUTES: readonly HttpRoute[] = [
+  { method: 'GET', matches: exactly('/healthz'), handle: getHealthz },
+  { method: 'GET', matches: exactly('/internal/route'), handle: inspectRoute },
+  // The AI calls the edge forwards, any method.
+  { method: '*', matches: isAiPath, handle: relay },
+];
+
+export const UPGRADE_ROUTES: readonly UpgradeRoute[] = [{ path: REALTIME_PATH, handle: relayRealtime }];
