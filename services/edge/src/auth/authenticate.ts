@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, hashApiKey } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import type { RequestHandler, Response } from 'express';
 import type { AuthCache } from './auth-cache.js';
@@ -13,11 +12,8 @@ export interface AuthDeps {
   keyUses: KeyUseRecorder;
 }
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,256})$/;
-
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
+/** RFC 9110: the scheme name is case-insensitive; the key is printable ASCII. */
+const BEARER = /^Bearer ([\x21-\x7e]{1,256})$/i;
 
 export function callerOf(res: Response): accounts.Account {
   const caller = res.locals.caller as accounts.Account | undefined;
@@ -45,7 +41,7 @@ export async function resolveCaller(
   if (!match?.[1]) {
     throw new AppError(ErrorCode.Unauthenticated, 'missing or malformed Authorization: Bearer <API_KEY>');
   }
-  const keyHash = hashKey(match[1]);
+  const keyHash = hashApiKey(match[1]);
   const account = await deps.cache.get(keyHash);
   if (!account) {
     throw new AppError(ErrorCode.Unauthenticated, 'invalid API key');
