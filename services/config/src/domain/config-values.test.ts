@@ -135,4 +135,13 @@ describe('other keys', () => {
       SVC_MAIL: '',
     });
   });
+
+  it('keeps a stored secret when the mask it is shown as comes back', () => {
+    const stored = { EMAIL_PASS: 'gw1.cipher' };
+    expect(
+      applyConfigChanges(stored, { EMAIL_PASS: '********', EMAIL_PORT: '25' }, { mergeLimits: false }),
+    ).toEqual({
+      EMAIL_PORT: '25',
+    });
+  });
 });

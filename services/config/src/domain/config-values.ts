@@ -1,3 +1,4 @@
+import { parseMapper, splitMapperEntries } from '@gw/kit';
 import { invalid } from './invalid.js';
 import { validatePricing } from './pricing.js';
 
@@ -34,6 +35,8 @@ export const MAPPER_KEYS = ['MODEL_MAPPER', 'MODEL_FAILOVER', 'LEVEL_MAPPER', 'S
 type MapperKey = (typeof MAPPER_KEYS)[number];
 export const LIMIT_FIELDS = ['rpm', 'rph', 'rpd', 'tpm', 'tph', 'tpd'] as const;
 export const SECRET_KEYS: readonly ConfigKey[] = ['EMAIL_PASS'];
+/** How a stored secret is shown; sent back unchanged, it keeps the stored secret. */
+export const SECRET_MASK = '********';
 
 const MAX_VALUE_LENGTH = 256 * 1024;
 const MAX_MAPPER_ENTRIES = 1024;
@@ -103,10 +106,7 @@ export function parseMapperOps(key: MapperKey, text: string): MapperOp[] {
   if (text.length > MAX_VALUE_LENGTH) {
     invalid(key, 'is too long');
   }
-  const entries = text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
+  const entries = splitMapperEntries(text);
   if (entries.length > MAX_MAPPER_ENTRIES) {
     invalid(key, `at most ${MAX_MAPPER_ENTRIES} entries`);
   }
@@ -132,14 +132,7 @@ export function parseMapperOps(key: MapperKey, text: string): MapperOp[] {
 
 /** The stored canonical string as a mapping (stored values are always valid). */
 export function mapperEntries(text: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const entry of text.split(',')) {
-    const at = entry.indexOf('=');
-    if (at > 0) {
-      map.set(entry.slice(0, at).trim(), entry.slice(at + 1).trim());
-    }
-  }
-  return map;
+  return new Map(parseMapper(text));
 }
 
 function serializeMapper(map: Map<string, string>): string {
@@ -348,6 +341,10 @@ export function applyConfigChanges(
       invalid(key.slice(0, 64), `is not a configuration key (allowed: ${CONFIG_KEYS.join(', ')})`);
     }
     const value = changes[key] ?? '';
+    if (SECRET_KEYS.includes(key) && value === SECRET_MASK) {
+      // The masked secret GET /x-config showed, sent back: the stored one stays.
+      continue;
+    }
     if (value.length > MAX_VALUE_LENGTH && key !== 'PRICING') {
       invalid(key, 'is too long');
     }
@@ -420,7 +417,7 @@ export function configView(values: Readonly<Record<string, string>>): Record<Con
         view[key] = value === '' ? {} : (JSON.parse(value) as unknown);
         break;
       case 'EMAIL_PASS':
-        view[key] = value === '' ? '' : '********';
+        view[key] = value === '' ? '' : SECRET_MASK;
         break;
       case 'PRICING':
       case 'SVC_MAIL':

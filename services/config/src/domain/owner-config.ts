@@ -1,5 +1,5 @@
 import { AppError, ErrorCode, type SecretBox } from '@gw/kit';
-import { configView, SECRET_KEYS } from './config-values.js';
+import { configView, SECRET_KEYS, SECRET_MASK } from './config-values.js';
 
 export interface OwnerConfig {
   version: bigint;
@@ -35,7 +35,7 @@ export function ownerConfig(
       }
       values[key] = plain;
     } else {
-      values[key] = '********';
+      values[key] = SECRET_MASK;
     }
   }
   return { version, values, configsJson: JSON.stringify(configView(values)) };

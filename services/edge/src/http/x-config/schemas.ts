@@ -1,28 +1,59 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, formatMapper } from '@gw/kit';
 import { z } from 'zod';
 
 /**
- * PUT|POST /x-config: a map of CONFIG_KEY to string value (MODEL_LIMITS may also be an object).
- * Which keys are allowed and what each value means is the config service's rule.
+ * PUT|POST /x-config: a map of CONFIG_KEY to a string value, or to the object GET /x-config
+ * shows for that key, so what GET answers can be sent back unchanged. Which keys are allowed and
+ * what each value means is the config service's rule.
  */
 export const updateConfigBody = z.record(
   z.string().max(64),
   z.union([z.string(), z.record(z.string(), z.unknown())]),
 );
 
-/** Values as the config service takes them: strings, MODEL_LIMITS objects as JSON. */
-export function configValues(body: z.infer<typeof updateConfigBody>): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (typeof value === 'string') {
-      values[key] = value;
-    } else if (key === 'MODEL_LIMITS') {
-      values[key] = JSON.stringify(value);
-    } else {
+const mapperValue = z.union([z.string(), z.number(), z.array(z.string())]);
+
+/** The object forms of GET /x-config, written back as the text the config service parses. */
+function fromObject(key: string, value: Record<string, unknown>): string {
+  switch (key) {
+    case 'MODEL_LIMITS':
+      return JSON.stringify(value);
+    case 'RESOURCES':
+      return Object.keys(value)
+        .filter((path) => value[path] === true)
+        .join(',');
+    case 'MODEL_MAPPER':
+    case 'MODEL_FAILOVER':
+    case 'LEVEL_MAPPER':
+    case 'SWITCH_OVER':
+      return formatMapper(
+        Object.entries(value).map(([pattern, target]) => {
+          const parsed = mapperValue.safeParse(target);
+          if (!parsed.success) {
+            throw new AppError(
+              ErrorCode.InvalidRequest,
+              `${key}.${pattern}: must be a model, a level or a list`,
+              {
+                field: key,
+              },
+            );
+          }
+          return [pattern, Array.isArray(parsed.data) ? parsed.data.join('|') : String(parsed.data)] as const;
+        }),
+      );
+    default:
       throw new AppError(ErrorCode.InvalidRequest, `${key}: must be a string`, { field: key });
-    }
   }
-  return values;
+}
+
+/** Values as the config service takes them: strings in each key's own format. */
+export function configValues(body: z.infer<typeof updateConfigBody>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value : fromObject(key, value),
+    ]),
+  );
 }
 
 /** DELETE /x-config. */
