@@ -20,7 +20,11 @@ export default defineConfig({
       {
         test: {
           name: 'int',
-          include: ['{packages,services}/*/{src,test}/**/*.int.test.ts', 'services/*/test/e2e/**/*.test.ts'],
+          include: [
+            '{packages,services}/*/{src,test}/**/*.int.test.ts',
+            'services/*/test/e2e/**/*.test.ts',
+            'scripts/**/*.int.test.ts',
+          ],
           exclude: ALWAYS_EXCLUDED,
           fileParallelism: false,
           testTimeout: 60_000,

@@ -2,8 +2,9 @@
 //
 // 1 settle the environment (ports, data dir, secrets) · 2 make sure Redis and NATS answer,
 // starting local servers when installed · 3 spawn the gRPC services and proxy, wait for their
-// ports · 4 spawn edge, print its URL once /healthz answers · 5 on Ctrl-C/SIGTERM stop everything;
-// if any child dies on its own, stop the rest and exit non-zero.
+// ports · 4 spawn edge, print its URL (and a root key created by this start) once /healthz
+// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in; if any child dies on its own, stop
+// the rest and exit non-zero.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,8 +102,9 @@ async function shutdown(exitCode: number): Promise<void> {
   if (processes.some((p) => !p.done)) {
     say('stopping every service');
   }
-  // Outside in: the edge stops taking requests (and flushes what it owes accounts) before the
-  // services behind it go. A terminal's Ctrl-C reaches every process at once anyway.
+  // Outside in: the edge stops taking requests (and flushes the key last-use times it owes
+  // accounts) before the services behind it go. Children have their own process group, so a
+  // terminal's Ctrl-C reaches only us and this order holds.
   const waves = [['edge'], ['proxy']].map((names) => processes.filter((p) => names.includes(p.name)));
   const rest = processes.filter((p) => !waves.flat().includes(p));
   const killed: string[] = [];
@@ -128,17 +130,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** The key accounts prints once, when this start created root with a generated key. */
+const ROOT_KEY_LINE = /Root API key \(shown once, keep it safe\): (\S+)/;
+let createdRootKey: string | undefined;
+
 function launch(name: ServiceName): ManagedProcess {
   const cwd = join(root, 'services', name);
   const managed = spawnPrefixed(name, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd,
     env: childEnv,
     prefix: linePrefix(name, width),
+    onLine: (line) => {
+      createdRootKey ??= ROOT_KEY_LINE.exec(line)?.[1];
+    },
   });
   processes.push(managed);
   void managed.exited.then(async (exit) => {
-    // A terminal Ctrl-C reaches the children too; give our own handler the first word.
-    await new Promise((done) => setTimeout(done, 200));
     if (!stopping) {
       say(`${name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
       await shutdown(1);
@@ -209,7 +216,14 @@ async function main(): Promise<void> {
     launch('edge');
     const url = `http://127.0.0.1:${port}`;
     if (await waitForHttp200(`${url}/healthz`, { timeoutMs: PORT_TIMEOUT_MS, signal: stopped.signal })) {
-      process.stdout.write(`\n${ownPrefix}gateway ready: ${url}\n\n`);
+      process.stdout.write(`\n${ownPrefix}gateway ready: ${url}\n`);
+      if (createdRootKey) {
+        process.stdout.write(
+          `${ownPrefix}root was created with this key (shown once; lost later: npx gw root-key --rotate):\n` +
+            `${ownPrefix}  export ROOT_KEY=${createdRootKey}\n`,
+        );
+      }
+      process.stdout.write('\n');
     } else if (!isStopping()) {
       say(
         `edge did not answer ${url}/healthz within ${PORT_TIMEOUT_MS / 1000}s (still running; see its log)`,

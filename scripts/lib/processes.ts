@@ -31,9 +31,17 @@ export function linePrefix(name: string, width = name.length, color = process.st
 }
 
 /** Copies a stream line by line to out, each line starting with prefix. */
-export function pipeWithPrefix(stream: Readable, prefix: string, out: Writable): void {
+export function pipeWithPrefix(
+  stream: Readable,
+  prefix: string,
+  out: Writable,
+  onLine: (line: string) => void = () => undefined,
+): void {
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  lines.on('line', (line) => out.write(`${prefix}${line}\n`));
+  lines.on('line', (line) => {
+    out.write(`${prefix}${line}\n`);
+    onLine(line);
+  });
 }
 
 export interface SpawnOptions {
@@ -43,9 +51,15 @@ export interface SpawnOptions {
   prefix?: string;
   stdout?: Writable;
   stderr?: Writable;
+  /** Sees every line of stdout. */
+  onLine?: (line: string) => void;
 }
 
-/** Spawns a child whose stdout and stderr lines come out prefixed with its name. */
+/**
+ * Spawns a child whose stdout and stderr lines come out prefixed with its name. The child gets
+ * its own process group, so a terminal's Ctrl-C reaches only us and we stop the children in
+ * order.
+ */
 export function spawnPrefixed(
   name: string,
   command: string,
@@ -56,9 +70,10 @@ export function spawnPrefixed(
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const prefix = options.prefix ?? linePrefix(name);
-  pipeWithPrefix(child.stdout, prefix, options.stdout ?? process.stdout);
+  pipeWithPrefix(child.stdout, prefix, options.stdout ?? process.stdout, options.onLine);
   pipeWithPrefix(child.stderr, prefix, options.stderr ?? process.stderr);
   let done = false;
   const exited = new Promise<ExitInfo>((resolve) => {
