@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { commonEnv, ConfigError, env, loadConfig } from './config.js';
+import { ConfigError, env, loadConfig, natsEnv, redisEnv, serviceEnv } from './config.js';
 
 const TOKEN = 'a-token-of-16-ch';
 
 const shape = {
-  ...commonEnv,
+  ...serviceEnv,
+  ...natsEnv,
+  ...redisEnv,
   PORT: env.port(8080),
   DEBUG: env.flag(false),
   SAFE: env.flag(true),
   PUBLIC_URL: env.optionalUrl(),
   UPSTREAM_ADDR: env.address('127.0.0.1:50051'),
+  TIMEOUT_MS: env.integer(30_000, { min: 100 }),
 };
 
 function problemsOf(vars: NodeJS.ProcessEnv): string[] {
@@ -40,6 +43,7 @@ describe('loadConfig', () => {
       SAFE: true,
       PUBLIC_URL: undefined,
       UPSTREAM_ADDR: '127.0.0.1:50051',
+      TIMEOUT_MS: 30_000,
     });
   });
 
@@ -139,5 +143,14 @@ describe('loadConfig', () => {
       (config as { PORT: number }).PORT = 1;
     }).toThrow(TypeError);
     expect(config.PORT).toBe(8080);
+  });
+
+  it('reads whole numbers exactly: digits only, within the range', () => {
+    expect(loadConfig(shape, { GW_INTERNAL_TOKEN: TOKEN, TIMEOUT_MS: '2500' }).TIMEOUT_MS).toBe(2500);
+    for (const value of ['', ' ', '0x50', '8e3', '1.5', '99', 'true']) {
+      expect(variablesIn(problemsOf({ GW_INTERNAL_TOKEN: TOKEN, TIMEOUT_MS: value }))).toEqual([
+        'TIMEOUT_MS',
+      ]);
+    }
   });
 });

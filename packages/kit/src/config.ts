@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { parseUsd } from './money.js';
 
 /**
- * Environment parsing, done once at start: every service describes its variables
- * as a zod object, and loadConfig fails listing every bad variable at once.
+ * Environment parsing, done once at start: every service describes the variables it uses (and
+ * only those) as a zod object, and loadConfig fails listing every bad variable at once. Numbers
+ * and flags are read exactly (`env.integer`, `env.flag`), never with z.coerce, which reads '' as
+ * 0, '0x50' as 80 and any non-empty text as true.
  */
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -39,6 +41,18 @@ export const env = {
         'must be a port number from 0 to 65535',
       )
       .transform(Number),
+  /** A whole number written in decimal digits, within the range. */
+  integer: (fallback: number, range: { min?: number; max?: number } = {}) => {
+    const { min = 0, max = Number.MAX_SAFE_INTEGER } = range;
+    return z
+      .string()
+      .default(String(fallback))
+      .refine(
+        (value) => /^-?\d{1,16}$/.test(value) && Number(value) >= min && Number(value) <= max,
+        `must be a whole number from ${min} to ${max}`,
+      )
+      .transform(Number);
+  },
   url: (fallback: string) =>
     z
       .string()
@@ -85,16 +99,20 @@ export const env = {
 export const apiBalanceEnv = { USER_API_BALANCE: env.usdNano('0') };
 
 /** Variables every service process reads. */
-export const commonEnv = {
+export const serviceEnv = {
   LOG_LEVEL: env.logLevel(),
   GW_INTERNAL_TOKEN: env.secret(16),
-  NATS_URL: env.url('nats://127.0.0.1:4222'),
-  REDIS_URL: env.url('redis://127.0.0.1:6379'),
 };
+
+/** A service that publishes or consumes events. */
+export const natsEnv = { NATS_URL: env.url('nats://127.0.0.1:4222') };
+
+/** A service that keeps shared counters or queues jobs in Redis. */
+export const redisEnv = { REDIS_URL: env.url('redis://127.0.0.1:6379') };
 
 /** Variables of a service that owns a Postgres schema. */
 export const databaseEnv = {
   DATABASE_URL: env.optionalUrl(),
   GW_DATA_DIR: z.string().min(1).default('.data'),
-  GW_DB_POOL: z.coerce.number().int().min(1).max(100).default(10),
+  GW_DB_POOL: env.integer(10, { min: 1, max: 100 }),
 };

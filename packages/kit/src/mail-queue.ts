@@ -1,11 +1,13 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { redisEnv } from './config.js';
 import type { Logger } from './log.js';
 import { QUEUES } from './queues.js';
 
-/** Env of a service that enqueues mail: BullMQ keys live under this prefix in Redis. */
+/** Env of a service that enqueues mail: the Redis of the queue, and the prefix of its BullMQ keys. */
 export const mailQueueEnv = {
+  ...redisEnv,
   GW_QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]{1,64}$/)

@@ -1,12 +1,12 @@
-import { commonEnv, env } from './config.js';
+import { env, serviceEnv } from './config.js';
 import { GrpcServer, type AsyncHandlers } from './grpc.js';
 import type { Logger } from './log.js';
 import { addressVariable, DEFAULT_ADDRESSES, splitAddress, type GrpcServiceName } from './topology.js';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 
-/** The env shape of a gRPC service: the common variables plus its own listen address. */
+/** The env shape of a gRPC service: the variables every service reads plus its listen address. */
 export function grpcServiceEnv(service: GrpcServiceName) {
-  return { ...commonEnv, [addressVariable(service)]: env.address(DEFAULT_ADDRESSES[service]) };
+  return { ...serviceEnv, [addressVariable(service)]: env.address(DEFAULT_ADDRESSES[service]) };
 }
 
 export function listenAddress(service: GrpcServiceName, config: Record<string, unknown>): string {

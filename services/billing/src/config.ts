@@ -1,7 +1,8 @@
-import { grpcServiceEnv, loadConfig } from '@gw/kit';
+import { grpcServiceEnv, loadConfig, natsEnv } from '@gw/kit';
 
 const shape = {
   ...grpcServiceEnv('billing'),
+  ...natsEnv,
 };
 
 export type Config = ReturnType<typeof loadBillingConfig>;

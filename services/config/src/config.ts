@@ -1,7 +1,8 @@
-import { databaseEnv, grpcServiceEnv, loadConfig, secretKeyEnv } from '@gw/kit';
+import { databaseEnv, grpcServiceEnv, loadConfig, natsEnv, secretKeyEnv } from '@gw/kit';
 
 const shape = {
   ...grpcServiceEnv('config'),
+  ...natsEnv,
   ...databaseEnv,
   /** AES-256-GCM key for EMAIL_PASS at rest: 64 hex digits. */
   GW_SECRET_KEY: secretKeyEnv,

@@ -1,7 +1,8 @@
 import {
   addressVariable,
   apiBalanceEnv,
-  commonEnv,
+  natsEnv,
+  serviceEnv,
   DEFAULT_ADDRESSES,
   env,
   GRPC_SERVICES,
@@ -17,21 +18,19 @@ const addresses = Object.fromEntries(
 ) as Record<`${Uppercase<(typeof GRPC_SERVICES)[number] | 'proxy'>}_ADDR`, ReturnType<typeof env.address>>;
 
 const shape = {
-  ...commonEnv,
+  ...serviceEnv,
+  ...natsEnv,
   ...addresses,
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
-  GW_PUBLIC_URL: env.optionalUrl(),
-  SIGN_ENABLE: env.flag(false),
-  SAFE_ENABLE: env.flag(true),
   /** Largest JSON body accepted on management routes. */
   GW_BODY_LIMIT: z.string().default('1mb'),
   /** Backstop for lost invalidation events (docs/decisions.md §8). */
-  GW_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  GW_AUTH_CACHE_TTL_MS: env.integer(30_000),
   /** How often key last-use times go to accounts in one batch. */
-  GW_KEY_USE_FLUSH_MS: z.coerce.number().int().min(100).default(10_000),
+  GW_KEY_USE_FLUSH_MS: env.integer(10_000, { min: 100 }),
   /** USD a user must keep to use the Manage console (shown by GET /x-conf as UserMinBalance). */
-  USER_MIN_BALANCE: z.coerce.number().min(0).default(0),
+  USER_MIN_BALANCE: env.usdNano('0'),
   /** AI calls are refused at or below this balance, USD (GET /x-conf UserApiBalance, docs/decisions.md §1). */
   ...apiBalanceEnv,
 };

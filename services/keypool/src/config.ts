@@ -1,8 +1,18 @@
-import { databaseEnv, grpcServiceEnv, loadConfig, secretKeyEnv, selfAddressEnv } from '@gw/kit';
+import {
+  databaseEnv,
+  grpcServiceEnv,
+  loadConfig,
+  natsEnv,
+  redisEnv,
+  secretKeyEnv,
+  selfAddressEnv,
+} from '@gw/kit';
 import { z } from 'zod';
 
 const shape = {
   ...grpcServiceEnv('keypool'),
+  ...natsEnv,
+  ...redisEnv,
   ...databaseEnv,
   /**
    * The gateway's own endpoints, refused as Provider for every pool (docs/decisions.md §7):

@@ -1,10 +1,11 @@
-import { commonEnv, env, loadConfig, mailQueueEnv, selfAddressEnv } from '@gw/kit';
+import { env, loadConfig, mailQueueEnv, natsEnv, selfAddressEnv, serviceEnv } from '@gw/kit';
 import { z } from 'zod';
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const positiveInt = (fallback: number) => env.integer(fallback, { min: 1 });
 
 const shape = {
-  ...commonEnv,
+  ...serviceEnv,
+  ...natsEnv,
   /**
    * Every <SERVICE>_ADDR (PROXY_ADDR is where this server listens and the edge dials it;
    * KEYPOOL_ADDR and CONFIG_ADDR are dialled), GW_EDGE_PORT, GW_PUBLIC_URL and GW_SELF_HOSTS:
@@ -22,7 +23,7 @@ const shape = {
   /** A response body silent for this long is cut. */
   PROXY_STREAM_IDLE_MS: positiveInt(120_000),
   /** After the client leaves, keep reading upstream this long for its usage (docs/decisions.md §2). */
-  PROXY_USAGE_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  PROXY_USAGE_GRACE_MS: env.integer(30_000),
   PROXY_BODY_LIMIT_BYTES: positiveInt(32 * 1024 * 1024),
   /** cloud_a `api-version` when a key's `api_versions` names none (responses has its own). */
   PROXY_CLOUD_A_API_VERSION: z.string().min(1).default('2024-10-21'),

@@ -50,7 +50,7 @@ export const getConf: Route = {
       SwitchOver: configs.SWITCH_OVER ?? {},
       SleepingKeys: sleepingKeys.filter((key) => key !== undefined),
       DisabledKeys: disabled.keys.map(keyRecord),
-      UserMinBalance: deps.config.USER_MIN_BALANCE,
+      UserMinBalance: nanoToUsd(deps.config.USER_MIN_BALANCE),
       UserApiBalance: nanoToUsd(deps.config.USER_API_BALANCE),
     });
   },
