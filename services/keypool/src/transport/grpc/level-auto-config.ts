@@ -2,7 +2,10 @@ import type { Logger, PromiseClient } from '@gw/kit';
 import type { config } from '@gw/proto';
 import type { LevelAutoConfig } from '../../domain/ports.js';
 
-/** LEVEL_MAPPER auto-completion through the config service; failures are logged, not raised. */
+/**
+ * LEVEL_MAPPER auto-completion through the config service. A failure is logged here and raised:
+ * the caller decides what it means (create-key adds the key either way).
+ */
 export function grpcLevelAutoConfig(
   client: PromiseClient<config.ConfigServiceClient>,
   log: Logger,
