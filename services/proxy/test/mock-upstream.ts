@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 
@@ -28,6 +28,8 @@ export interface Recorded {
   key: string;
   method: string;
   path: string;
+  /** The request target exactly as it arrived (no dot segments resolved, nothing decoded). */
+  rawPath: string;
   /** The query string, with its `?` (or ''). */
   search: string;
   headers: IncomingMessage['headers'];
@@ -50,6 +52,12 @@ export class MockUpstream {
   private readonly sockets = new WebSocketServer({ noServer: true });
   private readonly behaviours = new Map<string, Behaviour>();
   private readonly open = new Set<ServerResponse>();
+  /** Sockets that have served a request: the keep-alive connections a client may reuse. */
+  private readonly usedSockets = new Set<Socket>();
+  /** Sockets to hang up on at their next request, as an idle timeout racing a reuse does. */
+  private readonly closing = new WeakSet<Socket>();
+  /** How many requests were hung up on that way. */
+  hungUp = 0;
 
   private constructor(
     private readonly server: Server,
@@ -70,6 +78,17 @@ export class MockUpstream {
     await new Promise<void>((resolve) => server.listen(0, host, resolve));
     holder.mock = new MockUpstream(server, `http://${host}:${(server.address() as AddressInfo).port}`);
     return holder.mock;
+  }
+
+  /**
+   * Every keep-alive connection that served a request so far hangs up (no answer) on its next
+   * request: what a client sees when the server's idle timeout closes a socket just as it is
+   * reused ("socket hang up"). New connections are served as usual.
+   */
+  hangUpIdleSockets(): void {
+    for (const socket of this.usedSockets) {
+      this.closing.add(socket);
+    }
   }
 
   set(key: string, behaviour: Behaviour): void {
@@ -103,6 +122,7 @@ export class MockUpstream {
       key,
       method: 'GET',
       path: url.pathname,
+      rawPath: req.url ?? '',
       search: url.search,
       headers: req.headers,
       body: { model },
@@ -149,6 +169,13 @@ export class MockUpstream {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.closing.has(req.socket)) {
+      this.hungUp += 1;
+      req.socket.destroy();
+      return;
+    }
+    this.usedSockets.add(req.socket);
+    req.socket.once('close', () => this.usedSockets.delete(req.socket));
     const chunks: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) {
       chunks.push(chunk);
@@ -165,6 +192,7 @@ export class MockUpstream {
       key,
       method: req.method ?? 'GET',
       path: url.pathname,
+      rawPath: req.url ?? '',
       search: url.search,
       headers: req.headers,
       body: text
