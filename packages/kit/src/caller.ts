@@ -24,6 +24,8 @@ export interface CallerIdentity {
   allowLevels: string;
   /** Per-account `<pattern>=<model>` pairs, applied before the owner's MODEL_MAPPER. */
   modelMapper: string;
+  /** Resource allowlist (catalogue paths, comma or space separated); empty allows all inference. */
+  resources: string;
 }
 
 export function encodeCaller(caller: CallerIdentity): string {
@@ -38,7 +40,10 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
   try {
     const value = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>;
     const fields = ['accountId', 'ownerId', 'allowModels', 'allowLevels', 'modelMapper'] as const;
+    // An edge from before `resources` existed leaves it out: that caller has no resource list.
+    const resources = value.resources ?? '';
     if (
+      typeof resources !== 'string' ||
       !fields.every((field) => typeof value[field] === 'string') ||
       !/^\d+$/.test(String(value.accountId)) ||
       !/^\d+$/.test(String(value.ownerId))
@@ -51,6 +56,7 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
       allowModels: String(value.allowModels),
       allowLevels: String(value.allowLevels),
       modelMapper: String(value.modelMapper),
+      resources,
     };
   } catch {
     return undefined;

@@ -11,6 +11,8 @@ const EXPECTED_STATUS: Record<ErrorCode, status> = {
   not_found: status.NOT_FOUND,
   conflict: status.ALREADY_EXISTS,
   payload_too_large: status.INVALID_ARGUMENT,
+  unsupported_media_type: status.INVALID_ARGUMENT,
+  request_timeout: status.DEADLINE_EXCEEDED,
   insufficient_credit: status.INVALID_ARGUMENT,
   rate_limited: status.RESOURCE_EXHAUSTED,
   quota_exceeded: status.RESOURCE_EXHAUSTED,

@@ -10,6 +10,10 @@ export const ErrorCode = {
   NotFound: 'not_found',
   Conflict: 'conflict',
   PayloadTooLarge: 'payload_too_large',
+  /** A body in a format the endpoint does not take (a JSON endpoint called without JSON). */
+  UnsupportedMediaType: 'unsupported_media_type',
+  /** The client took too long to send its request. */
+  RequestTimeout: 'request_timeout',
   InsufficientCredit: 'insufficient_credit',
   RateLimited: 'rate_limited',
   /** Spend stopped: the month's HardLimit is reached or the balance is at the API floor. */
@@ -44,7 +48,10 @@ export function toGrpcStatus(code: ErrorCode): GrpcStatus {
     case ErrorCode.InvalidRequest:
     case ErrorCode.InsufficientCredit:
     case ErrorCode.PayloadTooLarge:
+    case ErrorCode.UnsupportedMediaType:
       return GrpcStatus.INVALID_ARGUMENT;
+    case ErrorCode.RequestTimeout:
+      return GrpcStatus.DEADLINE_EXCEEDED;
     case ErrorCode.Unauthenticated:
       return GrpcStatus.UNAUTHENTICATED;
     case ErrorCode.Forbidden:

@@ -11,6 +11,8 @@ const expected: Record<ErrorCode, [status: number, type: string]> = {
   not_found: [404, 'not_found_error'],
   conflict: [409, 'invalid_request_error'],
   payload_too_large: [413, 'invalid_request_error'],
+  unsupported_media_type: [415, 'invalid_request_error'],
+  request_timeout: [408, 'invalid_request_error'],
   rate_limited: [429, 'rate_limit_error'],
   quota_exceeded: [429, 'insufficient_quota'],
   unavailable: [503, 'api_error'],

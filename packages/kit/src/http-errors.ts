@@ -1,6 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type AppError, ErrorCode } from './errors.js';
+import { ErrorCode, type AppError } from './errors.js';
 
 /**
  * The one mapping from an ErrorCode to what a client sees, used by every transport that speaks
@@ -28,6 +28,10 @@ export function toHttp(code: ErrorCode): { status: number; type: string } {
       return { status: 409, type: 'invalid_request_error' };
     case ErrorCode.PayloadTooLarge:
       return { status: 413, type: 'invalid_request_error' };
+    case ErrorCode.UnsupportedMediaType:
+      return { status: 415, type: 'invalid_request_error' };
+    case ErrorCode.RequestTimeout:
+      return { status: 408, type: 'invalid_request_error' };
     case ErrorCode.RateLimited:
       return { status: 429, type: 'rate_limit_error' };
     case ErrorCode.QuotaExceeded:
@@ -43,10 +47,16 @@ export function errorBody(error: AppError): ErrorBody {
   return { error: { message: error.message, type: toHttp(error.code).type, code: error.code } };
 }
 
-/** Headers that go with an error: a 503 tells the client when to come back. */
-function errorHeaders(code: ErrorCode): Record<string, string> {
+/**
+ * Headers that go with an error: a 503 tells the client when to come back (in a second, or when
+ * the error says so in `details.retryAfterSeconds`).
+ */
+function errorHeaders(error: AppError): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
-  if (code === ErrorCode.Unavailable) {
+  const retryAfter = error.details?.retryAfterSeconds;
+  if (typeof retryAfter === 'number' && retryAfter > 0) {
+    headers['retry-after'] = String(Math.ceil(retryAfter));
+  } else if (error.code === ErrorCode.Unavailable) {
     headers['retry-after'] = '1';
   }
   return headers;
@@ -61,7 +71,7 @@ export function sendHttpError(res: ServerResponse, error: AppError): void {
     res.destroy();
     return;
   }
-  res.writeHead(toHttp(error.code).status, errorHeaders(error.code)).end(JSON.stringify(errorBody(error)));
+  res.writeHead(toHttp(error.code).status, errorHeaders(error)).end(JSON.stringify(errorBody(error)));
 }
 
 /** Refuses a WebSocket upgrade with a plain HTTP answer in the same shape, then closes. */
@@ -69,7 +79,7 @@ export function refuseUpgrade(socket: Duplex, error: AppError): void {
   const { status } = toHttp(error.code);
   const body = JSON.stringify(errorBody(error));
   const headers = Object.entries({
-    ...errorHeaders(error.code),
+    ...errorHeaders(error),
     'content-length': String(Buffer.byteLength(body)),
     connection: 'close',
   })

@@ -23,3 +23,4 @@ export * from './internal-token.js';
 export * from './api-key-hash.js';
 export * from './patterns.js';
 export * from './key-state.js';
+export * from './ai-endpoints.js';

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSleep, decodeSwitch, encodeSleep, encodeSwitch, keyStateKeys } from './key-state.js';
+import {
+  decodeSleep,
+  decodeSwitch,
+  encodeSleep,
+  encodeSwitch,
+  keyModelField,
+  keyStateKeys,
+} from './key-state.js';
 
 describe('the key-state layout', () => {
   it('names every key under the prefix, scoped by owner, key or Level', () => {
@@ -9,6 +16,9 @@ describe('the key-state layout', () => {
     expect(keys.sleeps(12n)).toBe('gw:keystate:step:12');
     expect(keys.switched('7')).toBe('gw:keystate:switch:7');
     expect(keys.levelFailures('7', 2)).toBe('gw:keystate:lvlfail:7:2');
+    expect(keys.sleepingModels(7n)).toBe('gw:keystate:msleep:7');
+    expect(keys.probe('7', 1)).toBe('gw:keystate:probe:7:1');
+    expect(keyModelField(12n, 'org/model:v1|x')).toBe('12|org/model:v1|x');
   });
 
   it('reads back what it writes', () => {

@@ -4,6 +4,8 @@
  * values here, so the layout is written down once:
  *
  *   <prefix>sleep:<ownerId>            hash   keyId → SleepEntry (JSON)
+ *   <prefix>msleep:<ownerId>           hash   keyId|model → SleepEntry (JSON): the key may not use the model
+ *   <prefix>probe:<ownerId>:<level>    string set for 30 s by the request that probes the Level's sleepers
  *   <prefix>fail:<keyId>               int    consecutive failures since the last success or sleep
  *   <prefix>step:<keyId>               int    sleeps since the last success (the 5 → 15 → 30 min ladder)
  *   <prefix>switch:<ownerId>           hash   level → SwitchEntry (JSON)
@@ -34,11 +36,18 @@ export interface SwitchEntry {
 export function keyStateKeys(prefix: string) {
   return {
     sleeping: (ownerId: string | bigint) => `${prefix}sleep:${ownerId}`,
+    sleepingModels: (ownerId: string | bigint) => `${prefix}msleep:${ownerId}`,
+    probe: (ownerId: string | bigint, level: number) => `${prefix}probe:${ownerId}:${level}`,
     failures: (keyId: string | bigint) => `${prefix}fail:${keyId}`,
     sleeps: (keyId: string | bigint) => `${prefix}step:${keyId}`,
     switched: (ownerId: string | bigint) => `${prefix}switch:${ownerId}`,
     levelFailures: (ownerId: string | bigint, level: number) => `${prefix}lvlfail:${ownerId}:${level}`,
   };
+}
+
+/** The field of a (key, model) sleep: key ids hold no `|`, so any model name reads back. */
+export function keyModelField(keyId: string | bigint, model: string): string {
+  return `${keyId}|${model}`;
 }
 
 export function encodeSleep(entry: SleepEntry): string {

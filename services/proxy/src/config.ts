@@ -18,13 +18,25 @@ const shape = {
   PROXY_OUTBOX_MAX: positiveInt(10_000),
   /** fsync the outbox after every append (survives an OS crash, costs a disk flush per call). */
   PROXY_OUTBOX_FSYNC: env.flag(false),
-  /** Upstream must send its response headers within this time, or the key failed (timeout). */
+  /**
+   * A streamed call's upstream must send its response headers within this time, or the key
+   * failed (timeout). Nothing that happens after the headers counts as a timeout.
+   */
   PROXY_UPSTREAM_TIMEOUT_MS: positiveInt(60_000),
+  /** The same for a call answered whole (no stream): upstream answers only once it is done. */
+  PROXY_ANSWER_TIMEOUT_MS: positiveInt(600_000),
+  /** Idle keep-alive sockets to upstreams close after this, before the upstreams' own idle timeouts. */
+  PROXY_UPSTREAM_IDLE_SOCKET_MS: positiveInt(4_000),
   /** A response body silent for this long is cut. */
   PROXY_STREAM_IDLE_MS: positiveInt(120_000),
   /** After the client leaves, keep reading upstream this long for its usage (docs/decisions.md §2). */
   PROXY_USAGE_GRACE_MS: env.integer(30_000),
-  PROXY_BODY_LIMIT_BYTES: positiveInt(32 * 1024 * 1024),
+  /** Largest JSON request body (chat, embeddings, …); larger is 413. */
+  PROXY_JSON_LIMIT_BYTES: positiveInt(16 * 1024 * 1024),
+  /** Largest upload (audio and image multipart bodies); larger is 413. */
+  PROXY_UPLOAD_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
+  /** A request body must arrive within this time (a slow upload is 408). */
+  PROXY_BODY_TIMEOUT_MS: positiveInt(120_000),
   /** cloud_a `api-version` when a key's `api_versions` names none (responses has its own). */
   PROXY_CLOUD_A_API_VERSION: z.string().min(1).default('2024-10-21'),
   PROXY_CLOUD_A_RESPONSES_API_VERSION: z.string().min(1).default('2025-03-01-preview'),

@@ -3,20 +3,25 @@ import type { KeyHealthStore, KeySource, LevelEvents, OwnerAlerts, UsageOutbox }
 import type { OwnerPool, PoolKey } from './domain/pool.js';
 import type { ProviderDefaults } from './domain/providers.js';
 import type { RoundRobin } from './domain/route-plan.js';
+import type { UpstreamClient } from './transport/upstream/http.js';
 
 /** Everything the proxy's HTTP handlers use; built once in main.ts. */
 export interface ProxyDeps {
   config: {
     GW_INTERNAL_TOKEN: string;
     PROXY_UPSTREAM_TIMEOUT_MS: number;
+    PROXY_ANSWER_TIMEOUT_MS: number;
     PROXY_STREAM_IDLE_MS: number;
     PROXY_USAGE_GRACE_MS: number;
-    PROXY_BODY_LIMIT_BYTES: number;
+    PROXY_JSON_LIMIT_BYTES: number;
+    PROXY_UPLOAD_LIMIT_BYTES: number;
+    PROXY_BODY_TIMEOUT_MS: number;
     PROXY_LEVEL_COOLDOWN_MS: number;
   };
   /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
   self: SelfAddresses;
   keys: KeySource;
+  upstream: UpstreamClient;
   health: KeyHealthStore;
   outbox: UsageOutbox;
   roundRobin: RoundRobin;

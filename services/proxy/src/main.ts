@@ -23,6 +23,7 @@ import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
 import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
+import { UpstreamClient } from './transport/upstream/http.js';
 
 runService('proxy', async (log) => {
   const config = loadProxyConfig(process.env);
@@ -56,10 +57,12 @@ runService('proxy', async (log) => {
   );
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
+  const upstream = new UpstreamClient({ idleSocketMs: config.PROXY_UPSTREAM_IDLE_SOCKET_MS });
   const deps: ProxyDeps = {
     config,
     self: selfAddressesOf(config),
     keys,
+    upstream,
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
     roundRobin: new RoundRobin(),
@@ -109,6 +112,7 @@ runService('proxy', async (log) => {
         ),
     ],
     ['key source', () => keys.close()],
+    ['upstream sockets', () => upstream.close()],
     ['nats', () => nc.drain()],
     ['mail queue', () => mail.close()],
     ['redis', () => void redis.quit().catch(() => undefined)],

@@ -12,6 +12,7 @@ import { RoundRobin } from '../src/domain/route-plan.js';
 import { createHttpServer } from '../src/transport/http/server.js';
 import { guardedLookup } from '../src/transport/upstream/address-guard.js';
 import { CloudBTokens } from '../src/transport/upstream/cloud-b-tokens.js';
+import { UpstreamClient } from '../src/transport/upstream/http.js';
 import { MockUpstream } from './mock-upstream.js';
 
 /**
@@ -25,6 +26,7 @@ const caller: CallerIdentity = {
   allowModels: '',
   allowLevels: '',
   modelMapper: '',
+  resources: '',
 };
 
 class MemoryOutbox implements UsageOutbox {
@@ -50,7 +52,13 @@ class MemoryHealth implements KeyHealthStore {
     this.failures.push([keyId, failure]);
     return this.failures.length;
   }
+  async recordModelFailure(_owner: string, keyId: string) {
+    this.failures.push([keyId, 'model']);
+  }
   async recordSuccess() {}
+  async claimProbe() {
+    return false;
+  }
   async switchLevel() {
     return true;
   }
@@ -84,11 +92,15 @@ describe('relay guards and stream faults', () => {
         PROXY_UPSTREAM_TIMEOUT_MS: 1_000,
         PROXY_STREAM_IDLE_MS: 1_000,
         PROXY_USAGE_GRACE_MS: 200,
-        PROXY_BODY_LIMIT_BYTES: 1024 * 1024,
+        PROXY_JSON_LIMIT_BYTES: 1024 * 1024,
+        PROXY_UPLOAD_LIMIT_BYTES: 1024 * 1024,
+        PROXY_BODY_TIMEOUT_MS: 5_000,
+        PROXY_ANSWER_TIMEOUT_MS: 1_000,
         PROXY_LEVEL_COOLDOWN_MS: 60_000,
       },
       self,
       keys,
+      upstream: new UpstreamClient({ idleSocketMs: 4_000 }),
       // Each test starts with a fresh outbox, health store and round-robin cursor (so the first
       // key of a pool is tried first): read them per request.
       get health() {
@@ -229,14 +241,14 @@ describe('relay guards and stream faults', () => {
     expect(outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
   });
 
-  it('estimates and flags a stream that ends without its usage chunk', async () => {
+  it('estimates and flags a stream that ends without its usage chunk (whole, so not partial)', async () => {
     usePool(['nousage-1']);
     mock.set('nousage-1', { chunks: 4, omitUsage: true });
     const response = await call({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     const text = await response.text();
     expect(text).toContain('data: [DONE]');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(outbox.events[0]).toMatchObject({ partial: true });
+    expect(outbox.events[0]).toMatchObject({ estimated: true, partial: false });
     expect(outbox.events[0]?.promptTokens).toBeGreaterThan(0n);
     expect(outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
   });

@@ -29,6 +29,7 @@ export function callerIdentity(account: accounts.Account): CallerIdentity {
     allowModels: account.allowModels,
     allowLevels: account.allowLevels,
     modelMapper: account.modelMapper,
+    resources: account.resources,
   };
 }
 

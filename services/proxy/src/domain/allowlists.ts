@@ -1,4 +1,14 @@
-import { parseMapper, PatternTable, splitPatternList } from '@gw/kit';
+import {
+  allowsResource,
+  AppError,
+  ErrorCode,
+  parseMapper,
+  PatternTable,
+  splitPatternList,
+  type AiEndpoint,
+  type CallerIdentity,
+} from '@gw/kit';
+import type { OwnerPool } from './pool.js';
 
 /**
  * The caller's own lists arrive with every request (in the caller identity). Compiling them is
@@ -33,6 +43,7 @@ const modelAllowlists = new CompiledOnce((text) => {
     : new PatternTable(patterns.map((pattern) => [pattern, true] as const));
 });
 const accountMappers = new CompiledOnce((text) => new PatternTable(parseMapper(text)));
+const resourceLists = new CompiledOnce((text) => splitPatternList(text));
 
 /** AllowModels: patterns separated by space (commas tolerated); empty allows every model. */
 export function isModelAllowed(allowModels: string, model: string): boolean {
@@ -49,4 +60,16 @@ export function isLevelAllowed(allowLevels: string, level: number): boolean {
 /** The account's ModelMapper, compiled. */
 export function accountMapper(text: string): PatternTable<string> {
   return accountMappers.get(text);
+}
+
+/**
+ * RESOURCES (the owner's) and Resources (the account's) are allowlists of catalogue paths; an
+ * empty list allows every inference endpoint. A call outside either is 403.
+ */
+export function assertResourceAllowed(pool: OwnerPool, caller: CallerIdentity, endpoint: AiEndpoint): void {
+  for (const allowlist of [pool.routing.resources, resourceLists.get(caller.resources)]) {
+    if (!allowsResource(allowlist, endpoint)) {
+      throw new AppError(ErrorCode.Forbidden, `${endpoint.path} is not among the resources this key may use`);
+    }
+  }
 }

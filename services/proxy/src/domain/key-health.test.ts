@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   classifyStatus,
   FailureClass,
+  isProbeable,
   parseRetryAfter,
   shouldSwitchLevel,
   sleepAfterFailure,
@@ -11,14 +12,46 @@ import {
 const MINUTE = 60_000;
 
 describe('classifyStatus', () => {
-  it('blames the key for 401/403, 429 and 5xx only', () => {
+  const modelError = JSON.stringify({
+    error: {
+      message: 'The model `gpt-9` does not exist or you do not have access to it.',
+      code: 'model_not_found',
+    },
+  });
+  const keyError = JSON.stringify({
+    error: { message: 'Incorrect API key provided', code: 'invalid_api_key' },
+  });
+
+  it('blames the key for 401, a 403 about the key, 429 and 5xx', () => {
     expect(classifyStatus(200)).toEqual({ kind: 'success' });
-    expect(classifyStatus(401)).toEqual({ kind: 'failure', class: FailureClass.Auth });
+    expect(classifyStatus(401, modelError)).toEqual({ kind: 'failure', class: FailureClass.Auth });
+    expect(classifyStatus(403, keyError)).toEqual({ kind: 'failure', class: FailureClass.Auth });
+    expect(classifyStatus(403, 'forbidden')).toEqual({ kind: 'failure', class: FailureClass.Auth });
     expect(classifyStatus(429)).toEqual({ kind: 'failure', class: FailureClass.RateLimit });
     expect(classifyStatus(503)).toEqual({ kind: 'failure', class: FailureClass.ServerError });
+  });
+
+  it('blames only the key and model for a 403 or 404 about the model', () => {
+    expect(classifyStatus(403, modelError)).toEqual({ kind: 'failure', class: FailureClass.Model });
+    expect(classifyStatus(404, modelError)).toEqual({ kind: 'failure', class: FailureClass.Model });
+    expect(classifyStatus(403, 'You are not allowed to sample from this model')).toEqual({
+      kind: 'failure',
+      class: FailureClass.Model,
+    });
+  });
+
+  it("never blames the key for the client's own mistakes", () => {
     for (const status of [400, 404, 413, 422]) {
-      expect(classifyStatus(status)).toEqual({ kind: 'client_error' });
+      expect(classifyStatus(status, keyError)).toEqual({ kind: 'client_error' });
     }
+    expect(classifyStatus(400, modelError)).toEqual({ kind: 'client_error' });
+  });
+});
+
+describe('isProbeable', () => {
+  it("probes keys asleep for the upstream's health, never for credentials or a model", () => {
+    expect(['connection', 'timeout', 'server_error'].map(isProbeable)).toEqual([true, true, true]);
+    expect(['auth', 'model', 'rate_limit', 'manual'].map(isProbeable)).toEqual([false, false, false, false]);
   });
 });
 
@@ -32,8 +65,9 @@ describe('sleep ladder', () => {
     expect(sleepLength(9)).toBe(30 * MINUTE);
   });
 
-  it('sleeps an unauthorised key for the longest step at once, and a 429 exactly its Retry-After', () => {
+  it('sleeps an unauthorised key (or key and model) for the longest step at once, and a 429 exactly its Retry-After', () => {
     expect(sleepAfterFailure(FailureClass.Auth, 1, 0)).toBe(30 * MINUTE);
+    expect(sleepAfterFailure(FailureClass.Model, 1, 0)).toBe(30 * MINUTE);
     expect(sleepAfterFailure(FailureClass.RateLimit, 1, 0, 7_000)).toBe(7_000);
     expect(sleepAfterFailure(FailureClass.RateLimit, 1, 0)).toBe(0);
   });

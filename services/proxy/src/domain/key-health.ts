@@ -5,6 +5,8 @@
 
 export const FailureClass = {
   Auth: 'auth',
+  /** The key may not use this model (or the upstream does not know it): that pair only. */
+  Model: 'model',
   RateLimit: 'rate_limit',
   ServerError: 'server_error',
   Timeout: 'timeout',
@@ -20,12 +22,39 @@ export type Outcome =
   /** The key's or upstream's fault: try the next candidate. */
   | { kind: 'failure'; class: FailureClass };
 
-export function classifyStatus(status: number): Outcome {
+/** Whether an upstream error body is about the model rather than the key or the request. */
+export function isAboutModel(errorBody: string): boolean {
+  let error: { code?: unknown; message?: unknown } = {};
+  try {
+    const parsed = JSON.parse(errorBody) as { error?: unknown };
+    error = parsed.error && typeof parsed.error === 'object' ? (parsed.error) : {};
+  } catch {
+    return /\bmodel\b/i.test(errorBody);
+  }
+  return (
+    (typeof error.code === 'string' && /model/i.test(error.code)) ||
+    (typeof error.message === 'string' && /\bmodel\b/i.test(error.message))
+  );
+}
+
+/**
+ * What an upstream answer says, and about whom. Only what says something about the key counts
+ * against it: 401 and a 403 about the key (invalid, revoked) are `auth`; a 403 or 404 about the
+ * model counts against that key and model only; 429 and 5xx as themselves. Everything else,
+ * 400, 404, 413 and 422 among them, is the client's own doing and never counts.
+ */
+export function classifyStatus(status: number, errorBody = ''): Outcome {
   if (status < 400) {
     return { kind: 'success' };
   }
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     return { kind: 'failure', class: FailureClass.Auth };
+  }
+  if (status === 403) {
+    return { kind: 'failure', class: isAboutModel(errorBody) ? FailureClass.Model : FailureClass.Auth };
+  }
+  if (status === 404 && isAboutModel(errorBody)) {
+    return { kind: 'failure', class: FailureClass.Model };
   }
   if (status === 429) {
     return { kind: 'failure', class: FailureClass.RateLimit };
@@ -35,6 +64,18 @@ export function classifyStatus(status: number): Outcome {
   }
   return { kind: 'client_error' };
 }
+
+/** Failures after which a sleeping key may be probed early: the upstream may simply be back. */
+export function isProbeable(failure: string): boolean {
+  return (
+    failure === FailureClass.Connection ||
+    failure === FailureClass.Timeout ||
+    failure === FailureClass.ServerError
+  );
+}
+
+/** How long a Level waits between probes of its sleeping keys. */
+export const PROBE_INTERVAL_MS = 30_000;
 
 export const FAILURES_BEFORE_SLEEP = 3;
 const MINUTE = 60_000;
@@ -56,7 +97,7 @@ export function sleepAfterFailure(
   step: number,
   retryAfterMs?: number,
 ): number {
-  if (failure === FailureClass.Auth) {
+  if (failure === FailureClass.Auth || failure === FailureClass.Model) {
     return LONGEST;
   }
   if (failure === FailureClass.RateLimit && retryAfterMs !== undefined && retryAfterMs > 0) {

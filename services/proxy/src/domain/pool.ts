@@ -1,4 +1,4 @@
-import { parseMapper, PatternTable } from '@gw/kit';
+import { parseMapper, PatternTable, splitPatternList } from '@gw/kit';
 
 /** An owner's key pool and routing configuration as the proxy holds it in memory. */
 
@@ -8,6 +8,8 @@ export type ProviderType = (typeof ProviderType)[keyof typeof ProviderType];
 export interface PoolKey {
   /** Key id, decimal string (int64). */
   id: string;
+  /** The owner's display name for the key ('' when none). */
+  name: string;
   level: number;
   /** Upstream base URL. */
   provider: string;
@@ -31,6 +33,8 @@ export interface Routing {
   failover: PatternTable<string[]>;
   /** SWITCH_OVER: Level → backup Level (the first entry for a Level wins). */
   switchOver: ReadonlyMap<number, number>;
+  /** RESOURCES: the catalogue paths the owner's accounts may call; empty allows every one. */
+  resources: readonly string[];
 }
 
 export interface OwnerPool {
@@ -71,11 +75,12 @@ export function compileRouting(config: Readonly<Record<string, string>>): Routin
     levelMapper: new PatternTable(levels),
     failover: new PatternTable(failover),
     switchOver,
+    resources: splitPatternList(config.RESOURCES ?? ''),
   };
 }
 
 /** A key as the snapshot describes it, with its `model_mapping` compiled. */
-export function poolKey(key: Omit<PoolKey, 'deployments'>): PoolKey {
+export function poolKey(key: Omit<PoolKey, 'deployments' | 'name'> & { name?: string }): PoolKey {
   const mapping = key.type === ProviderType.CloudA ? key.config.model_mapping : undefined;
   const entries =
     mapping && typeof mapping === 'object'
@@ -83,7 +88,7 @@ export function poolKey(key: Omit<PoolKey, 'deployments'>): PoolKey {
           (entry): entry is [string, string] => typeof entry[1] === 'string',
         )
       : [];
-  return { ...key, deployments: new PatternTable(entries) };
+  return { ...key, name: key.name ?? '', deployments: new PatternTable(entries) };
 }
 
 /** A pool snapshot ready for routing: the mappers compiled once. */

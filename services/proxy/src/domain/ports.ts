@@ -11,9 +11,9 @@ export interface KeySource {
 
 /** What the shared store says about an owner's pool right now. */
 export interface PoolState {
-  /** Ids of keys asleep now. */
+  /** Ids of keys asleep now, and `keyModelField(keyId, model)` of a key asleep for one model. */
   sleeping: Set<string>;
-  /** For each sleeping key: when it wakes (epoch ms) and the failure class that put it to sleep. */
+  /** For each entry of `sleeping`: when it wakes (epoch ms) and the failure that put it to sleep. */
   sleepDetails: Map<string, { until: number; failure: string }>;
   /** Levels whose traffic is switched to their backup (cool-down running). */
   switched: Set<number>;
@@ -33,7 +33,12 @@ export interface KeyHealthStore {
     failure: FailureClass,
     retryAfterMs?: number,
   ): Promise<number>;
+  /** The key may not use this model (or upstream does not know it): that pair sleeps. */
+  recordModelFailure(ownerId: string, keyId: string, model: string, sleepMs: number): Promise<void>;
+  /** A served call: the key's counters reset and, when it was probed awake, it wakes. */
   recordSuccess(ownerId: string, keyId: string): Promise<void>;
+  /** Whether this request may probe the Level's sleeping keys (one per Level per interval). */
+  claimProbe(ownerId: string, level: number, intervalMs: number): Promise<boolean>;
   /** Marks the Level switched until `until`; false when another replica did it first. */
   switchLevel(ownerId: string, level: number, until: number): Promise<boolean>;
   /** Clears an ended switch; false when another replica did it first. */

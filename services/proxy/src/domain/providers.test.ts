@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { poolKey, type PoolKey } from './pool.js';
-import { canonicalPath, forwardableRequestHeaders, standardTarget, upstreamTarget } from './providers.js';
+import {
+  forwardableRequestHeaders,
+  forwardableResponseHeaders,
+  standardTarget,
+  upstreamTarget,
+} from './providers.js';
 
 const key = (provider: string): PoolKey =>
   poolKey({ id: '1', level: 1, provider, secret: 'sk-up', active: true, type: 'standard', config: {} });
@@ -26,29 +31,53 @@ describe('standardTarget', () => {
 });
 
 describe('forwardableRequestHeaders', () => {
-  it('drops credentials, internal and hop-by-hop headers', () => {
+  it('passes only the allowlist: never credentials, organisation, cookies, internal or hop-by-hop headers', () => {
     const out = forwardableRequestHeaders({
       authorization: 'Bearer client',
+      'x-api-key': 'client-key',
+      'api-key': 'client-key',
+      cookie: 'session=1',
+      'openai-organization': 'org-x',
+      'OpenAI-Project': 'proj-x',
       'x-gw-account': 'x',
       'x-gw-internal-token': 't',
-      connection: 'keep-alive',
+      connection: 'keep-alive, x-custom',
+      'x-custom': 'named in Connection',
+      'keep-alive': 'timeout=5',
+      te: 'trailers',
       'content-length': '10',
       'content-type': 'application/json',
+      'x-forwarded-for': '10.0.0.1',
+      accept: 'application/json',
+      'user-agent': 'OpenAI/JS 5',
+      'x-stainless-lang': 'js',
       'openai-beta': 'realtime=v1',
     });
     expect(out).toEqual({
-      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': 'OpenAI/JS 5',
+      'x-stainless-lang': 'js',
       'openai-beta': 'realtime=v1',
       'accept-encoding': 'identity',
     });
   });
 });
 
-describe('canonicalPath', () => {
-  it('maps the /models aliases under /v1', () => {
-    expect(canonicalPath('/models')).toBe('/v1/models');
-    expect(canonicalPath('/models/gpt-4o')).toBe('/v1/models/gpt-4o');
-    expect(canonicalPath('/v1/embeddings')).toBe('/v1/embeddings');
+describe('forwardableResponseHeaders', () => {
+  it("passes the answer's description, never what belongs to the owner's key", () => {
+    expect(
+      forwardableResponseHeaders({
+        'content-type': 'text/event-stream',
+        'openai-processing-ms': '12',
+        'x-request-id': 'req_1',
+        'openai-organization': 'org-owner',
+        'openai-project': 'proj-owner',
+        'set-cookie': ['a=1'],
+        'x-ratelimit-remaining-requests': '99',
+        'content-encoding': 'gzip',
+        connection: 'keep-alive',
+      }),
+    ).toEqual({ 'content-type': 'text/event-stream', 'openai-processing-ms': '12', 'x-request-id': 'req_1' });
   });
 });
 

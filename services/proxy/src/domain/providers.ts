@@ -102,67 +102,51 @@ export function standardTarget(key: PoolKey, path: string, search: string): Upst
   return { url: new URL(`${base}${suffix}${search}`), headers: { authorization: `Bearer ${key.secret}` } };
 }
 
-/** The public path the client used, as upstream knows it (`/models` is `/v1/models`). */
-export function canonicalPath(path: string): string {
-  return path === '/models' || path.startsWith('/models/') ? `/v1${path}` : path;
-}
+/**
+ * Request headers that go upstream, by allowlist: what describes the body and the client, and the
+ * opt-in to beta APIs. Never credentials (the key is the pool's), cookies, hop-by-hop headers,
+ * anything internal, or `OpenAI-Organization` / `OpenAI-Project` (a tenant must not choose which
+ * organisation of the owner's key pays).
+ */
+const REQUEST_HEADERS = new Set(['accept', 'user-agent', 'openai-beta']);
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-]);
-
-/** Request headers worth passing upstream: no hop-by-hop, no credentials, nothing internal. */
 export function forwardableRequestHeaders(
   headers: Record<string, string | string[] | undefined>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (
-      value === undefined ||
-      HOP_BY_HOP.has(lower) ||
-      lower === 'authorization' ||
-      lower === 'cookie' ||
-      lower === 'api-key' ||
-      lower.startsWith('x-gw-') ||
-      lower === 'x-request-id' ||
-      lower.startsWith('x-forwarded-')
-    ) {
-      continue;
+    if (value !== undefined && (REQUEST_HEADERS.has(lower) || lower.startsWith('x-stainless-'))) {
+      out[lower] = Array.isArray(value) ? value.join(', ') : value;
     }
-    out[lower] = Array.isArray(value) ? value.join(', ') : value;
   }
   // We read the body for usage: ask for it uncompressed.
   out['accept-encoding'] = 'identity';
   return out;
 }
 
-/** Response headers passed back to the client. */
+/**
+ * Response headers passed back to the client, by allowlist. Never the upstream's cookies, its
+ * `openai-organization` / `openai-project` or its `x-ratelimit-*` headers: they describe the
+ * owner's key, not the caller.
+ */
+const RESPONSE_HEADERS = new Set([
+  'content-type',
+  'content-disposition',
+  'cache-control',
+  'openai-processing-ms',
+  'openai-version',
+  'x-request-id',
+]);
+
 export function forwardableResponseHeaders(
   headers: Record<string, string | string[] | undefined>,
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    if (
-      value === undefined ||
-      HOP_BY_HOP.has(lower) ||
-      lower === 'set-cookie' ||
-      lower === 'content-encoding'
-    ) {
-      continue;
+    if (value !== undefined && RESPONSE_HEADERS.has(name.toLowerCase())) {
+      out[name.toLowerCase()] = value;
     }
-    out[lower] = value;
   }
   return out;
 }

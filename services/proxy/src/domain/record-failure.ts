@@ -1,5 +1,12 @@
 import type { Logger } from '@gw/kit';
-import { FailureClass, shouldSwitchLevel } from './key-health.js';
+import { keyModelField } from '@gw/kit';
+import {
+  FailureClass,
+  isProbeable,
+  PROBE_INTERVAL_MS,
+  shouldSwitchLevel,
+  sleepAfterFailure,
+} from './key-health.js';
 import type { KeyHealthStore, LevelEvents, OwnerAlerts, PoolState } from './ports.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 import { switchOverChain } from './route-plan.js';
@@ -17,7 +24,8 @@ export interface RecordFailureDeps {
 /**
  * A failed attempt counts against the key (sleep ladder) and its Level: more than 5 failures in a
  * minute switch a Level with a SWITCH_OVER backup to it for the cool-down (announced once). A
- * credentials failure (401/403) also alerts the owner by mail.
+ * credentials failure (401/403) also alerts the owner by mail. A failure about the model puts
+ * only that key and model to sleep: the key keeps serving other models, and its Level is fine.
  */
 export async function recordFailure(
   deps: RecordFailureDeps,
@@ -26,12 +34,17 @@ export async function recordFailure(
     state: PoolState;
     key: PoolKey;
     level: number;
+    model: string;
     failure: FailureClass;
     retryAfterMs?: number;
   },
 ): Promise<void> {
   const { pool, state, key, level, failure } = attempt;
   const ownerId = pool.ownerId;
+  if (failure === FailureClass.Model) {
+    await deps.health.recordModelFailure(ownerId, key.id, attempt.model, sleepAfterFailure(failure, 1, 0));
+    return;
+  }
   const levelFailures = await deps.health.recordFailure(
     ownerId,
     key.id,
@@ -68,4 +81,39 @@ export function switchBackCooledLevels(
       }
     });
   }
+}
+
+/**
+ * When every key a plan could use is asleep: the first Level (in the plan's order) with a key
+ * asleep for the upstream's health (connection, timeout, 5xx) lends one of them to this request,
+ * at most once per Level per 30 s across replicas, so a recovered upstream is back without
+ * waiting out the whole sleep. Keys asleep for credentials or a model stay asleep. Answers the
+ * key to treat as awake.
+ */
+export async function claimProbe(
+  deps: Pick<RecordFailureDeps, 'health'>,
+  pool: OwnerPool,
+  state: PoolState,
+  levels: readonly number[],
+): Promise<PoolKey | undefined> {
+  for (const level of levels) {
+    const probeable = pool.keys.find(
+      (key) =>
+        key.level === level && key.active && isProbeable(state.sleepDetails.get(key.id)?.failure ?? ''),
+    );
+    if (probeable && (await deps.health.claimProbe(pool.ownerId, level, PROBE_INTERVAL_MS))) {
+      return probeable;
+    }
+  }
+  return undefined;
+}
+
+/** When the first of the given keys wakes (for the plan's model), or undefined when none sleeps. */
+export function earliestWake(state: PoolState, keys: readonly PoolKey[], model: string): number | undefined {
+  const wakes = keys.flatMap((key) =>
+    [state.sleepDetails.get(key.id), state.sleepDetails.get(keyModelField(key.id, model))].flatMap((sleep) =>
+      sleep ? [sleep.until] : [],
+    ),
+  );
+  return wakes.length > 0 ? Math.min(...wakes) : undefined;
 }

@@ -33,7 +33,15 @@ function makePool(overrides: Partial<Omit<OwnerPool, 'routing'>> = {}): OwnerPoo
 }
 
 function makeCaller(overrides: Partial<CallerIdentity> = {}): CallerIdentity {
-  return { accountId: '9', ownerId: '1', allowModels: '', allowLevels: '', modelMapper: '', ...overrides };
+  return {
+    accountId: '9',
+    ownerId: '1',
+    allowModels: '',
+    allowLevels: '',
+    modelMapper: '',
+    resources: '',
+    ...overrides,
+  };
 }
 
 describe('mapModel', () => {

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, type CallerIdentity } from '@gw/kit';
+import { AppError, ErrorCode, keyModelField, type CallerIdentity } from '@gw/kit';
 import { accountMapper, isLevelAllowed, isModelAllowed } from './allowlists.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 
@@ -100,14 +100,21 @@ export function switchOverChain(pool: OwnerPool, level: number): number[] {
   return chain;
 }
 
-/** Active, awake keys of a Level, rotated to start at the cursor. */
+/** Active keys of a Level awake for the model, rotated to start at the cursor. */
 export function keysInTurn(
   pool: OwnerPool,
   level: number,
   sleeping: ReadonlySet<string>,
   cursor: number,
+  model = '',
 ): PoolKey[] {
-  const usable = pool.keys.filter((key) => key.level === level && key.active && !sleeping.has(key.id));
+  const usable = pool.keys.filter(
+    (key) =>
+      key.level === level &&
+      key.active &&
+      !sleeping.has(key.id) &&
+      !sleeping.has(keyModelField(key.id, model)),
+  );
   if (usable.length === 0) {
     return [];
   }
@@ -182,6 +189,7 @@ export function planRoute(
       candidate.level,
       sleeping,
       roundRobin.next(`${pool.ownerId}:${candidate.level}`),
+      candidate.model,
     );
     if (keys.length > 0) {
       plan.steps.push({ ...candidate, keys });

@@ -4,8 +4,9 @@ import type { events } from '@gw/proto';
 import type { ParsedRequest } from './request.js';
 
 /**
- * Token counts as upstreams report them (chat `usage`, responses `usage`, images `data`), read
- * defensively: negative, non-finite or absurd values count as 0 and flag the record.
+ * Token counts as upstreams report them (chat `usage`, responses `usage`, images `data`, audio
+ * `duration`), read defensively: negative, non-finite or absurd values count as 0 and flag the
+ * record.
  */
 
 export interface Usage {
@@ -19,6 +20,8 @@ export interface Usage {
   imageInTokens: number;
   imageOutTokens: number;
   imageCount: number;
+  /** Audio metered by duration (transcription models that bill per second), in ms. */
+  audioMs: number;
   /** Whether the upstream reported anything at all (explicit zeros included). */
   reported: boolean;
   /** A value was unreadable and clamped. */
@@ -26,6 +29,7 @@ export interface Usage {
 }
 
 const MAX_TOKENS = 1e9;
+const MAX_AUDIO_SECONDS = 1e7;
 
 export function emptyUsage(): Usage {
   return {
@@ -39,6 +43,7 @@ export function emptyUsage(): Usage {
     imageInTokens: 0,
     imageOutTokens: 0,
     imageCount: 0,
+    audioMs: 0,
     reported: false,
     suspicious: false,
   };
@@ -65,29 +70,54 @@ function count(usage: Usage, ...values: unknown[]): number {
   return 0;
 }
 
-/** Fills a Usage from a response body (or one SSE chunk) when it carries a `usage` object. */
+/**
+ * Fills a Usage from a response body (or one SSE chunk, or one item of a large body's `data`)
+ * when it carries a `usage` object or generated images. Images add up across calls.
+ */
 export function readUsage(body: unknown, into: Usage = emptyUsage()): Usage {
   const root = record(body);
   const usage = root.usage ?? record(root.response).usage;
-  const images =
-    Array.isArray(root.data) &&
-    root.data.some((item) => record(item).b64_json !== undefined || record(item).url !== undefined);
-  if (images) {
-    into.imageCount = (root.data as unknown[]).length;
-    into.reported = true;
+  if (Array.isArray(root.data)) {
+    const images = root.data.filter(
+      (item) => record(item).b64_json !== undefined || record(item).url !== undefined,
+    );
+    if (images.length > 0) {
+      into.imageCount += images.length;
+      into.reported = true;
+    }
   }
   if (!usage || typeof usage !== 'object') {
     return into;
   }
   const u = record(usage);
+  into.reported = true;
+  if (u.type === 'duration') {
+    const seconds = u.seconds;
+    if (
+      typeof seconds !== 'number' ||
+      !Number.isFinite(seconds) ||
+      seconds < 0 ||
+      seconds > MAX_AUDIO_SECONDS
+    ) {
+      into.suspicious = true;
+    } else {
+      into.audioMs = Math.round(seconds * 1000);
+    }
+    return into;
+  }
   // Chat: *_tokens_details; responses: input/output_tokens_details; realtime: input/output_token_details.
   const promptDetails = record(u.prompt_tokens_details ?? u.input_tokens_details ?? u.input_token_details);
   const completionDetails = record(
     u.completion_tokens_details ?? u.output_tokens_details ?? u.output_token_details,
   );
-  into.reported = true;
-  into.promptTokens = count(into, u.prompt_tokens, u.input_tokens);
-  into.completionTokens = count(into, u.completion_tokens, u.output_tokens);
+  const completion = u.completion_tokens ?? u.output_tokens;
+  into.promptTokens = count(
+    into,
+    u.prompt_tokens,
+    u.input_tokens,
+    completion === undefined ? u.total_tokens : undefined,
+  );
+  into.completionTokens = count(into, completion);
   into.cachedTokens = count(into, promptDetails.cached_tokens, u.cache_read_input_tokens);
   into.cacheWriteTokens = count(into, u.cache_creation_input_tokens, promptDetails.cache_write_tokens);
   into.reasoningTokens = count(into, completionDetails.reasoning_tokens);
@@ -99,11 +129,12 @@ export function readUsage(body: unknown, into: Usage = emptyUsage()): Usage {
 }
 
 /**
- * Tokens of text we relayed when upstream never reported usage (docs/decisions.md §2), counted
- * with the o200k_base BPE (gpt-tokenizer); other vendors' tokenizers differ by a few percent.
+ * Tokens of text when upstream reported no usage (docs/decisions.md §2), counted with the
+ * o200k_base BPE (gpt-tokenizer); other vendors' tokenizers differ by a few percent. Characters
+ * past the text kept are counted at four per token.
  */
-export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text);
+export function estimateTokens(text: string, overflowChars = 0): number {
+  return (text.length === 0 ? 0 : countTokens(text)) + Math.ceil(overflowChars / 4);
 }
 
 /** What relaying an answer saw: the usage upstream reported and how the answer ended. */
@@ -111,31 +142,44 @@ export interface RelayedAnswer {
   usage: Usage;
   completed: boolean;
   clientLeft: boolean;
-  /** Completion text relayed to the client, for the estimate when upstream reports no usage. */
-  relayedText: string;
+  /** Answer text seen (bounded) and the characters past it, for an estimate. */
+  seen: { text: string; overflowChars: number };
+}
+
+/** The text of the request a prompt estimate counts: messages, prompt, input, or a form's prompt. */
+function requestText(request: ParsedRequest): string {
+  if (request.json) {
+    const { messages, prompt, input, instructions, query, documents } = request.json;
+    const parts = [messages, prompt, input, instructions, query, documents].filter(
+      (part) => part !== undefined,
+    );
+    return parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join('\n');
+  }
+  return request.form?.find((part) => part.name === 'prompt')?.data.toString('utf8') ?? '';
 }
 
 /**
- * The usage to charge for a served call. Without usage from upstream, prompt + relayed
- * completion are counted with the tokenizer and the call is flagged partial (docs/decisions.md §2).
+ * The usage to charge for a served call. Without usage from upstream, the prompt and the answer
+ * text are counted with the tokenizer and the call is flagged estimated; never zero tokens
+ * unflagged. `partial` says the answer did not reach the client whole.
  */
 export function usageOfServedCall(
   request: ParsedRequest,
   relayed: RelayedAnswer,
-): { usage: Usage; partial: boolean } {
-  const { usage, completed, clientLeft, relayedText } = relayed;
-  if (!usage.reported && (request.stream || relayedText)) {
-    const json = request.json ?? {};
-    return {
-      usage: {
-        ...usage,
-        promptTokens: estimateTokens(JSON.stringify(json.messages ?? json.prompt ?? json.input ?? '')),
-        completionTokens: estimateTokens(relayedText),
-      },
-      partial: true,
-    };
+): { usage: Usage; partial: boolean; estimated: boolean } {
+  const partial = !relayed.completed || relayed.clientLeft;
+  if (relayed.usage.reported) {
+    return { usage: relayed.usage, partial, estimated: false };
   }
-  return { usage, partial: !completed || clientLeft };
+  return {
+    usage: {
+      ...relayed.usage,
+      promptTokens: estimateTokens(requestText(request)),
+      completionTokens: estimateTokens(relayed.seen.text, relayed.seen.overflowChars),
+    },
+    partial,
+    estimated: true,
+  };
 }
 
 /** One `gw.usage.recorded` event for a served call. */
@@ -152,6 +196,7 @@ export function toUsageEvent(call: {
   imageSize: string;
   latencyMs: number;
   partial: boolean;
+  estimated: boolean;
 }): events.UsageRecorded {
   const { usage } = call;
   return {
@@ -179,5 +224,7 @@ export function toUsageEvent(call: {
     latencyMs: BigInt(Math.max(0, Math.round(call.latencyMs))),
     at: new Date().toISOString(),
     partial: call.partial,
+    estimated: call.estimated,
+    audioMs: BigInt(usage.audioMs),
   };
 }

@@ -34,6 +34,8 @@ function makeEvent(overrides: Partial<events.UsageRecorded> = {}): events.UsageR
     latencyMs: 12n,
     at: new Date(0).toISOString(),
     partial: false,
+    estimated: false,
+    audioMs: 0n,
     ...overrides,
   };
 }

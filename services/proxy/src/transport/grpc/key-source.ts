@@ -84,6 +84,7 @@ export class GrpcKeySource implements KeySource {
           const keyConfig = parseKeyConfig(key.configJson);
           return poolKey({
             id: String(key.id),
+            name: key.name,
             level: key.level,
             provider: key.provider,
             secret: key.secretKey,

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@gw/kit';
+import { AnswerMeter, answerKind } from '../../domain/answer-meter.js';
 import { forwardableResponseHeaders } from '../../domain/providers.js';
-import type { ParsedRequest } from '../../domain/request.js';
-import { chunkText, isUsageOnlyChunk, parseJson, SseSplitter } from '../../domain/sse.js';
-import { emptyUsage, readUsage, type RelayedAnswer } from '../../domain/usage.js';
+import type { RelayedAnswer } from '../../domain/usage.js';
 
-/** A JSON answer larger than this is relayed but not parsed for its usage. */
-const BODY_USAGE_CAP = 8 * 1024 * 1024;
+/** An upstream error body is read whole up to this size, to tell what it is about. */
+const ERROR_BODY_LIMIT = 64 * 1024;
 
 /** Whether the client is still there; `onGone` is swapped as the request moves on. */
 export class ClientState {
@@ -33,32 +32,49 @@ export interface AnswerOptions {
   idleMs: number;
   /** After the client leaves, read on this long for the usage upstream will report (0: stop). */
   usageGraceMs: number;
+  /** Hide the usage-only chunk we asked for on the client's behalf. */
+  hideUsageChunk: boolean;
   log: Logger;
 }
 
+/** An error answer's body, read whole (bounded) so it can be classified and then relayed. */
+export async function readErrorBody(upstream: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of upstream as AsyncIterable<Buffer>) {
+    if (size < ERROR_BODY_LIMIT) {
+      chunks.push(chunk.subarray(0, ERROR_BODY_LIMIT - size));
+    }
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Relays an upstream error that was the client's own doing, as upstream wrote it. */
+export function relayError(res: ServerResponse, upstream: IncomingMessage, body: Buffer): void {
+  const headers = forwardableResponseHeaders(upstream.headers);
+  res.writeHead(upstream.statusCode ?? 502, { ...headers, 'content-length': String(body.length) }).end(body);
+}
+
 /**
- * Passes the upstream answer through, unbuffered, honouring back-pressure, and reads the usage
- * on the way: from the SSE chunks of a stream, or from the whole JSON body.
+ * Passes the upstream answer through, unbuffered, honouring back-pressure, and meters it on the
+ * way. When the client is gone (before or during the answer), upstream is read on for at most the
+ * usage grace, so a call upstream bills anyway is charged (docs/decisions.md §2).
  */
 export function relayAnswer(
   options: AnswerOptions,
-  request: ParsedRequest,
   upstream: IncomingMessage,
   abortUpstream: () => void,
   res: ServerResponse,
   client: ClientState,
 ): Promise<RelayedAnswer> {
-  const sse = (upstream.headers['content-type'] ?? '').includes('text/event-stream');
-  const usage = emptyUsage();
-  const splitter = new SseSplitter();
-  const decoder = new TextDecoder();
-  const bodyChunks: Buffer[] = [];
-  let bodySize = 0;
-  let relayedText = '';
+  const meter = new AnswerMeter(answerKind(upstream.headers['content-type']), options.hideUsageChunk);
   let completed = false;
 
-  res.writeHead(upstream.statusCode ?? 502, forwardableResponseHeaders(upstream.headers));
-  res.flushHeaders();
+  if (!client.isGone()) {
+    res.writeHead(upstream.statusCode ?? 502, forwardableResponseHeaders(upstream.headers));
+    res.flushHeaders();
+  }
 
   return new Promise<RelayedAnswer>((resolve) => {
     let idle: NodeJS.Timeout | undefined;
@@ -72,15 +88,18 @@ export function relayAnswer(
     };
     armIdle();
 
-    // docs/decisions.md §2: the client left; read on (bounded) only for the usage upstream will report.
-    client.onGone = () => {
+    const readOnForUsage = () => {
       upstream.resume();
-      if (usage.reported || options.usageGraceMs === 0) {
+      if (meter.usage.reported || options.usageGraceMs === 0) {
         abortUpstream();
       } else {
         grace = setTimeout(abortUpstream, options.usageGraceMs);
       }
     };
+    client.onGone = readOnForUsage;
+    if (client.isGone()) {
+      readOnForUsage();
+    }
 
     const write = (data: Buffer | string) => {
       if (client.isGone() || data.length === 0) {
@@ -94,46 +113,14 @@ export function relayAnswer(
 
     upstream.on('data', (chunk: Buffer) => {
       armIdle();
-      if (sse) {
-        let out = '';
-        for (const event of splitter.push(decoder.decode(chunk, { stream: true }))) {
-          const data = parseJson(event.data);
-          if (data !== undefined) {
-            if ((data as { usage?: unknown }).usage) {
-              readUsage(data, usage);
-            }
-            relayedText += chunkText(data);
-          }
-          if (!(request.injectUsage && isUsageOnlyChunk(data))) {
-            out += event.raw;
-          }
-        }
-        // Without anything to hide, the bytes go on exactly as they came.
-        write(request.injectUsage ? out : chunk);
-        if (client.isGone() && usage.reported) {
-          abortUpstream();
-        }
-      } else {
-        bodySize += chunk.length;
-        if (bodySize <= BODY_USAGE_CAP) {
-          bodyChunks.push(chunk);
-        }
-        write(chunk);
+      write(meter.push(chunk));
+      if (client.isGone() && meter.usage.reported && answerKind(upstream.headers['content-type']) === 'sse') {
+        abortUpstream();
       }
     });
     upstream.on('end', () => {
       completed = true;
-      if (sse) {
-        const rest = splitter.flush();
-        if (rest && !(request.injectUsage && isUsageOnlyChunk(parseJson(rest.data)))) {
-          write(rest.raw);
-        }
-      } else if (bodySize <= BODY_USAGE_CAP) {
-        const data = parseJson(Buffer.concat(bodyChunks).toString('utf8'));
-        if (data !== undefined) {
-          readUsage(data, usage);
-        }
-      }
+      write(meter.end());
       if (!client.isGone()) {
         res.end();
       }
@@ -146,7 +133,7 @@ export function relayAnswer(
         // Upstream broke mid-answer: the client must see a cut, never a clean end.
         res.destroy();
       }
-      resolve({ usage, completed, clientLeft: client.isGone(), relayedText });
+      resolve({ usage: meter.usage, completed, clientLeft: client.isGone(), seen: meter.seenText() });
     });
   });
 }

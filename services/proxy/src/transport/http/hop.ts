@@ -38,16 +38,39 @@ export function requestIdOf(req: IncomingMessage): string {
   return header(req, REQUEST_ID_HEADER) || newId('request');
 }
 
-/** The whole body, or undefined once it passes `limit` bytes. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The whole body: 413 once it passes `limit` bytes, 408 when it has not all arrived within
+ * `timeoutMs` (a slow upload holds no connection forever).
+ */
+export function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (error: AppError) => {
+      clearTimeout(timer);
+      req.removeAllListeners('data');
+      req.resume();
+      reject(error);
+    };
+    const timer = setTimeout(
+      () => fail(new AppError(ErrorCode.RequestTimeout, 'the request body did not arrive in time')),
+      timeoutMs,
+    );
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        fail(new AppError(ErrorCode.PayloadTooLarge, `request body is too large (at most ${limit} bytes)`));
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
 }

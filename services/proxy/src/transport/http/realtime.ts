@@ -109,7 +109,14 @@ export async function relayRealtime(
       failed.add(key.id);
       const failure =
         outcome?.kind === 'failure' ? outcome.class : (attempt.failure ?? FailureClass.Connection);
-      await recordFailure(failureDeps(deps), { pool, state, key, level: step.level, failure });
+      await recordFailure(failureDeps(deps), {
+        pool,
+        state,
+        key,
+        level: step.level,
+        model: step.model,
+        failure,
+      });
     }
   }
   if (!chosen) {
@@ -142,6 +149,7 @@ export async function relayRealtime(
             imageSize: '',
             latencyMs: Date.now() - started,
             partial: false,
+            estimated: false,
           });
           deps.outbox
             .append(event)

@@ -1,21 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, ErrorCode, type CallerIdentity } from '@gw/kit';
+import { AppError, ErrorCode, findAiEndpoint, type CallerIdentity } from '@gw/kit';
 import { failureDeps, upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import { classifyStatus, FailureClass, parseRetryAfter } from '../../domain/key-health.js';
 import type { PoolKey } from '../../domain/pool.js';
 import { forwardableRequestHeaders, upstreamTarget } from '../../domain/providers.js';
 import { recordFailure, switchBackCooledLevels } from '../../domain/record-failure.js';
-import { bodyFor, parseRequest, type ParsedRequest } from '../../domain/request.js';
-import { planRoute, refusalError, type RouteStep } from '../../domain/route-plan.js';
+import { parseRequest, upstreamBody, type ParsedRequest } from '../../domain/request.js';
+import { assertResourceAllowed } from '../../domain/allowlists.js';
+import { planCall } from '../../domain/plan-call.js';
+import type { RouteStep } from '../../domain/route-plan.js';
 import { toUsageEvent, usageOfServedCall, type RelayedAnswer } from '../../domain/usage.js';
-import { sendUpstream } from '../upstream/http.js';
-import { ClientState, relayAnswer } from './answer.js';
+import { ClientState, readErrorBody, relayAnswer, relayError } from './answer.js';
 import { header, readBody, trustedCaller } from './hop.js';
 
 /**
  * The proxy's hop of an AI call, top to bottom.
- * 1 trust the hop · 2 outbox bound · 3 read the request · 4 plan the route · 5 try keys until one
- * answers (failover) · 6 relay the answer as it arrives · 7 emit usage.
+ * 1 trust the hop · 2 the endpoint (closed catalogue, resource allowlists) · 3 outbox bound ·
+ * 4 read the request (exact parsing, model required) · 5 plan the route · 6 try keys until one
+ * answers (failover) · 7 relay the answer as it arrives · 8 emit usage.
  * A refusal before the answer starts is thrown as an AppError and answered in the spec's shape.
  */
 export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -25,52 +27,57 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
   // 1 Only the edge may call: internal token, then the caller identity it authenticated.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
 
-  // 2 Usage must have somewhere to go before upstream is called (docs/decisions.md §5).
+  // 2 Only catalogue endpoints, by their canonical path and their own method; never stored objects.
+  const endpoint = findAiEndpoint(req.method ?? 'GET', (req.url ?? '/').split('?')[0] ?? '/');
+  if (!endpoint) {
+    throw new AppError(ErrorCode.NotFound, 'no such endpoint');
+  }
+  const pool = await deps.keys.get(caller.ownerId).catch((error: unknown) => {
+    log.error({ err: error, ownerId: caller.ownerId }, 'key pool unavailable');
+    throw new AppError(ErrorCode.Unavailable, 'no upstream is available right now');
+  });
+  assertResourceAllowed(pool, caller, endpoint);
+
+  // 3 Usage must have somewhere to go before upstream is called (docs/decisions.md §5).
   if (deps.outbox.isFull()) {
     log.error('usage outbox over its bound: refusing AI calls');
     throw new AppError(ErrorCode.Unavailable, 'usage recording is backed up; try again shortly');
   }
 
-  // 3 Read the request: model, stream, whether we ask for usage on the client's behalf.
-  const raw = await readBody(req, deps.config.PROXY_BODY_LIMIT_BYTES);
-  if (!raw) {
-    throw new AppError(ErrorCode.PayloadTooLarge, 'request body is too large');
-  }
-  const request = parseRequest(req.url ?? '/', header(req, 'content-type') ?? '', raw);
-  if (request instanceof AppError) {
-    throw request;
-  }
+  // 4 Read the request: bounded, in time, parsed exactly; the model is required where named.
+  const contentType = header(req, 'content-type') ?? '';
+  const limit =
+    endpoint.body === 'multipart' ? deps.config.PROXY_UPLOAD_LIMIT_BYTES : deps.config.PROXY_JSON_LIMIT_BYTES;
+  const raw = await readBody(req, limit, deps.config.PROXY_BODY_TIMEOUT_MS);
+  const request = await parseRequest(endpoint, contentType, raw);
   const client = new ClientState(res);
 
-  // 4 Plan: pool from memory, sleeping keys and switched Levels from Redis (one round trip).
-  const pool = await deps.keys.get(caller.ownerId).catch((error: unknown) => {
-    log.error({ err: error, ownerId: caller.ownerId }, 'key pool unavailable');
-    throw new AppError(ErrorCode.Unavailable, 'no upstream is available right now');
-  });
+  // 5 Plan: pool from memory, sleeping keys and switched Levels from Redis (one round trip).
   const state = await deps.health.state(caller.ownerId);
   switchBackCooledLevels(deps, caller.ownerId, state);
-  const planned = planRoute(
-    pool,
-    request.model !== '' ? caller : { ...caller, allowModels: '' },
-    request.model,
-    state.sleeping,
-    deps.roundRobin,
-    state.switched,
-  );
-  if (!planned.ok) {
-    throw refusalError(planned.reason, planned.message);
-  }
+  const plan = await planCall(deps, pool, caller, request.model, state);
 
-  // 5 Failover: each key of each step in turn until one answers with something not its fault.
+  // 6 Failover: each key of each step in turn until one answers with something not its fault.
   const failedHere = new Set<string>();
   const failures: FailureClass[] = [];
   const extraHeaders = forwardableRequestHeaders(req.headers);
-  const failed = async (key: PoolKey, level: number, failure: FailureClass, retryAfterMs?: number) => {
+  const timeoutMs = request.stream
+    ? deps.config.PROXY_UPSTREAM_TIMEOUT_MS
+    : deps.config.PROXY_ANSWER_TIMEOUT_MS;
+  const failed = async (key: PoolKey, step: RouteStep, failure: FailureClass, retryAfterMs?: number) => {
     failedHere.add(key.id);
     failures.push(failure);
-    await recordFailure(failureDeps(deps), { pool, state, key, level, failure, retryAfterMs });
+    await recordFailure(failureDeps(deps), {
+      pool,
+      state,
+      key,
+      level: step.level,
+      model: step.model,
+      failure,
+      retryAfterMs,
+    });
   };
-  for (const step of planned.plan.steps) {
+  for (const step of plan.steps) {
     for (const key of step.keys) {
       if (client.isGone()) {
         return;
@@ -78,72 +85,91 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
       if (failedHere.has(key.id)) {
         continue;
       }
-      const target = upstreamTarget(key, request.path, request.search, step.model, deps.providers.defaults);
+      const target = upstreamTarget(key, endpoint.path, '', step.model, deps.providers.defaults);
       if (target.needsAccessToken) {
         try {
           target.headers.authorization = `Bearer ${await deps.providers.accessToken(key)}`;
         } catch (error) {
           log.warn({ keyId: key.id, err: error }, 'no access token for the key');
-          await failed(key, step.level, FailureClass.Auth);
+          await failed(key, step, FailureClass.Auth);
           continue;
         }
       }
+      // A client that leaves now does not cancel a call upstream would bill anyway: it runs on,
+      // bounded by the usage grace, and is charged (docs/decisions.md §2).
       const cancel = new AbortController();
-      client.onGone = () => cancel.abort();
-      const attempt = await sendUpstream(
+      let grace: NodeJS.Timeout | undefined;
+      client.onGone = () => {
+        grace = setTimeout(() => cancel.abort(), deps.config.PROXY_USAGE_GRACE_MS);
+      };
+      const { body, contentType: bodyType } = upstreamBody(request, step.model, contentType);
+      const attempt = await deps.upstream.send(
         {
           ...target,
-          method: req.method ?? 'POST',
-          body: raw.length > 0 ? bodyFor(request, step.model) : undefined,
-          extraHeaders,
+          method: endpoint.method,
+          body,
+          extraHeaders: bodyType ? { ...extraHeaders, 'content-type': bodyType } : extraHeaders,
         },
-        deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
+        timeoutMs,
         cancel.signal,
         upstreamPolicy(deps, pool),
       );
-      if (client.isGone()) {
-        if (attempt.ok) {
-          attempt.abort();
-        }
-        return;
-      }
+      clearTimeout(grace);
       if (!attempt.ok) {
+        if (client.isGone()) {
+          return;
+        }
         log.warn(
           { keyId: key.id, level: step.level, failure: attempt.failure, err: attempt.error },
           'upstream attempt failed',
         );
-        await failed(key, step.level, attempt.failure);
+        await failed(key, step, attempt.failure);
         continue;
       }
       const status = attempt.response.statusCode ?? 502;
-      const outcome = classifyStatus(status);
-      if (outcome.kind === 'failure') {
-        log.warn(
-          { keyId: key.id, level: step.level, status, failure: outcome.class },
-          'upstream answered with a failure',
-        );
-        const retryAfter = parseRetryAfter(attempt.response.headers['retry-after'], Date.now());
-        attempt.response.resume();
-        attempt.abort();
-        await failed(key, step.level, outcome.class, retryAfter);
-        continue;
+      if (status >= 400) {
+        const errorBody = await readErrorBody(attempt.response);
+        const outcome = classifyStatus(status, errorBody.toString('utf8'));
+        if (outcome.kind === 'failure') {
+          log.warn(
+            { keyId: key.id, level: step.level, status, failure: outcome.class },
+            'upstream answered with a failure',
+          );
+          await failed(
+            key,
+            step,
+            outcome.class,
+            parseRetryAfter(attempt.response.headers['retry-after'], Date.now()),
+          );
+          if (client.isGone()) {
+            return;
+          }
+          continue;
+        }
+        // The client's own mistake: relayed as upstream wrote it, never anyone's failure.
+        if (!client.isGone()) {
+          relayError(res, attempt.response, errorBody);
+        }
+        return;
       }
-      if (outcome.kind === 'success') {
-        void deps.health.recordSuccess(caller.ownerId, key.id);
-      }
+      void deps.health.recordSuccess(caller.ownerId, key.id);
 
-      // 6 Relay: status and headers now, then every chunk as it arrives; usage read on the way.
+      // 7 Relay: status and headers now, then every chunk as it arrives; metered on the way.
       const relayed = await relayAnswer(
-        { idleMs: deps.config.PROXY_STREAM_IDLE_MS, usageGraceMs: deps.config.PROXY_USAGE_GRACE_MS, log },
-        request,
+        {
+          idleMs: deps.config.PROXY_STREAM_IDLE_MS,
+          usageGraceMs: deps.config.PROXY_USAGE_GRACE_MS,
+          hideUsageChunk: request.injectUsage,
+          log,
+        },
         attempt.response,
         () => attempt.abort(),
         res,
         client,
       );
 
-      // 7 Usage: one event per served call, into the durable outbox before anything else.
-      if (status >= 200 && status < 300 && req.method !== 'GET') {
+      // 8 Usage: one event per served call, into the durable outbox before anything else.
+      if (endpoint.metering !== 'none') {
         await emitUsage(deps, { caller, request, step, key, status, relayed, started });
       }
       return;
@@ -151,10 +177,12 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
   }
   throw failures.every((failure) => failure === FailureClass.RateLimit)
     ? new AppError(ErrorCode.RateLimited, 'every upstream key is rate limited; try again later')
-    : new AppError(ErrorCode.Unavailable, 'no upstream could serve this request');
+    : failures.every((failure) => failure === FailureClass.Model)
+      ? new AppError(ErrorCode.NotFound, `model ${plan.modelMapped} is not available from any upstream key`)
+      : new AppError(ErrorCode.Unavailable, 'no upstream could serve this request');
 }
 
-/** Step 7: builds the UsageRecorded event and appends it to the outbox. */
+/** Step 8: builds the UsageRecorded event and appends it to the outbox. */
 async function emitUsage(
   deps: ProxyDeps,
   call: {
@@ -167,8 +195,9 @@ async function emitUsage(
     started: number;
   },
 ): Promise<void> {
-  const { usage, partial } = usageOfServedCall(call.request, call.relayed);
+  const { usage, partial, estimated } = usageOfServedCall(call.request, call.relayed);
   const json = call.request.json ?? {};
+  const formSize = call.request.form?.find((part) => part.name === 'size')?.data.toString('utf8');
   const event = toUsageEvent({
     accountId: call.caller.accountId,
     ownerId: call.caller.ownerId,
@@ -176,12 +205,13 @@ async function emitUsage(
     modelServed: call.step.model,
     keyId: call.key.id,
     level: call.step.level,
-    path: call.request.path,
+    path: call.request.endpoint.path,
     status: call.status,
     usage,
-    imageSize: typeof json.size === 'string' ? json.size : '',
+    imageSize: typeof json.size === 'string' ? json.size : (formSize ?? ''),
     latencyMs: Date.now() - call.started,
     partial,
+    estimated,
   });
   try {
     await deps.outbox.append(event);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, keyModelField } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { planRoute, RoundRobin } from '../../domain/route-plan.js';
 import { trustedCaller } from './hop.js';
@@ -31,13 +31,16 @@ export async function inspectRoute(
   const { plan } = planned;
   const candidateLevels = new Set(plan.candidateLevels);
 
-  // 3 Every key of every Level the request could reach, with its state.
+  // 3 Every key of every Level the request could reach, with its state (asleep as a key, or for
+  // the mapped model only).
   const keys = pool.keys
     .filter((key) => candidateLevels.has(key.level))
     .map((key) => {
-      const sleep = state.sleepDetails.get(key.id);
+      const sleep =
+        state.sleepDetails.get(key.id) ?? state.sleepDetails.get(keyModelField(key.id, plan.modelMapped));
       return {
         ID: Number(key.id),
+        Name: key.name,
         Level: key.level,
         Provider: key.provider,
         ProviderType: key.type,

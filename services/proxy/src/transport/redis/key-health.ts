@@ -4,6 +4,7 @@ import {
   encodeSleep,
   encodeSwitch,
   KEY_STATE_TTL_SECONDS,
+  keyModelField,
   keyStateKeys,
   type Logger,
 } from '@gw/kit';
@@ -41,15 +42,18 @@ export class RedisKeyHealth implements KeyHealthStore {
         .multi()
         .hgetall(this.keys.sleeping(ownerId))
         .hgetall(this.keys.switched(ownerId))
+        .hgetall(this.keys.sleepingModels(ownerId))
         .exec();
       const now = this.now();
       const sleeping = (result?.[0]?.[1] ?? {}) as Record<string, string>;
       const switched = (result?.[1]?.[1] ?? {}) as Record<string, string>;
-      for (const [keyId, value] of Object.entries(sleeping)) {
+      const sleepingModels = (result?.[2]?.[1] ?? {}) as Record<string, string>;
+      // Key sleeps and (key, model) sleeps share one set: their fields never collide.
+      for (const [field, value] of [...Object.entries(sleeping), ...Object.entries(sleepingModels)]) {
         const entry = decodeSleep(value);
         if (entry && entry.until > now) {
-          state.sleeping.add(keyId);
-          state.sleepDetails.set(keyId, { until: entry.until, failure: entry.failure });
+          state.sleeping.add(field);
+          state.sleepDetails.set(field, { until: entry.until, failure: entry.failure });
         }
       }
       for (const [level, value] of Object.entries(switched)) {
@@ -103,11 +107,51 @@ export class RedisKeyHealth implements KeyHealthStore {
     }
   }
 
-  async recordSuccess(_ownerId: string, keyId: string): Promise<void> {
+  async recordModelFailure(ownerId: string, keyId: string, model: string, sleepMs: number): Promise<void> {
     try {
-      await this.redis.del(this.keys.failures(keyId), this.keys.sleeps(keyId));
+      const until = this.now() + sleepMs;
+      await this.redis
+        .multi()
+        .hset(
+          this.keys.sleepingModels(ownerId),
+          keyModelField(keyId, model),
+          encodeSleep({ until, failure: 'model', step: 1 }),
+        )
+        .pexpire(this.keys.sleepingModels(ownerId), sleepMs)
+        .exec();
+      this.log.warn({ ownerId, keyId, model, sleepMs }, 'upstream key put to sleep for one model');
     } catch (error) {
       this.warn(error);
+    }
+  }
+
+  async recordSuccess(ownerId: string, keyId: string): Promise<void> {
+    try {
+      // One round trip: counters reset, and a key that a probe found healthy wakes.
+      await this.redis
+        .multi()
+        .del(this.keys.failures(keyId), this.keys.sleeps(keyId))
+        .hdel(this.keys.sleeping(ownerId), keyId)
+        .exec();
+    } catch (error) {
+      this.warn(error);
+    }
+  }
+
+  async claimProbe(ownerId: string, level: number, intervalMs: number): Promise<boolean> {
+    try {
+      return (
+        (await this.redis.set(
+          this.keys.probe(ownerId, level),
+          String(this.now()),
+          'PX',
+          intervalMs,
+          'NX',
+        )) === 'OK'
+      );
+    } catch (error) {
+      this.warn(error);
+      return false;
     }
   }
 

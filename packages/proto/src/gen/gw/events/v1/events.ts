@@ -72,7 +72,12 @@ export interface UsageRecorded {
   callCount: number;
   latencyMs: bigint;
   at: string;
+  /** the answer did not reach the client whole (cut, or the client left) */
   partial: boolean;
+  /** upstream reported no usage: tokens counted from the text with a tokenizer */
+  estimated: boolean;
+  /** audio metered by duration (per-second transcription models) */
+  audioMs: bigint;
 }
 
 /**
@@ -663,6 +668,8 @@ function createBaseUsageRecorded(): UsageRecorded {
     latencyMs: 0n,
     at: "",
     partial: false,
+    estimated: false,
+    audioMs: 0n,
   };
 }
 
@@ -778,6 +785,15 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     }
     if (message.partial !== false) {
       writer.uint32(192).bool(message.partial);
+    }
+    if (message.estimated !== false) {
+      writer.uint32(200).bool(message.estimated);
+    }
+    if (message.audioMs !== 0n) {
+      if (BigInt.asIntN(64, message.audioMs) !== message.audioMs) {
+        throw new globalThis.Error("value provided for field message.audioMs of type int64 too large");
+      }
+      writer.uint32(208).int64(message.audioMs);
     }
     return writer;
   },
@@ -987,6 +1003,22 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
             message.partial = reader.bool();
             continue;
           }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.estimated = reader.bool();
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.audioMs = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1093,6 +1125,8 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
         : 0n,
       at: isSet(object.at) ? globalThis.String(object.at) : "",
       partial: isSet(object.partial) ? globalThis.Boolean(object.partial) : false,
+      estimated: isSet(object.estimated) ? globalThis.Boolean(object.estimated) : false,
+      audioMs: isSet(object.audioMs) ? BigInt(object.audioMs) : isSet(object.audio_ms) ? BigInt(object.audio_ms) : 0n,
     };
   },
 
@@ -1170,6 +1204,12 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     if (message.partial !== false) {
       obj.partial = message.partial;
     }
+    if (message.estimated !== false) {
+      obj.estimated = message.estimated;
+    }
+    if (message.audioMs !== 0n) {
+      obj.audioMs = message.audioMs.toString();
+    }
     return obj;
   },
 
@@ -1220,6 +1260,8 @@ export const UsageRecorded: MessageFns<UsageRecorded> = {
     message.latencyMs = (object.latencyMs !== undefined && object.latencyMs !== null) ? BigInt(object.latencyMs) : 0n;
     message.at = object.at ?? "";
     message.partial = object.partial ?? false;
+    message.estimated = object.estimated ?? false;
+    message.audioMs = (object.audioMs !== undefined && object.audioMs !== null) ? BigInt(object.audioMs) : 0n;
     return message;
   },
 };

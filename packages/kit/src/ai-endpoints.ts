@@ -1,0 +1,120 @@
+/**
+ * The closed catalogue of OpenAI-style endpoints the gateway forwards: stateless inference only.
+ * Anything else under /v1 is 404 and never reaches an upstream. Stored-object endpoints (files,
+ * batches, uploads, fine-tuning, assistants, threads, vector stores, stored responses and
+ * completions) are left out on purpose: the owner's keys are shared by every tenant, so whatever
+ * one tenant stored would be readable, usable and deletable by all the others.
+ *
+ * The catalogue is also what RESOURCES (owner) and Resources (account) allowlist: their entries
+ * are catalogue paths.
+ */
+
+/** Where a request names its model. */
+export type ModelSource = 'json' | 'multipart' | 'query' | 'none';
+
+/** How a served call is metered. */
+export type Metering =
+  /** Tokens from the reported `usage` (or estimated from the text when there is none). */
+  | 'tokens'
+  /** Images made, from the answer's `data`, plus any reported token usage. */
+  | 'images'
+  /** Speech made from the request's `input` text (the answer is audio). */
+  | 'speech'
+  /** Not metered (model listings). */
+  | 'none';
+
+export interface AiEndpoint {
+  method: 'GET' | 'POST';
+  /** The path clients call and the path sent upstream (after the Provider's base). */
+  path: string;
+  /** The body the endpoint takes; `multipart` is an upload. */
+  body: 'json' | 'multipart' | 'none';
+  model: ModelSource;
+  metering: Metering;
+  /** Opened as a WebSocket (GET with Upgrade). */
+  websocket?: true;
+  /** Served even when RESOURCES or Resources are set (not an inference resource). */
+  alwaysAllowed?: true;
+}
+
+export const AI_ENDPOINTS: readonly AiEndpoint[] = [
+  { method: 'POST', path: '/v1/chat/completions', body: 'json', model: 'json', metering: 'tokens' },
+  { method: 'POST', path: '/v1/completions', body: 'json', model: 'json', metering: 'tokens' },
+  { method: 'POST', path: '/v1/responses', body: 'json', model: 'json', metering: 'tokens' },
+  { method: 'POST', path: '/v1/embeddings', body: 'json', model: 'json', metering: 'tokens' },
+  { method: 'POST', path: '/v1/images/generations', body: 'json', model: 'json', metering: 'images' },
+  { method: 'POST', path: '/v1/images/edits', body: 'multipart', model: 'multipart', metering: 'images' },
+  {
+    method: 'POST',
+    path: '/v1/images/variations',
+    body: 'multipart',
+    model: 'multipart',
+    metering: 'images',
+  },
+  { method: 'POST', path: '/v1/audio/speech', body: 'json', model: 'json', metering: 'speech' },
+  {
+    method: 'POST',
+    path: '/v1/audio/transcriptions',
+    body: 'multipart',
+    model: 'multipart',
+    metering: 'tokens',
+  },
+  {
+    method: 'POST',
+    path: '/v1/audio/translations',
+    body: 'multipart',
+    model: 'multipart',
+    metering: 'tokens',
+  },
+  { method: 'POST', path: '/v1/moderations', body: 'json', model: 'json', metering: 'tokens' },
+  { method: 'POST', path: '/v1/rerank', body: 'json', model: 'json', metering: 'tokens' },
+  { method: 'GET', path: '/v1/realtime', body: 'none', model: 'query', metering: 'tokens', websocket: true },
+  { method: 'GET', path: '/v1/models', body: 'none', model: 'none', metering: 'none', alwaysAllowed: true },
+];
+
+/** The paths RESOURCES and Resources may name: every inference endpoint of the catalogue. */
+export const AI_RESOURCE_PATHS: readonly string[] = AI_ENDPOINTS.filter((e) => !e.alwaysAllowed).map(
+  (e) => e.path,
+);
+
+const byRoute = new Map(AI_ENDPOINTS.map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint]));
+
+/**
+ * The path a client asked for, canonical: percent-decoded once, backslashes read as slashes,
+ * empty and `.` segments dropped, `..` applied; `/models` is `/v1/models`. Undefined when it
+ * cannot be decoded or holds a NUL. Only an exact catalogue match of the result is served, and
+ * the upstream URL is built from that entry, never from the raw path.
+ */
+export function canonicalAiPath(rawPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) {
+    return undefined;
+  }
+  const segments: string[] = [];
+  for (const segment of decoded.replaceAll('\\', '/').split('/')) {
+    if (segment === '..') {
+      segments.pop();
+    } else if (segment !== '' && segment !== '.') {
+      segments.push(segment);
+    }
+  }
+  const path = `/${segments.join('/')}`;
+  return path === '/models' ? '/v1/models' : path;
+}
+
+/** The catalogue entry a request is for, or undefined (404: never forwarded). */
+export function findAiEndpoint(method: string, rawPath: string, websocket = false): AiEndpoint | undefined {
+  const path = canonicalAiPath(rawPath);
+  const endpoint = path === undefined ? undefined : byRoute.get(`${method.toUpperCase()} ${path}`);
+  return endpoint && (endpoint.websocket === true) === websocket ? endpoint : undefined;
+}
+
+/** Whether an allowlist (RESOURCES, Resources: catalogue paths) lets a call to this endpoint through. */
+export function allowsResource(allowlist: readonly string[], endpoint: AiEndpoint): boolean {
+  return endpoint.alwaysAllowed === true || allowlist.length === 0 || allowlist.includes(endpoint.path);
+}

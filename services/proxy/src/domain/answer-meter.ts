@@ -1,0 +1,198 @@
+import { JSONParser } from '@streamparser/json';
+import { chunkText, isUsageOnlyChunk, parseJson, SseSplitter } from './sse.js';
+import { emptyUsage, readUsage, type Usage } from './usage.js';
+
+/** A JSON answer up to this size is parsed whole at its end; a larger one is scanned as it flows. */
+const WHOLE_JSON_LIMIT = 1024 * 1024;
+/** Text kept for an estimate when upstream reports no usage; beyond it, characters are counted. */
+const TEXT_LIMIT = 1024 * 1024;
+
+export type AnswerKind = 'sse' | 'json' | 'text' | 'binary';
+
+export function answerKind(contentType: string | undefined): AnswerKind {
+  const type = (contentType ?? '').toLowerCase();
+  if (type.includes('text/event-stream')) {
+    return 'sse';
+  }
+  if (type.includes('json')) {
+    return 'json';
+  }
+  return type.startsWith('text/') ? 'text' : 'binary';
+}
+
+/** Paths of a JSON answer that say something about usage, and the text an estimate counts. */
+const JSON_PATHS = [
+  '$.usage',
+  '$.response.usage',
+  '$.data.*',
+  '$.choices.*.message.content',
+  '$.choices.*.text',
+  '$.text',
+  '$.output.*.content.*.text',
+];
+
+/**
+ * Reads an upstream answer as it is relayed, without holding it: the usage upstream reported
+ * (SSE chunks, a JSON body of any size, image counts) and, bounded, the text an estimate counts
+ * when it reported none. `push` answers what the client gets: the bytes as they came, unless the
+ * usage-only chunk we asked for on the client's behalf must be hidden.
+ */
+export class AnswerMeter {
+  readonly usage: Usage = emptyUsage();
+  private readonly decoder = new TextDecoder();
+  private readonly splitter = new SseSplitter();
+  private text = '';
+  private textOverflow = 0;
+  private buffered: Buffer[] | undefined = [];
+  private bufferedSize = 0;
+  private scanner: JSONParser | undefined;
+  private scanFailed = false;
+
+  constructor(
+    private readonly kind: AnswerKind,
+    private readonly hideUsageChunk: boolean,
+  ) {}
+
+  push(chunk: Buffer): Buffer | string {
+    switch (this.kind) {
+      case 'sse':
+        return this.pushSse(chunk);
+      case 'json':
+        this.pushJson(chunk);
+        return chunk;
+      case 'text':
+        this.keepText(this.decoder.decode(chunk, { stream: true }));
+        return chunk;
+      case 'binary':
+        return chunk;
+    }
+  }
+
+  /** The answer ended: what is left to write to the client. */
+  end(): string {
+    if (this.kind === 'sse') {
+      const rest = this.splitter.flush();
+      return rest ? this.sseEvent(rest.raw, rest.data) : '';
+    }
+    if (this.kind === 'json' && this.buffered) {
+      const body = parseJson(Buffer.concat(this.buffered).toString('utf8'));
+      if (body !== undefined) {
+        readUsage(body, this.usage);
+        this.keepJsonText(body);
+      }
+    }
+    return '';
+  }
+
+  /** Text of the answer seen so far, and how many characters past the kept part. */
+  seenText(): { text: string; overflowChars: number } {
+    return { text: this.text, overflowChars: this.textOverflow };
+  }
+
+  private pushSse(chunk: Buffer): Buffer | string {
+    let out = '';
+    for (const event of this.splitter.push(this.decoder.decode(chunk, { stream: true }))) {
+      out += this.sseEvent(event.raw, event.data);
+    }
+    // Without anything to hide, the bytes go on exactly as they came.
+    return this.hideUsageChunk ? out : chunk;
+  }
+
+  private sseEvent(raw: string, data: string): string {
+    const value = parseJson(data);
+    if (value !== undefined) {
+      if ((value as { usage?: unknown }).usage || (value as { response?: unknown }).response) {
+        readUsage(value, this.usage);
+      }
+      const delta = (value as { type?: unknown; delta?: unknown }).delta;
+      this.keepText(
+        (value as { type?: unknown }).type === 'response.output_text.delta' && typeof delta === 'string'
+          ? delta
+          : chunkText(value),
+      );
+    }
+    return this.hideUsageChunk && isUsageOnlyChunk(value) ? '' : raw;
+  }
+
+  private pushJson(chunk: Buffer): void {
+    if (this.buffered) {
+      this.buffered.push(chunk);
+      this.bufferedSize += chunk.length;
+      if (this.bufferedSize <= WHOLE_JSON_LIMIT) {
+        return;
+      }
+      // Too large to parse whole: scan from the start, as it flows, for what matters.
+      const held = this.buffered;
+      this.buffered = undefined;
+      this.scanner = this.jsonScanner();
+      for (const part of held) {
+        this.scan(part);
+      }
+      return;
+    }
+    this.scan(chunk);
+  }
+
+  private jsonScanner(): JSONParser {
+    const scanner = new JSONParser({ paths: JSON_PATHS, keepStack: false });
+    scanner.onValue = ({ value, key, stack }) => {
+      const path = [...stack.slice(1).map((element) => element.key), key].join('.');
+      if (path === 'usage' || path === 'response.usage') {
+        readUsage({ usage: value }, this.usage);
+      } else if (path.startsWith('data.')) {
+        readUsage({ data: [value] }, this.usage);
+      } else if (typeof value === 'string') {
+        this.keepText(value);
+      }
+    };
+    scanner.onError = () => {
+      this.scanFailed = true;
+    };
+    return scanner;
+  }
+
+  private scan(chunk: Buffer): void {
+    if (!this.scanFailed && this.scanner && !this.scanner.isEnded) {
+      try {
+        this.scanner.write(chunk);
+      } catch {
+        this.scanFailed = true;
+      }
+    }
+  }
+
+  /** The text fields of a JSON answer parsed whole (the same ones the scanner keeps). */
+  private keepJsonText(body: unknown): void {
+    const root = (body ?? {}) as { choices?: unknown; text?: unknown; output?: unknown };
+    this.keepText(chunkText({ choices: root.choices }));
+    if (Array.isArray(root.choices)) {
+      for (const choice of root.choices as Array<{ message?: { content?: unknown } }>) {
+        if (typeof choice.message?.content === 'string') {
+          this.keepText(choice.message.content);
+        }
+      }
+    }
+    if (typeof root.text === 'string') {
+      this.keepText(root.text);
+    }
+    if (Array.isArray(root.output)) {
+      for (const item of root.output as Array<{ content?: unknown }>) {
+        for (const part of Array.isArray(item.content) ? (item.content as Array<{ text?: unknown }>) : []) {
+          if (typeof part.text === 'string') {
+            this.keepText(part.text);
+          }
+        }
+      }
+    }
+  }
+
+  private keepText(text: string): void {
+    const room = TEXT_LIMIT - this.text.length;
+    if (text.length <= room) {
+      this.text += text;
+    } else {
+      this.text += text.slice(0, Math.max(room, 0));
+      this.textOverflow += text.length - Math.max(room, 0);
+    }
+  }
+}
