@@ -10,7 +10,7 @@ import { MemoryAccountsStore } from './memory-store/memory-store.js';
 import type { Tables } from './memory-store/tables.js';
 
 /** A clock the test moves by hand. */
-export class TestClock implements Clock {
+class TestClock implements Clock {
   constructor(private at: Date) {}
 
   now(): Date {
@@ -33,7 +33,7 @@ export interface MoneyWorld {
   softLimitAlerts: Array<{ accountId: bigint; month: string }>;
 }
 
-export const START = new Date('2026-03-10T12:00:00Z');
+const START = new Date('2026-03-10T12:00:00Z');
 
 export async function moneyWorld(options: { apiBalanceFloorNano?: bigint } = {}): Promise<MoneyWorld> {
   const clock = new TestClock(START);

@@ -11,7 +11,7 @@ export interface AccountRow extends AccountRecord {
   softAlertMonth: string | null;
 }
 
-export interface LotRow {
+interface LotRow {
   id: bigint;
   accountId: bigint;
   grantedNano: bigint;
@@ -21,7 +21,7 @@ export interface LotRow {
   createdAt: Date;
 }
 
-export interface LedgerEntry extends LedgerRow {
+interface LedgerEntry extends LedgerRow {
   id: bigint;
   createdAt: Date;
 }
