@@ -1,3 +1,4 @@
+export * from './api.js';
 export * from './gateway.js';
 export * from './ports.js';
 export * from './postgres.js';

@@ -6,6 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MockUpstream } from './mock-upstream.js';
+import { waitForRoute } from './route-ready.js';
 
 /** A realtime client through the edge; resolves once the socket is open (or with the refusal status). */
 function openSession(
@@ -81,7 +82,7 @@ describe('GET /v1/realtime through the edge', () => {
     expect(
       (await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt*=1' } })).status,
     ).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitForRoute(gw, 'gpt-rt-1', 1, [keyId]);
 
     const { ws, frames } = session(await openSession(gw, 'gpt-rt-1', gw.rootKey));
     await waitFor(
@@ -163,12 +164,11 @@ describe('GET /v1/realtime through the edge', () => {
     const refusing = secret('rt-refuse');
     const serving = secret('rt-serve');
     mock.set(refusing, { status: 500 });
-    await addKey(2, refusing);
-    await addKey(2, serving);
+    const ids = [await addKey(2, refusing), await addKey(2, serving)];
     expect(
       (await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt-fo=2' } })).status,
     ).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitForRoute(gw, 'gpt-rt-fo', 2, ids);
 
     for (let i = 0; i < 2; i += 1) {
       const { ws, frames } = session(await openSession(gw, 'gpt-rt-fo', gw.rootKey));

@@ -1,7 +1,8 @@
+import { writtenAccount } from './account-write.js';
 import { describeKey, generateApiKey } from './api-key.js';
 import type { AccountRecord, NewAccount } from './model.js';
 import { emailKey, nameKey } from './names.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export interface BootstrapResult {
   root: AccountRecord;
@@ -17,7 +18,7 @@ export async function bootstrapRoot(
   deps: AccountsDeps,
   rootKey: string | undefined,
 ): Promise<BootstrapResult> {
-  const existing = await deps.store.findRoot();
+  const existing = await deps.store.accounts.findRoot();
   if (existing) {
     return { root: existing };
   }
@@ -65,14 +66,16 @@ export async function bootstrapRoot(
   };
   const created = await deps.store.transaction(async (tx) => {
     // Two accounts replicas starting together: the unique index on is_root lets one win.
-    const taken = await tx.nameOrEmailTaken(nameKey(root.name), emailKey(root.email));
+    const taken = await tx.accounts.nameOrEmailTaken(nameKey(root.name), emailKey(root.email));
     if (taken) {
       return undefined;
     }
-    return tx.insertAccount({ ...root, nameKey: nameKey(root.name), emailKey: emailKey(root.email) }, '.');
+    return writtenAccount(
+      await tx.accounts.insert({ ...root, nameKey: nameKey(root.name), emailKey: emailKey(root.email) }, '.'),
+    );
   });
   if (!created) {
-    const winner = await deps.store.findRoot();
+    const winner = await deps.store.accounts.findRoot();
     if (!winner) {
       throw new Error('root could not be created');
     }

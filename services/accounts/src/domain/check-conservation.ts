@@ -1,6 +1,7 @@
 import { assertRoot } from './access.js';
 import { loadCaller } from './load-caller.js';
-import type { AccountsDeps, ConservationRow } from './ports.js';
+import type { ConservationRow } from './ports/conservation.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export interface ConservationTotals {
   ownerId: bigint;
@@ -38,7 +39,7 @@ export async function checkConservation(
   callerId: bigint,
 ): Promise<{ overall: ConservationTotals; owners: ConservationTotals[] }> {
   assertRoot(await loadCaller(deps, callerId));
-  const rows = await deps.store.conservationTotals(deps.clock.now());
+  const rows = await deps.store.conservation.totals(deps.clock.now());
   const sum = (pick: (row: ConservationRow) => bigint) => rows.reduce((total, row) => total + pick(row), 0n);
   const overall = totalsOf({
     ownerId: 0n,

@@ -1,4 +1,5 @@
 import { AppError, ErrorCode, formatUsd, usd } from '@gw/kit';
+import { takenError, writtenAccount } from './account-write.js';
 import { describeKey, generateApiKey } from './api-key.js';
 import { creditDays, moveCredit } from './credit.js';
 import { loadCaller } from './load-caller.js';
@@ -6,7 +7,7 @@ import { checkIdempotency, runOnce } from './idempotency.js';
 import { viewOf } from './lots.js';
 import { INHERITED_FIELDS, type AccountRecord, type AccountView, type NewAccount } from './model.js';
 import { emailKey, emailProblem, nameKey, nameProblem, normaliseName } from './names.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export const MIN_CREDIT_GRANT_NANO = usd(2);
 
@@ -111,18 +112,15 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
   const key = generateApiKey();
   const now = deps.clock.now();
   const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx, idempotency, 'create', async (): Promise<AccountView> => {
+    runOnce(tx.idempotency, idempotency, 'create', async (): Promise<AccountView> => {
       // Locking the parent row serialises its grants, so concurrent creations cannot overdraw it.
-      const caller = await tx.lockAccount(input.callerId);
+      const caller = await tx.accounts.lock(input.callerId);
       if (!caller) {
         throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
       }
-      const taken = await tx.nameOrEmailTaken(nameKey(name), emailKey(email));
+      const taken = await tx.accounts.nameOrEmailTaken(nameKey(name), emailKey(email));
       if (taken) {
-        throw new AppError(
-          ErrorCode.InvalidRequest,
-          taken === 'name' ? 'Name is already taken' : 'Email is already registered',
-        );
+        throw takenError(taken);
       }
       const inherited = Object.fromEntries(INHERITED_FIELDS.map((field) => [field, caller[field]]));
       const described = describeKey(key);
@@ -158,9 +156,11 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
           (record as unknown as Record<string, unknown>)[field] = fields[field];
         }
       }
-      const created = await tx.insertAccount(
-        { ...record, nameKey: nameKey(name), emailKey: emailKey(email) },
-        caller.dna,
+      const created = writtenAccount(
+        await tx.accounts.insert(
+          { ...record, nameKey: nameKey(name), emailKey: emailKey(email) },
+          caller.dna,
+        ),
       );
       await moveCredit(tx, {
         from: caller,
@@ -170,7 +170,7 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
         idempotencyKey: `create:${created.id}`,
         now,
       });
-      return viewOf(created, await tx.liveLots(created.id, now), now);
+      return viewOf(created, await tx.lots.live([created.id], now), now);
     }),
   );
   if (!replayed) {

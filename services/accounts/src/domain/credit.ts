@@ -1,7 +1,8 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { expiryAfterDays, planSpend } from './lots.js';
 import type { AccountRecord } from './model.js';
-import type { AccountsTx } from './ports.js';
+import type { AccountsTx } from './ports/deps.js';
+import type { NewLot } from './ports/lots.js';
 
 export const DEFAULT_CREDIT_DAYS = 180;
 export const MAX_CREDIT_DAYS = 3650;
@@ -30,7 +31,7 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
   }
   let receiverLedgerId: bigint | undefined;
   if (from.isRoot) {
-    receiverLedgerId = await tx.insertLedger({
+    receiverLedgerId = await tx.ledger.insert({
       idempotencyKey,
       kind: 'mint',
       accountId: to.id,
@@ -41,7 +42,7 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
       return false;
     }
   } else {
-    const senderLedgerId = await tx.insertLedger({
+    const senderLedgerId = await tx.ledger.insert({
       idempotencyKey,
       kind: 'grant',
       accountId: from.id,
@@ -51,18 +52,18 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
     if (senderLedgerId === undefined) {
       return false;
     }
-    const plan = planSpend(await tx.lockSpendableLots(from.id, now), amountNano, now);
+    const plan = planSpend(await tx.lots.lockSpendable(from.id, now), amountNano, now);
     if (!plan) {
       throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', {
         accountId: String(from.id),
       });
     }
     for (const step of plan) {
-      if (!(await tx.takeFromLot(step.lotId, step.takeNano))) {
+      if (!(await tx.lots.take(step.lotId, step.takeNano))) {
         throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant');
       }
     }
-    receiverLedgerId = await tx.insertLedger({
+    receiverLedgerId = await tx.ledger.insert({
       idempotencyKey,
       kind: 'grant',
       accountId: to.id,
@@ -86,14 +87,11 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
  * Gives an account credit: post-paid debt is settled first, the rest becomes a lot. The balance
  * (lots − debt) rises by amountNano either way, so conservation is unchanged.
  */
-export async function creditLot(
-  tx: AccountsTx,
-  lot: { accountId: bigint; amountNano: bigint; expiresAt: Date; ledgerId: bigint },
-): Promise<void> {
-  const absorbed = await tx.absorbDebt(lot.accountId, lot.amountNano);
+export async function creditLot(tx: AccountsTx, lot: NewLot): Promise<void> {
+  const absorbed = await tx.accounts.absorbDebt(lot.accountId, lot.amountNano);
   const rest = lot.amountNano - absorbed;
   if (rest > 0n) {
-    await tx.insertLot({ ...lot, amountNano: rest });
+    await tx.lots.insert({ ...lot, amountNano: rest });
   }
 }
 
@@ -108,7 +106,7 @@ export async function clawBack(tx: AccountsTx, args: CreditMovement): Promise<vo
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
   }
   const plan =
-    from.debtNano > 0n ? undefined : planSpend(await tx.lockSpendableLots(from.id, now), amountNano, now);
+    from.debtNano > 0n ? undefined : planSpend(await tx.lots.lockSpendable(from.id, now), amountNano, now);
   if (!plan) {
     throw new AppError(
       ErrorCode.InsufficientCredit,
@@ -116,7 +114,7 @@ export async function clawBack(tx: AccountsTx, args: CreditMovement): Promise<vo
     );
   }
   for (const step of plan) {
-    if (!(await tx.takeFromLot(step.lotId, step.takeNano))) {
+    if (!(await tx.lots.take(step.lotId, step.takeNano))) {
       throw new AppError(
         ErrorCode.InsufficientCredit,
         "the target's balance is lower than the amount to claw back",
@@ -124,7 +122,7 @@ export async function clawBack(tx: AccountsTx, args: CreditMovement): Promise<vo
     }
   }
   if (to.isRoot) {
-    const unminted = await tx.insertLedger({
+    const unminted = await tx.ledger.insert({
       idempotencyKey,
       kind: 'mint',
       accountId: from.id,
@@ -136,14 +134,14 @@ export async function clawBack(tx: AccountsTx, args: CreditMovement): Promise<vo
     }
     return;
   }
-  const senderLedgerId = await tx.insertLedger({
+  const senderLedgerId = await tx.ledger.insert({
     idempotencyKey,
     kind: 'clawback',
     accountId: from.id,
     counterpartyId: to.id,
     amountNano: -amountNano,
   });
-  const receiverLedgerId = await tx.insertLedger({
+  const receiverLedgerId = await tx.ledger.insert({
     idempotencyKey,
     kind: 'clawback',
     accountId: to.id,

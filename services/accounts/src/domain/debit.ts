@@ -1,6 +1,7 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { planSpendUpTo, viewOf } from './lots.js';
-import type { AccountsDeps, DebitTarget } from './ports.js';
+import type { DebitTarget } from './ports/accounts.js';
+import type { AccountsDeps } from './ports/deps.js';
 import { applySpend } from './spend.js';
 
 export interface DebitInput {
@@ -46,23 +47,23 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
   }
   const now = deps.clock.now();
   const outcome = await deps.store.transaction(async (tx) => {
-    let target: DebitTarget | undefined = await tx.lockForDebit(input.accountId);
+    let target: DebitTarget | undefined = await tx.accounts.lockForDebit(input.accountId);
     for (let hops = 0; target?.deleted && target.account.parentId !== null && hops < 64; hops++) {
-      target = await tx.lockForDebit(target.account.parentId);
+      target = await tx.accounts.lockForDebit(target.account.parentId);
     }
     if (!target || target.deleted) {
       throw new AppError(ErrorCode.NotFound, 'no such account');
     }
     const { account } = target;
     // The row lock serialises debits of one account, so a duplicate sees the first row here.
-    const existing = await tx.findLedger(idempotencyKey, 'usage');
+    const existing = await tx.ledger.find(idempotencyKey, 'usage');
     if (existing) {
       if (existing.amountNano !== -amountNano) {
         throw new AppError(ErrorCode.Conflict, 'this usage event was already charged with another amount', {
           idempotencyKey,
         });
       }
-      const lots = await tx.liveLots(existing.accountId, now);
+      const lots = await tx.lots.live([existing.accountId], now);
       return {
         ledgerId: existing.id,
         accountId: existing.accountId,
@@ -73,7 +74,7 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
         softAlertMonth: undefined,
       };
     }
-    const ledgerId = await tx.insertLedger({
+    const ledgerId = await tx.ledger.insert({
       idempotencyKey,
       kind: 'usage',
       accountId: account.id,
@@ -83,27 +84,18 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     if (ledgerId === undefined) {
       throw new AppError(ErrorCode.Conflict, 'this usage event was already charged');
     }
-    const plan = planSpendUpTo(await tx.lockSpendableLots(account.id, now), amountNano, now);
+    const plan = planSpendUpTo(await tx.lots.lockSpendable(account.id, now), amountNano, now);
     for (const step of plan.steps) {
-      if (!(await tx.takeFromLot(step.lotId, step.takeNano))) {
+      if (!(await tx.lots.take(step.lotId, step.takeNano))) {
         throw new Error('a locked lot did not hold its planned amount');
       }
     }
     if (plan.shortfallNano > 0n) {
-      await tx.addDebt(account.id, plan.shortfallNano);
+      await tx.accounts.addDebt(account.id, plan.shortfallNano);
     }
-    const spend = applySpend(
-      {
-        ...account,
-        dayStart: target.dayStart,
-        monthStart: target.monthStart,
-        softAlertMonth: target.softAlertMonth,
-      },
-      amountNano,
-      now,
-    );
-    await tx.setSpend(account.id, spend.next);
-    const lots = await tx.liveLots(account.id, now);
+    const spend = applySpend({ ...account, softAlertMonth: target.softAlertMonth }, amountNano, now);
+    await tx.accounts.setSpend(account.id, spend.next);
+    const lots = await tx.lots.live([account.id], now);
     const after = { ...account, debtNano: account.debtNano + plan.shortfallNano };
     return {
       ledgerId,

@@ -5,7 +5,7 @@ import { checkIdempotency, runOnce } from './idempotency.js';
 import { loadCaller } from './load-caller.js';
 import { balanceOf, expiryAfterDays } from './lots.js';
 import type { AccountRecord } from './model.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps } from './ports/deps.js';
 import { singleLookup } from './target-lookup.js';
 
 export const DELETE_FEE_NANO = usd('0.2');
@@ -60,8 +60,8 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
   const now = deps.clock.now();
 
   const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx, idempotency, 'delete', async () => {
-      const found = await tx.findOne(lookup, '.');
+    runOnce(tx.idempotency, idempotency, 'delete', async () => {
+      const found = await tx.accounts.findOne(lookup, '.');
       if (!found) {
         throw new AppError(ErrorCode.NotFound, 'no such account');
       }
@@ -69,12 +69,12 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
         throw new AppError(ErrorCode.Forbidden, 'only the parent or the owner may delete this account');
       }
       // Parent first, then the child: the top-down order of every other movement.
-      const parent = await tx.lockAccount(found.parentId);
-      const target = await tx.lockAccount(found.id);
+      const parent = await tx.accounts.lock(found.parentId);
+      const target = await tx.accounts.lock(found.id);
       if (!target || !parent) {
         throw new AppError(ErrorCode.NotFound, 'no such account');
       }
-      const children = await tx.liveChildren(target.id);
+      const children = await tx.accounts.liveChildren(target.id);
       if (children.length > 0) {
         const names = children.slice(0, 20).map((child) => `${child.name} (${child.id})`);
         throw new AppError(
@@ -83,26 +83,26 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
           { subaccounts: children.map((child) => String(child.id)) },
         );
       }
-      const lots = await tx.lockSpendableLots(target.id, now);
+      const lots = await tx.lots.lockSpendable(target.id, now);
       const remainder = balanceOf(lots, now) - target.debtNano;
       const { refundNano, feeNano } = refundOf(remainder);
       if (remainder > 0n) {
         for (const lot of lots) {
-          if (!(await tx.takeFromLot(lot.id, lot.remainingNano))) {
+          if (!(await tx.lots.take(lot.id, lot.remainingNano))) {
             throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
           }
         }
-        await tx.absorbDebt(target.id, target.debtNano);
+        await tx.accounts.absorbDebt(target.id, target.debtNano);
         const key = `delete:${target.id}`;
         if (refundNano > 0n) {
-          await tx.insertLedger({
+          await tx.ledger.insert({
             idempotencyKey: key,
             kind: 'refund',
             accountId: target.id,
             counterpartyId: parent.id,
             amountNano: -refundNano,
           });
-          const parentLeg = await tx.insertLedger({
+          const parentLeg = await tx.ledger.insert({
             idempotencyKey: key,
             kind: 'refund',
             accountId: parent.id,
@@ -119,7 +119,7 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
             ledgerId: parentLeg,
           });
         }
-        await tx.insertLedger({
+        await tx.ledger.insert({
           idempotencyKey: key,
           kind: 'fee',
           accountId: target.id,
@@ -127,7 +127,7 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
           amountNano: -feeNano,
         });
       }
-      await tx.markDeleted(target.id);
+      await tx.accounts.markDeleted(target.id);
       return { id: target.id, name: target.name, refundedNano: refundNano, feeNano, keyHash: target.keyHash };
     }),
   );

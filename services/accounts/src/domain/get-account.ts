@@ -5,7 +5,8 @@ import { loadCaller } from './load-caller.js';
 import { viewOf } from './lots.js';
 import type { AccountView } from './model.js';
 import { emailKey, nameKey } from './names.js';
-import type { AccountLookup, AccountsDeps } from './ports.js';
+import type { AccountLookup } from './ports/accounts.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export interface GetAccountInput {
   callerId: bigint;
@@ -41,7 +42,7 @@ export async function getAccount(deps: AccountsDeps, input: GetAccountInput): Pr
     case 'filter':
       throw new AppError(ErrorCode.InvalidRequest, 'a prefix filter selects a list, not one account');
   }
-  const target = await deps.store.findOne(lookup, '.');
+  const target = await deps.store.accounts.findOne(lookup, '.');
   if (!target) {
     throw new AppError(ErrorCode.NotFound, 'no such account');
   }
@@ -51,6 +52,6 @@ export async function getAccount(deps: AccountsDeps, input: GetAccountInput): Pr
     assertManages(caller, target);
   }
   const now = deps.clock.now();
-  const lots = await deps.store.liveLots(target.id, now);
+  const lots = await deps.store.lots.live([target.id], now);
   return viewOf(target, lots, now);
 }

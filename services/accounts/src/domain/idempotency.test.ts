@@ -1,16 +1,16 @@
 import { AppError } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
 import { checkIdempotency, decodeSnapshot, encodeSnapshot, runOnce } from './idempotency.js';
-import type { AccountsTx, StoredIdempotency } from './ports.js';
+import type { IdempotencyKeys, StoredIdempotency } from './ports/idempotency.js';
 
 function fakeTx(stored?: StoredIdempotency) {
   const saved: string[] = [];
-  const tx = {
-    claimIdempotencyKey: async () => stored,
-    saveIdempotencyResponse: async (_caller: bigint, _key: string, response: string) => {
+  const tx: IdempotencyKeys = {
+    claim: async () => stored,
+    saveResponse: async (_caller: bigint, _key: string, response: string) => {
       saved.push(response);
     },
-  } as unknown as AccountsTx;
+  };
   return { tx, saved };
 }
 

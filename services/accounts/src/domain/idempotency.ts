@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { AccountsTx } from './ports.js';
+import type { IdempotencyKeys } from './ports/idempotency.js';
 
 /** An Idempotency-Key of a money-moving management call (docs/decisions.md §3). */
 export interface IdempotencyRequest {
@@ -60,7 +60,7 @@ export function decodeSnapshot(text: string): unknown {
  * request replays the stored answer; with another request it is a conflict and nothing moves.
  */
 export async function runOnce<T>(
-  tx: AccountsTx,
+  keys: IdempotencyKeys,
   request: IdempotencyRequest,
   operation: string,
   work: () => Promise<T>,
@@ -68,7 +68,7 @@ export async function runOnce<T>(
   if (request.key === '') {
     return { value: await work(), replayed: false };
   }
-  const stored = await tx.claimIdempotencyKey(request.callerId, request.key, request.requestHash, operation);
+  const stored = await keys.claim(request.callerId, request.key, request.requestHash, operation);
   if (stored) {
     if (stored.requestHash !== request.requestHash || stored.operation !== operation) {
       throw new AppError(ErrorCode.Conflict, 'this Idempotency-Key was already used for another request');
@@ -77,6 +77,6 @@ export async function runOnce<T>(
     return { value: decodeSnapshot(stored.response) as T, replayed: true };
   }
   const value = await work();
-  await tx.saveIdempotencyResponse(request.callerId, request.key, encodeSnapshot(value));
+  await keys.saveResponse(request.callerId, request.key, encodeSnapshot(value));
   return { value, replayed: false };
 }

@@ -6,7 +6,8 @@ import { loadCaller } from './load-caller.js';
 import { viewOf } from './lots.js';
 import type { AccountView } from './model.js';
 import { emailKey, nameKey } from './names.js';
-import type { AccountLookup, AccountsDeps, ListQuery } from './ports.js';
+import type { AccountLookup, ListQuery } from './ports/accounts.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export interface ListFilter {
   id?: bigint;
@@ -79,12 +80,12 @@ export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput)
     }
     const lookup = lookupOf(identifier);
     if (lookup) {
-      const target = await deps.store.findOne(lookup, '.');
+      const target = await deps.store.accounts.findOne(lookup, '.');
       if (!target) {
         throw new AppError(ErrorCode.NotFound, 'no such account');
       }
       assertManages(caller, target);
-      const lots = await deps.store.liveLots(target.id, now);
+      const lots = await deps.store.lots.live([target.id], now);
       return { views: page === 1 ? [viewOf(target, lots, now)] : [], total: 1, page, size };
     }
     if (identifier.kind === 'filter') {
@@ -116,8 +117,8 @@ export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput)
     query.dnaPrefix = dnaFilterOf(filter.dna);
   }
 
-  const { rows, total } = await deps.store.listAccounts(query);
-  const lots = await deps.store.liveLotsFor(
+  const { rows, total } = await deps.store.accounts.list(query);
+  const lots = await deps.store.lots.live(
     rows.map((row) => row.id),
     now,
   );

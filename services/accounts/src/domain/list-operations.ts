@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { loadCaller } from './load-caller.js';
 import { DEFAULT_LOG_PAGE_SIZE, logTimestamp, MAX_LOG_PAGE_SIZE } from './operation-log.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export interface ListOperationsInput {
   callerId: bigint;
@@ -40,7 +40,7 @@ export async function listOperations(deps: AccountsDeps, input: ListOperationsIn
   if (!Number.isInteger(size) || size < 1 || size > MAX_LOG_PAGE_SIZE) {
     throw new AppError(ErrorCode.InvalidRequest, `size must be an integer from 1 to ${MAX_LOG_PAGE_SIZE}`);
   }
-  const { rows, total } = await deps.store.listOperations({
+  const { rows, total } = await deps.store.operations.list({
     accountId: caller.id,
     action: input.action || undefined,
     targetId: input.targetId,

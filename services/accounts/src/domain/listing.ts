@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { OrderColumn } from './ports.js';
+import type { OrderColumn } from './ports/accounts.js';
 
 /** Paging and ordering of account lists (spec "Limits": size default 100, max 1000). */
 export const DEFAULT_PAGE_SIZE = 100;

@@ -1,14 +1,22 @@
 import type { AccountRecord, AccountView, CreditLot } from './model.js';
+import { spendOf } from './spend.js';
 
 /** Σ unexpired lot remainders (a lot counts while now < expires_at). */
 export function balanceOf(lots: readonly CreditLot[], now: Date): bigint {
   return lots.filter((lot) => lot.expiresAt > now).reduce((sum, lot) => sum + lot.remainingNano, 0n);
 }
 
-/** The account's balance: unexpired lots minus post-paid debt (may be negative). */
+/**
+ * The account as shown at `now`: its balance (unexpired lots minus post-paid debt, may be
+ * negative) and its spend of the current day and month.
+ */
 export function viewOf(account: AccountRecord, lots: CreditLot[], now: Date): AccountView {
   const live = lots.filter((lot) => lot.expiresAt > now);
-  return { account, lots: live, balanceNano: balanceOf(live, now) - account.debtNano };
+  return {
+    account: { ...account, ...spendOf(account, now) },
+    lots: live,
+    balanceNano: balanceOf(live, now) - account.debtNano,
+  };
 }
 
 /**

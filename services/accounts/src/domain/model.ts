@@ -43,8 +43,12 @@ export interface AccountRecord {
   keyLast4: string;
   /** When an edge last saw the key; written in batches, never once per request. */
   keyLastUsedAt: Date | null;
+  /** The spend of the UTC day `dayStart` ('YYYY-MM-DD'): a past day's reads as zero (see spendOf). */
   daySpendNano: bigint;
+  dayStart: string | null;
+  /** The spend of the UTC month `monthStart` ('YYYY-MM-01'). */
   monthSpendNano: bigint;
+  monthStart: string | null;
   /** Post-paid usage the lots could not cover (docs/decisions.md §1); the balance subtracts it. */
   debtNano: bigint;
   createdAt: Date;
@@ -91,7 +95,9 @@ export type NewAccount = Omit<
   | 'updatedAt'
   | 'spendBlocked'
   | 'daySpendNano'
+  | 'dayStart'
   | 'monthSpendNano'
+  | 'monthStart'
   | 'debtNano'
   | 'keyLastUsedAt'
 >;

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { AccountsDeps, KeyUse } from './ports.js';
+import type { KeyUse } from './ports/accounts.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 /** How many uses one batch may carry; an edge flushes far fewer (one per account seen). */
 export const MAX_KEY_USES_PER_BATCH = 10_000;
@@ -18,5 +19,5 @@ export async function recordKeyUse(
   if (uses.some((use) => Number.isNaN(use.usedAt.getTime()) || !/^[0-9a-f]{64}$/.test(use.keyHash))) {
     throw new AppError(ErrorCode.InvalidRequest, 'each key use needs a SHA-256 key hash and an ISO time');
   }
-  return deps.store.recordKeyUses(uses);
+  return deps.store.accounts.recordKeyUses(uses);
 }

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { redactSecrets } from './operation-log.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export interface OperationEvent {
   eventId: string;
@@ -26,7 +26,7 @@ export async function recordOperation(
     throw new AppError(ErrorCode.InvalidRequest, 'an audit event needs an event id and an action');
   }
   const at = new Date(event.at);
-  return deps.store.insertOperation({
+  return deps.store.operations.insert({
     eventId: event.eventId,
     action: event.action,
     operatorId: event.operatorId,

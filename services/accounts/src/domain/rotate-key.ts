@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { assertRoot } from './access.js';
 import { describeKey, generateApiKey, isAcceptableSuppliedKey } from './api-key.js';
 import { loadCaller } from './load-caller.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps } from './ports/deps.js';
 
 export interface RotateKeyInput {
   callerId: bigint;
@@ -41,14 +41,14 @@ export async function rotateKey(deps: AccountsDeps, input: RotateKeyInput): Prom
   const key = input.key !== undefined && isAcceptableSuppliedKey(input.key) ? input.key : generateApiKey();
   const described = describeKey(key);
   const oldHash = await deps.store.transaction(async (tx) => {
-    const locked = await tx.lockAccount(caller.id);
+    const locked = await tx.accounts.lock(caller.id);
     if (!locked) {
       throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
     }
-    if (await tx.keyHashTaken(described.hash)) {
+    if (await tx.accounts.keyHashTaken(described.hash)) {
       throw new AppError(ErrorCode.InvalidRequest, 'this key cannot be used');
     }
-    await tx.setKey(locked.id, described);
+    await tx.accounts.setKey(locked.id, described);
     return locked.keyHash;
   });
   deps.events.accountChanged(caller.id, 'rotated', oldHash);

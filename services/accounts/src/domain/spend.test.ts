@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySpend, type SpendState } from './spend.js';
+import { applySpend, spendOf, type SpendState } from './spend.js';
 
 const state = (overrides: Partial<SpendState> = {}): SpendState => ({
   daySpendNano: 0n,
@@ -14,6 +14,25 @@ const state = (overrides: Partial<SpendState> = {}): SpendState => ({
 });
 
 const now = new Date('2026-11-22T10:00:00Z');
+
+describe('spendOf', () => {
+  it("reads the stored spend of today and this month, and a past day's or month's as zero", () => {
+    const stored = { daySpendNano: 5n, dayStart: '2026-11-22', monthSpendNano: 7n, monthStart: '2026-11-01' };
+    expect(spendOf(stored, now)).toEqual({ daySpendNano: 5n, monthSpendNano: 7n });
+    expect(spendOf(stored, new Date('2026-11-23T00:00:00Z'))).toEqual({
+      daySpendNano: 0n,
+      monthSpendNano: 7n,
+    });
+    expect(spendOf(stored, new Date('2026-12-01T00:00:00Z'))).toEqual({
+      daySpendNano: 0n,
+      monthSpendNano: 0n,
+    });
+    expect(spendOf({ ...stored, dayStart: null, monthStart: null }, now)).toEqual({
+      daySpendNano: 0n,
+      monthSpendNano: 0n,
+    });
+  });
+});
 
 describe('applySpend', () => {
   it('adds to the current day and month and restarts a new period from zero', () => {

@@ -1,4 +1,4 @@
-import type { SpendUpdate } from './ports.js';
+import type { SpendUpdate } from './ports/accounts.js';
 
 export interface SpendState {
   daySpendNano: bigint;
@@ -25,6 +25,18 @@ export function spendPeriods(now: Date): { day: string; month: string } {
   return { day, month: `${day.slice(0, 7)}-01` };
 }
 
+/** The day and month spend as of now: the spend of a past day or month reads as zero. */
+export function spendOf(
+  state: Pick<SpendState, 'daySpendNano' | 'dayStart' | 'monthSpendNano' | 'monthStart'>,
+  now: Date,
+): { daySpendNano: bigint; monthSpendNano: bigint } {
+  const { day, month } = spendPeriods(now);
+  return {
+    daySpendNano: state.dayStart === day ? state.daySpendNano : 0n,
+    monthSpendNano: state.monthStart === month ? state.monthSpendNano : 0n,
+  };
+}
+
 export function isHardLimitReached(hardLimitNano: bigint, monthSpendNano: bigint): boolean {
   return hardLimitNano > 0n && monthSpendNano >= hardLimitNano;
 }
@@ -36,9 +48,10 @@ export function isHardLimitReached(hardLimitNano: bigint, monthSpendNano: bigint
  */
 export function applySpend(state: SpendState, amountNano: bigint, now: Date): SpendOutcome {
   const { day, month } = spendPeriods(now);
-  const daySpendNano = (state.dayStart === day ? state.daySpendNano : 0n) + amountNano;
+  const current = spendOf(state, now);
+  const daySpendNano = current.daySpendNano + amountNano;
   const sameMonth = state.monthStart === month;
-  const monthSpendNano = (sameMonth ? state.monthSpendNano : 0n) + amountNano;
+  const monthSpendNano = current.monthSpendNano + amountNano;
   const spendBlocked = isHardLimitReached(state.hardLimitNano, monthSpendNano);
   const wasBlocked = sameMonth && state.spendBlocked;
   const softCrossed =

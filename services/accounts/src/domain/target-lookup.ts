@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { parseIdentifier } from './identifier.js';
-import type { AccountLookup } from './ports.js';
+import type { AccountLookup } from './ports/accounts.js';
 import { emailKey, nameKey } from './names.js';
 
 /** The `{identifier}` of an update or delete: one account by id, name, e-mail or DNA. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, ErrorCode } from '@gw/kit';
 import { getAccount } from './get-account.js';
-import type { AccountsDeps } from './ports.js';
+import type { AccountsDeps } from './ports/deps.js';
 import { updateAccount } from './update-account.js';
 
 export interface TransferCreditInput {

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode, formatUsd, newId } from '@gw/kit';
 import { assertManages } from './access.js';
+import { takenError, writtenAccount } from './account-write.js';
 import { applyAllowModels, resourcesOutsideParent } from './allow-models.js';
 import { clawBack, creditDays, moveCredit } from './credit.js';
 import { OWNER_ONLY_FIELDS, type AccountFields } from './create-account.js';
@@ -8,8 +9,9 @@ import { loadCaller } from './load-caller.js';
 import { viewOf } from './lots.js';
 import type { AccountRecord, AccountView } from './model.js';
 import { emailKey, emailProblem, nameKey, nameProblem, normaliseName } from './names.js';
-import type { AccountPatch, AccountsDeps } from './ports.js';
-import { isHardLimitReached } from './spend.js';
+import type { AccountPatch } from './ports/accounts.js';
+import type { AccountsDeps } from './ports/deps.js';
+import { isHardLimitReached, spendOf } from './spend.js';
 import { singleLookup } from './target-lookup.js';
 
 export interface UpdateAccountInput {
@@ -113,8 +115,8 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
   const now = deps.clock.now();
 
   const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx, idempotency, 'update', async (): Promise<AccountView> => {
-      const found = await tx.findOne(lookup, '.');
+    runOnce(tx.idempotency, idempotency, 'update', async (): Promise<AccountView> => {
+      const found = await tx.accounts.findOne(lookup, '.');
       if (!found) {
         throw new AppError(ErrorCode.NotFound, 'no such account');
       }
@@ -123,13 +125,15 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
       }
       checkFields(caller, found.id, fields, credit);
       // Locks top-down (caller, then target), the order every money movement uses.
-      const lockedCaller = credit !== 0n ? await tx.lockAccount(caller.id) : caller;
-      const target = await tx.lockAccount(found.id);
+      const lockedCaller = credit !== 0n ? await tx.accounts.lock(caller.id) : caller;
+      const target = await tx.accounts.lock(found.id);
       if (!lockedCaller || !target) {
         throw new AppError(ErrorCode.NotFound, 'no such account');
       }
       const parent =
-        target.parentId === null ? undefined : await tx.findOne({ by: 'id', id: target.parentId }, '.');
+        target.parentId === null
+          ? undefined
+          : await tx.accounts.findOne({ by: 'id', id: target.parentId }, '.');
       if (parent && fields.rates !== undefined && fields.rates < parent.rates) {
         throw new AppError(ErrorCode.InvalidRequest, "Rates must be at least the parent's");
       }
@@ -154,21 +158,23 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
         patch.emailKey = emailKey(email);
       }
       if (patch.nameKey !== undefined || patch.emailKey !== undefined) {
-        const taken = await tx.nameOrEmailTaken(patch.nameKey ?? '', patch.emailKey ?? '', target.id);
+        const taken = await tx.accounts.nameOrEmailTaken(
+          patch.nameKey ?? '',
+          patch.emailKey ?? '',
+          target.id,
+        );
         if (taken) {
-          throw new AppError(
-            ErrorCode.InvalidRequest,
-            taken === 'name' ? 'Name is already taken' : 'Email is already registered',
-          );
+          throw takenError(taken);
         }
       }
       if (allowModels !== undefined) {
         patch.allowModels = applyAllowModels(target.allowModels, allowModels);
       }
       if (fields.hardLimitNano !== undefined) {
-        patch.spendBlocked = isHardLimitReached(fields.hardLimitNano, target.monthSpendNano);
+        patch.spendBlocked = isHardLimitReached(fields.hardLimitNano, spendOf(target, now).monthSpendNano);
       }
-      const updated = Object.keys(patch).length > 0 ? await tx.updateAccount(target.id, patch) : target;
+      const updated =
+        Object.keys(patch).length > 0 ? writtenAccount(await tx.accounts.update(target.id, patch)) : target;
 
       const key = `update:${newId('ledger')}`;
       if (credit > 0n) {
@@ -191,8 +197,8 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
         });
       }
       // Read back: debt settlement may have changed the row.
-      const fresh = (await tx.findOne({ by: 'id', id: target.id }, '.')) ?? updated;
-      return viewOf(fresh, await tx.liveLots(target.id, now), now);
+      const fresh = (await tx.accounts.findOne({ by: 'id', id: target.id }, '.')) ?? updated;
+      return viewOf(fresh, await tx.lots.live([target.id], now), now);
     }),
   );
   if (!replayed) {

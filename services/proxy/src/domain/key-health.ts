@@ -27,7 +27,7 @@ export function isAboutModel(errorBody: string): boolean {
   let error: { code?: unknown; message?: unknown } = {};
   try {
     const parsed = JSON.parse(errorBody) as { error?: unknown };
-    error = parsed.error && typeof parsed.error === 'object' ? (parsed.error) : {};
+    error = parsed.error && typeof parsed.error === 'object' ? parsed.error : {};
   } catch {
     return /\bmodel\b/i.test(errorBody);
   }

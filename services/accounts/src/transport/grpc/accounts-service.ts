@@ -9,7 +9,7 @@ import { deleteAccount } from '../../domain/delete-account.js';
 import { listAccounts } from '../../domain/list-accounts.js';
 import { updateAccount } from '../../domain/update-account.js';
 import { getAccount } from '../../domain/get-account.js';
-import type { AccountsDeps } from '../../domain/ports.js';
+import type { AccountsDeps } from '../../domain/ports/deps.js';
 import { rotateKey } from '../../domain/rotate-key.js';
 import { recordKeyUse } from '../../domain/record-key-use.js';
 import { transferCredit } from '../../domain/transfer-credit.js';

@@ -1,5 +1,5 @@
 import type { MailQueue } from '@gw/kit';
-import type { SpendAlerts } from '../../domain/ports.js';
+import type { SpendAlerts } from '../../domain/ports/deps.js';
 
 /** The alert job the mailer sends; its jobId makes a second enqueue of the same month a no-op. */
 export const SOFT_LIMIT_JOB = 'soft-limit-alert';

@@ -1,6 +1,6 @@
 import { publishEvent, SUBJECTS, type NatsConnection, type PublishAudit } from '@gw/kit';
 import { events } from '@gw/proto';
-import type { AccountEvents } from '../../domain/ports.js';
+import type { AccountEvents } from '../../domain/ports/deps.js';
 
 /**
  * gw.account.changed.<id> on core NATS, so every edge replica drops its cached entry, and

@@ -1,6 +1,6 @@
 import { consumeDurable, STREAMS, type Logger, type NatsConnection } from '@gw/kit';
 import { events } from '@gw/proto';
-import type { AccountsDeps } from '../../domain/ports.js';
+import type { AccountsDeps } from '../../domain/ports/deps.js';
 import { recordOperation } from '../../domain/record-operation.js';
 
 export const AUDIT_CONSUMER = 'accounts-operation-log';

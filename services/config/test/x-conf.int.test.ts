@@ -1,8 +1,16 @@
 import { createGrpcClient, type PromiseClient } from '@gw/kit';
 import { keypool } from '@gw/proto';
-import { createTestDatabase, startGateway, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  createUser,
+  expectError,
+  keyTestEnv,
+  randomSecret,
+  startGateway,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, expectError, keyTestEnv, randomSecret } from './keys-helpers.js';
 
 interface Overview {
   Resources: Record<string, unknown>;
@@ -168,7 +176,7 @@ describe('owner overview and batch configuration (/x-conf), on PostgreSQL', () =
   });
 
   it('refuses a non-owner with 403', async () => {
-    const user = await createUser(gw, 'confuser2');
+    const user = await createUser(gw, { name: 'confuser2' });
     await expectError(await gw.request('/x-conf', { key: user.key }), 403, 'forbidden');
     await expectError(
       await gw.request('/x-conf', { method: 'POST', key: user.key, json: { DelKeys: true } }),

@@ -6,6 +6,8 @@ import { AppError, createGrpcClient, ErrorCode, type PromiseClient } from '@gw/k
 import { accounts } from '@gw/proto';
 import {
   createTestDatabase,
+  createUser,
+  expectError,
   freePort,
   startGateway,
   startProcess,
@@ -15,7 +17,7 @@ import {
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceNano, conservation, createUser, expectError } from './accounts-helpers.js';
+import { balanceNano, conservation } from './helpers.js';
 
 const NANO = 1_000_000_000n;
 const cents = (n: number) => BigInt(n) * 10_000_000n;

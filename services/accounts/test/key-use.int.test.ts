@@ -1,6 +1,12 @@
-import { createTestDatabase, startGateway, waitFor, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  createUser,
+  startGateway,
+  waitFor,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from './accounts-helpers.js';
 
 interface UserView {
   KeyLastUsedAt: string | null;
@@ -28,7 +34,10 @@ describe('key last-use tracking', () => {
 
   it('shows no last use for a key that was never presented', async () => {
     const user = await createUser(gw);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Another key's use recorded after this account exists: a batch went out without it.
+    const other = await createUser(gw);
+    expect((await gw.request('/dashboard/status', { key: other.key })).status).toBe(200);
+    await waitFor(async () => (await lastUsed(other.id)) !== null, 'the other key recorded', 5_000, 100);
     expect(await lastUsed(user.id)).toBeNull();
   });
 

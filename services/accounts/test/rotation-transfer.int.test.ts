@@ -1,8 +1,15 @@
 import { AppError, createGrpcClient, usd, type PromiseClient } from '@gw/kit';
 import { accounts } from '@gw/proto';
-import { createTestDatabase, startGateway, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  createUser,
+  expectError,
+  startGateway,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceNano, conservation, createUser, expectError, moneyState } from './accounts-helpers.js';
+import { balanceNano, conservation, moneyState } from './helpers.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -52,6 +59,20 @@ describe('POST /x-root and the Transfer RPC', () => {
       'invalid_request',
     );
     expect((await gw.request('/dashboard/status')).status).toBe(200);
+  });
+
+  it('refuses a self rotation with the wrong confirmation phrase and keeps the key', async () => {
+    const user = await createUser(gw, { name: 'rotator2' });
+    await expectError(
+      await gw.request('/x-self', {
+        method: 'POST',
+        key: user.key,
+        json: { confirm: '2001-01-01-ROTATE-SELF' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expect((await gw.request('/dashboard/status', { key: user.key })).status).toBe(200);
   });
 
   it('rotates the root key: the old one is refused at once, the new one works', async () => {

@@ -1,9 +1,17 @@
 import { createGrpcClient, type PromiseClient } from '@gw/kit';
 import { config as configPb } from '@gw/proto';
-import { createTestDatabase, startGateway, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  createUser,
+  expectError,
+  keyTestEnv,
+  startGateway,
+  waitFor,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, expectError, keyTestEnv } from './keys-helpers.js';
 
 interface ConfigAnswer {
   success: boolean;
@@ -201,7 +209,7 @@ describe('owner configuration (/x-config)', () => {
     });
     const v2 = (await client.getOwnerConfig({ ownerId: BigInt(rootId) })).version;
     expect(v2).toBe(v1 + 1n);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(async () => seen.some((line) => line.includes(`"version":"${v2}"`)), 'gw.config.updated');
     expect(seen.at(-1)).toContain(`gw.config.updated.${rootId} `);
     expect(seen.at(-1)).toContain(`"version":"${v2}"`);
     expect(seen.join('\n')).not.toContain(EMAIL_PASS);
@@ -238,13 +246,17 @@ describe('owner configuration (/x-config)', () => {
     expect(await addKey('https://my-deepseek-relay.example.com', 4)).toEqual({});
     expect(await addKey('https://llm.example.com', 4)).toEqual({});
     expect((await get()).configs.LEVEL_MAPPER).toMatchObject({ 'gemini*': 5, 'claude*': 2, 'deepseek*': 2 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // One more change as a barrier: the config service publishes in order on one connection, so
+    // once its announcement is here, any audit event of the keys added before it is here too.
+    expect((await put({ SVC_MAIL: 'barrier@example.com' })).status).toBe(200);
+    const barrier = (await client.getOwnerConfig({ ownerId: BigInt(rootId) })).version;
+    await waitFor(async () => seen.some((line) => line.includes(`"version":"${barrier}"`)), 'the barrier');
     expect(auditSeen).toHaveLength(1);
     expect(auditSeen[0]).toContain('deepseek*=2');
   });
 
   it('refuses a non-owner with 403 on every method', async () => {
-    const user = await createUser(gw, 'confuser1');
+    const user = await createUser(gw, { name: 'confuser1' });
     for (const method of ['GET', 'PUT', 'POST', 'DELETE']) {
       const json =
         method === 'GET'

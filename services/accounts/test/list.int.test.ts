@@ -1,6 +1,14 @@
-import { createTestDatabase, startGateway, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  createUser,
+  expectError,
+  startGateway,
+  type Created,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, expectError, list, moneyState, type Created } from './accounts-helpers.js';
+import { list, moneyState } from './helpers.js';
 
 describe('GET /x-users and /x-dna', () => {
   let gw: Gateway;

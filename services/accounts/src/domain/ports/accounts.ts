@@ -1,0 +1,124 @@
+import type { AccountRecord, NewAccount } from '../model.js';
+
+export type AccountLookup =
+  | { by: 'id'; id: bigint }
+  | { by: 'name'; nameKey: string }
+  | { by: 'email'; emailKey: string }
+  | { by: 'dna'; dna: string };
+
+export type OrderColumn = 'id' | 'name' | 'email' | 'level' | 'dna' | 'created_at' | 'updated_at';
+
+/** A list query: always confined to rows whose DNA strictly extends scopeDna. */
+export interface ListQuery {
+  scopeDna: string;
+  /** Direct children of this account only. */
+  parentId?: bigint;
+  id?: bigint;
+  /** Substring of the normalised name (matched literally: no wildcards). */
+  nameContains?: string;
+  emailKey?: string;
+  /** Rows in the subtree of this DNA path (with its trailing dot). */
+  dnaPrefix?: string;
+  level?: number;
+  gear?: number;
+  role?: number;
+  tier?: number;
+  factor?: number;
+  order: { column: OrderColumn; descending: boolean };
+  limit: number;
+  offset: number;
+}
+
+export interface KeyUse {
+  accountId: bigint;
+  keyHash: string;
+  usedAt: Date;
+}
+
+/** What Debit needs beyond the record: deleted rows too (usage after delete). */
+export interface DebitTarget {
+  account: AccountRecord;
+  deleted: boolean;
+  /** 'YYYY-MM-01' of the month whose SoftLimit alert was sent, or null. */
+  softAlertMonth: string | null;
+}
+
+export interface SpendUpdate {
+  daySpendNano: bigint;
+  dayStart: string;
+  monthSpendNano: bigint;
+  monthStart: string;
+  spendBlocked: boolean;
+  softAlertMonth: string | null;
+}
+
+/** Fields an update writes (keys recomputed for name and e-mail). */
+export type AccountPatch = Partial<
+  Omit<
+    AccountRecord,
+    | 'id'
+    | 'dna'
+    | 'parentId'
+    | 'ownerId'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'isRoot'
+    | 'isOwner'
+    | 'debtNano'
+    | 'daySpendNano'
+    | 'dayStart'
+    | 'monthSpendNano'
+    | 'monthStart'
+  >
+> & { nameKey?: string; emailKey?: string };
+
+/**
+ * A write that may collide with another account's name or e-mail, or find no live row: the
+ * store reports which, the domain words the refusal.
+ */
+export type AccountWrite =
+  { written: AccountRecord } | { refused: 'name_taken' | 'email_taken' | 'not_found' };
+
+/** Lookups of live accounts, the same inside a transaction and outside one. */
+export interface AccountReads {
+  findById(id: bigint): Promise<AccountRecord | undefined>;
+  findByKeyHash(keyHash: string): Promise<AccountRecord | undefined>;
+  findRoot(): Promise<AccountRecord | undefined>;
+  /** Identifier lookup among rows whose DNA starts with dnaPrefix. */
+  findOne(where: AccountLookup, dnaPrefix: string): Promise<AccountRecord | undefined>;
+  /** One page of live accounts matching the query, and how many match in all. */
+  list(query: ListQuery): Promise<{ rows: AccountRecord[]; total: number }>;
+}
+
+/** The account rows outside a transaction: reads, and key last-use times (no money). */
+export interface AccountsRepository extends AccountReads {
+  /** Moves key_last_used_at forward for uses of keys that are still current; returns rows changed. */
+  recordKeyUses(uses: readonly KeyUse[]): Promise<number>;
+}
+
+/** The account rows inside a transaction: reads, row locks and writes. */
+export interface AccountWrites extends AccountReads {
+  lock(id: bigint): Promise<AccountRecord | undefined>;
+  /** Locks an account for Debit, deleted or not. */
+  lockForDebit(id: bigint): Promise<DebitTarget | undefined>;
+  nameOrEmailTaken(
+    nameKey: string,
+    emailKey: string,
+    exceptId?: bigint,
+  ): Promise<'name' | 'email' | undefined>;
+  insert(
+    account: NewAccount & { nameKey: string; emailKey: string },
+    parentDna: string,
+  ): Promise<AccountWrite>;
+  update(id: bigint, patch: AccountPatch): Promise<AccountWrite>;
+  setKey(id: bigint, key: { hash: string; prefix: string; last4: string }): Promise<void>;
+  keyHashTaken(hash: string): Promise<boolean>;
+  setSpend(id: bigint, spend: SpendUpdate): Promise<void>;
+  /** Lowers the account's debt by up to amountNano; returns how much it lowered it. */
+  absorbDebt(accountId: bigint, amountNano: bigint): Promise<bigint>;
+  addDebt(accountId: bigint, amountNano: bigint): Promise<void>;
+  /** Live direct children (delete refuses an account that has some). */
+  liveChildren(id: bigint): Promise<Array<{ id: bigint; name: string }>>;
+  /** Soft delete: the row leaves every lookup and frees its name, e-mail and key. */
+  markDeleted(id: bigint): Promise<void>;
+}

@@ -1,0 +1,61 @@
+import type { AccountsRepository, AccountWrites } from './accounts.js';
+import type { ConservationReport } from './conservation.js';
+import type { IdempotencyKeys } from './idempotency.js';
+import type { Ledger } from './ledger.js';
+import type { LotReads, LotWrites } from './lots.js';
+import type { OperationLog } from './operation-log.js';
+
+/** The stores, one per aggregate; money moves only inside `transaction`. */
+export interface AccountsStore {
+  accounts: AccountsRepository;
+  lots: LotReads;
+  operations: OperationLog;
+  conservation: ConservationReport;
+  transaction<T>(work: (tx: AccountsTx) => Promise<T>): Promise<T>;
+}
+
+/** The aggregates inside one transaction, so money moves atomically. */
+export interface AccountsTx {
+  accounts: AccountWrites;
+  lots: LotWrites;
+  ledger: Ledger;
+  idempotency: IdempotencyKeys;
+}
+
+/** Alert mails are sent by the mailer; accounts only enqueues them. */
+export interface SpendAlerts {
+  /** The first SoftLimit crossing of `month` ('YYYY-MM'); enqueued at most once per month. */
+  softLimitReached(accountId: bigint, month: string): Promise<void>;
+}
+
+export interface AccountEvents {
+  accountChanged(accountId: bigint, reason: string, keyHash?: string): void;
+  /** Publishes one gw.audit.<action> entry; the operation log is written from these events. */
+  audit(entry: AuditEntry): void;
+}
+
+export interface AuditEntry {
+  action: 'add_user' | 'update_user' | 'delete_user' | 'rotate_self' | 'rotate_root';
+  operatorId: bigint;
+  targetId: bigint;
+  /** A short description; never a secret. */
+  details: string;
+  ipAddress: string;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface AccountsPolicy {
+  /** AI calls stop at or below this balance (the edge's USER_API_BALANCE, docs/decisions.md §1). */
+  apiBalanceFloorNano: bigint;
+}
+
+export interface AccountsDeps {
+  store: AccountsStore;
+  events: AccountEvents;
+  clock: Clock;
+  alerts: SpendAlerts;
+  policy: AccountsPolicy;
+}

@@ -1,0 +1,20 @@
+export type LedgerKind = 'mint' | 'grant' | 'clawback' | 'usage' | 'refund' | 'fee' | 'expire';
+
+export interface LedgerRow {
+  idempotencyKey: string;
+  kind: LedgerKind;
+  accountId: bigint;
+  counterpartyId: bigint | null;
+  amountNano: bigint;
+}
+
+/** The money ledger, inside a transaction: one row per balance change, unique per (key, account, kind). */
+export interface Ledger {
+  /** Inserts a row; undefined when (key, account, kind) is already recorded. */
+  insert(row: LedgerRow): Promise<bigint | undefined>;
+  /** The earliest row of this idempotency key and kind, on any account. */
+  find(
+    idempotencyKey: string,
+    kind: LedgerKind,
+  ): Promise<{ id: bigint; accountId: bigint; amountNano: bigint } | undefined>;
+}

@@ -1,0 +1,215 @@
+import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { childDna } from '../domain/dna.js';
+import type { NewAccount } from '../domain/model.js';
+import type {
+  AccountLookup,
+  AccountPatch,
+  AccountsRepository,
+  AccountWrite,
+  AccountWrites,
+  DebitTarget,
+  KeyUse,
+  ListQuery,
+  SpendUpdate,
+} from '../domain/ports/accounts.js';
+import { listAccounts } from './account-list.js';
+import { escapeLike, live, lookupCondition, takenBy, toRecord } from './account-rows.js';
+import type { Executor } from './executor.js';
+import { accounts } from './schema.js';
+
+/** The account rows over drizzle, on the database or inside one transaction. */
+export class DrizzleAccounts implements AccountsRepository, AccountWrites {
+  constructor(private readonly db: Executor) {}
+
+  async findById(id: bigint) {
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.id, id), live));
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findByKeyHash(keyHash: string) {
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.keyHash, keyHash), live));
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findRoot() {
+    const [row] = await this.db.select().from(accounts).where(eq(accounts.isRoot, true));
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findOne(where: AccountLookup, dnaPrefix: string) {
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(lookupCondition(where), live, sql`${accounts.dna} LIKE ${`${escapeLike(dnaPrefix)}%`}`));
+    return row ? toRecord(row) : undefined;
+  }
+
+  list(query: ListQuery) {
+    return listAccounts(this.db, query);
+  }
+
+  async recordKeyUses(uses: readonly KeyUse[]) {
+    if (uses.length === 0) {
+      return 0;
+    }
+    // One statement for the whole batch; a use of a key that was rotated meanwhile is ignored,
+    // and an older timestamp never moves the column back.
+    const result: unknown = await this.db.execute(sql`
+      UPDATE accounts.accounts AS a
+         SET key_last_used_at = GREATEST(COALESCE(a.key_last_used_at, u.used_at), u.used_at)
+        FROM unnest(${sql.param(uses.map((use) => String(use.accountId)))}::bigint[],
+                    ${sql.param(uses.map((use) => use.keyHash))}::text[],
+                    ${sql.param(uses.map((use) => use.usedAt.toISOString()))}::timestamptz[]) AS u(id, key_hash, used_at)
+       WHERE a.id = u.id AND a.key_hash = u.key_hash`);
+    // node-postgres reports rowCount, PGlite affectedRows.
+    const { rowCount, affectedRows } = result as { rowCount?: number | null; affectedRows?: number };
+    return rowCount ?? affectedRows ?? 0;
+  }
+
+  async lock(id: bigint) {
+    const [row] = await this.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.id, id), live))
+      .for('update');
+    return row ? toRecord(row) : undefined;
+  }
+
+  async lockForDebit(id: bigint): Promise<DebitTarget | undefined> {
+    const [row] = await this.db.select().from(accounts).where(eq(accounts.id, id)).for('update');
+    if (!row) {
+      return undefined;
+    }
+    return { account: toRecord(row), deleted: row.deletedAt !== null, softAlertMonth: row.softAlertMonth };
+  }
+
+  async nameOrEmailTaken(nameKey: string, emailKey: string, exceptId?: bigint) {
+    const rows = await this.db
+      .select({ nameKey: accounts.nameKey, id: accounts.id })
+      .from(accounts)
+      .where(or(eq(accounts.nameKey, nameKey), eq(accounts.emailKey, emailKey)));
+    const clash = rows.find((row) => row.id !== exceptId);
+    if (!clash) {
+      return undefined;
+    }
+    return clash.nameKey === nameKey ? ('name' as const) : ('email' as const);
+  }
+
+  async insert(account: NewAccount & { nameKey: string; emailKey: string }, parentDna: string) {
+    try {
+      // The DNA needs the new id, so the id is drawn from the sequence first.
+      const drawn = await this.db.execute(
+        sql`SELECT nextval(pg_get_serial_sequence('accounts.accounts', 'id'))::text AS id`,
+      );
+      const [drawnRow] = (drawn as { rows: Array<{ id: string } | undefined> }).rows;
+      const id = BigInt(drawnRow?.id ?? '0');
+      const [row] = await this.db
+        .insert(accounts)
+        .values({
+          ...account,
+          id,
+          dna: childDna(parentDna, id),
+          ownerId: account.ownerId ?? id,
+          spendBlocked: false,
+          daySpendNano: 0n,
+          monthSpendNano: 0n,
+          debtNano: 0n,
+          createdAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
+        .returning();
+      if (!row) {
+        throw new Error('insert returned no row');
+      }
+      return { written: toRecord(row) };
+    } catch (error) {
+      return refusedOrRethrow(error);
+    }
+  }
+
+  async update(id: bigint, patch: AccountPatch): Promise<AccountWrite> {
+    try {
+      const [row] = await this.db
+        .update(accounts)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(and(eq(accounts.id, id), live))
+        .returning();
+      return row ? { written: toRecord(row) } : { refused: 'not_found' };
+    } catch (error) {
+      return refusedOrRethrow(error);
+    }
+  }
+
+  async setKey(id: bigint, key: { hash: string; prefix: string; last4: string }) {
+    await this.db
+      .update(accounts)
+      .set({ keyHash: key.hash, keyPrefix: key.prefix, keyLast4: key.last4, updatedAt: sql`now()` })
+      .where(eq(accounts.id, id));
+  }
+
+  async keyHashTaken(hash: string) {
+    const rows = await this.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.keyHash, hash));
+    return rows.length > 0;
+  }
+
+  async setSpend(id: bigint, spend: SpendUpdate) {
+    await this.db
+      .update(accounts)
+      .set({ ...spend, updatedAt: sql`now()` })
+      .where(eq(accounts.id, id));
+  }
+
+  async absorbDebt(accountId: bigint, amountNano: bigint) {
+    const result = await this.db.execute(sql`
+      UPDATE accounts.accounts AS a SET debt_nano = a.debt_nano - LEAST(a.debt_nano, ${amountNano}::bigint)
+      FROM (SELECT id, debt_nano FROM accounts.accounts WHERE id = ${accountId} FOR UPDATE) AS old
+      WHERE a.id = old.id
+      RETURNING LEAST(old.debt_nano, ${amountNano}::bigint)::text AS absorbed`);
+    const [row] = (result as { rows: Array<{ absorbed: string } | undefined> }).rows;
+    return BigInt(row?.absorbed ?? '0');
+  }
+
+  async addDebt(accountId: bigint, amountNano: bigint) {
+    await this.db
+      .update(accounts)
+      .set({ debtNano: sql`${accounts.debtNano} + ${amountNano}` })
+      .where(eq(accounts.id, accountId));
+  }
+
+  async liveChildren(id: bigint) {
+    return this.db
+      .select({ id: accounts.id, name: accounts.name })
+      .from(accounts)
+      .where(and(eq(accounts.parentId, id), live))
+      .orderBy(asc(accounts.id));
+  }
+
+  async markDeleted(id: bigint) {
+    // Unique columns get a per-row prefix so the name, e-mail and key are free again.
+    await this.db
+      .update(accounts)
+      .set({
+        deletedAt: sql`now()`,
+        status: false,
+        nameKey: sql`'deleted:' || ${accounts.id} || ':' || ${accounts.nameKey}`,
+        emailKey: sql`'deleted:' || ${accounts.id} || ':' || ${accounts.emailKey}`,
+        keyHash: sql`'deleted:' || ${accounts.id}`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(accounts.id, id));
+  }
+}
+
+function refusedOrRethrow(error: unknown): AccountWrite {
+  const refused = takenBy(error);
+  if (!refused) {
+    throw error;
+  }
+  return refused;
+}

@@ -1,0 +1,285 @@
+import { childDna } from '../../src/domain/dna.js';
+import type { AccountRecord, NewAccount } from '../../src/domain/model.js';
+import type {
+  AccountLookup,
+  AccountPatch,
+  AccountsRepository,
+  AccountWrite,
+  AccountWrites,
+  KeyUse,
+  ListQuery,
+  OrderColumn,
+  SpendUpdate,
+} from '../../src/domain/ports/accounts.js';
+import type { Clock } from '../../src/domain/ports/deps.js';
+import type { AccountRow, Tables } from './tables.js';
+import { draw } from './tables.js';
+
+function toRecord(row: AccountRow): AccountRecord {
+  const { nameKey: _n, emailKey: _e, deletedAt: _d, softAlertMonth: _s, ...record } = row;
+  return structuredClone(record);
+}
+
+function matches(row: AccountRow, where: AccountLookup): boolean {
+  switch (where.by) {
+    case 'id':
+      return row.id === where.id;
+    case 'name':
+      return row.nameKey === where.nameKey;
+    case 'email':
+      return row.emailKey === where.emailKey;
+    case 'dna':
+      return row.dna === where.dna;
+  }
+}
+
+const ORDER_FIELDS: Record<OrderColumn, keyof AccountRow> = {
+  id: 'id',
+  name: 'nameKey',
+  email: 'emailKey',
+  level: 'level',
+  dna: 'dna',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
+};
+
+function compare(a: unknown, b: unknown): number {
+  const left = a instanceof Date ? a.getTime() : a;
+  const right = b instanceof Date ? b.getTime() : b;
+  return (left as number) < (right as number) ? -1 : (left as number) > (right as number) ? 1 : 0;
+}
+
+/**
+ * The account rows in memory, with the schema's rules: unique name, e-mail, key hash, DNA and
+ * root; soft delete frees the unique columns; a name or e-mail clash is reported, any other
+ * clash throws like a database error. `clock` stands for the database's now().
+ */
+export class MemoryAccounts implements AccountsRepository, AccountWrites {
+  constructor(
+    private readonly tables: () => Tables,
+    private readonly clock: Clock,
+  ) {}
+
+  private get rows(): Map<bigint, AccountRow> {
+    return this.tables().accounts;
+  }
+
+  private liveRow(id: bigint): AccountRow | undefined {
+    const row = this.rows.get(id);
+    return row && row.deletedAt === null ? row : undefined;
+  }
+
+  private liveRows(): AccountRow[] {
+    return [...this.rows.values()].filter((row) => row.deletedAt === null);
+  }
+
+  async findById(id: bigint) {
+    const row = this.liveRow(id);
+    return row && toRecord(row);
+  }
+
+  async findByKeyHash(keyHash: string) {
+    const row = this.liveRows().find((candidate) => candidate.keyHash === keyHash);
+    return row && toRecord(row);
+  }
+
+  async findRoot() {
+    const row = [...this.rows.values()].find((candidate) => candidate.isRoot);
+    return row && toRecord(row);
+  }
+
+  async findOne(where: AccountLookup, dnaPrefix: string) {
+    const row = this.liveRows().find(
+      (candidate) => matches(candidate, where) && candidate.dna.startsWith(dnaPrefix),
+    );
+    return row && toRecord(row);
+  }
+
+  async list(query: ListQuery) {
+    const wanted = this.liveRows().filter(
+      (row) =>
+        row.dna.startsWith(query.scopeDna) &&
+        row.dna !== query.scopeDna &&
+        (query.parentId === undefined || row.parentId === query.parentId) &&
+        (query.id === undefined || row.id === query.id) &&
+        (query.nameContains === undefined || row.nameKey.includes(query.nameContains)) &&
+        (query.emailKey === undefined || row.emailKey === query.emailKey) &&
+        (query.dnaPrefix === undefined || row.dna.startsWith(query.dnaPrefix)) &&
+        (['level', 'gear', 'role', 'tier', 'factor'] as const).every(
+          (field) => query[field] === undefined || row[field] === query[field],
+        ),
+    );
+    const field = ORDER_FIELDS[query.order.column];
+    const sign = query.order.descending ? -1 : 1;
+    wanted.sort((a, b) => sign * (compare(a[field], b[field]) || compare(a.id, b.id)));
+    return {
+      rows: wanted.slice(query.offset, query.offset + query.limit).map(toRecord),
+      total: wanted.length,
+    };
+  }
+
+  async recordKeyUses(uses: readonly KeyUse[]) {
+    const changed = new Set<bigint>();
+    for (const use of uses) {
+      const row = this.rows.get(use.accountId);
+      if (row && row.keyHash === use.keyHash) {
+        if (row.keyLastUsedAt === null || row.keyLastUsedAt < use.usedAt) {
+          row.keyLastUsedAt = use.usedAt;
+        }
+        changed.add(row.id);
+      }
+    }
+    return changed.size;
+  }
+
+  async lock(id: bigint) {
+    return this.findById(id);
+  }
+
+  async lockForDebit(id: bigint) {
+    const row = this.rows.get(id);
+    return (
+      row && { account: toRecord(row), deleted: row.deletedAt !== null, softAlertMonth: row.softAlertMonth }
+    );
+  }
+
+  async nameOrEmailTaken(nameKey: string, emailKey: string, exceptId?: bigint) {
+    const clash = [...this.rows.values()].find(
+      (row) => (row.nameKey === nameKey || row.emailKey === emailKey) && row.id !== exceptId,
+    );
+    if (!clash) {
+      return undefined;
+    }
+    return clash.nameKey === nameKey ? ('name' as const) : ('email' as const);
+  }
+
+  async insert(
+    account: NewAccount & { nameKey: string; emailKey: string },
+    parentDna: string,
+  ): Promise<AccountWrite> {
+    const id = draw(this.tables(), 'account');
+    const now = this.clock.now();
+    const row: AccountRow = {
+      ...structuredClone(account),
+      id,
+      dna: childDna(parentDna, id),
+      ownerId: account.ownerId ?? id,
+      spendBlocked: false,
+      daySpendNano: 0n,
+      dayStart: null,
+      monthSpendNano: 0n,
+      monthStart: null,
+      debtNano: 0n,
+      keyLastUsedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+      softAlertMonth: null,
+    };
+    const refused = this.uniqueClash(row);
+    if (refused) {
+      return refused;
+    }
+    this.rows.set(id, row);
+    return { written: toRecord(row) };
+  }
+
+  async update(id: bigint, patch: AccountPatch): Promise<AccountWrite> {
+    const row = this.liveRow(id);
+    if (!row) {
+      return { refused: 'not_found' };
+    }
+    const next: AccountRow = { ...row, ...structuredClone(patch), updatedAt: this.clock.now() };
+    const refused = this.uniqueClash(next);
+    if (refused) {
+      return refused;
+    }
+    this.rows.set(id, next);
+    return { written: toRecord(next) };
+  }
+
+  async setKey(id: bigint, key: { hash: string; prefix: string; last4: string }) {
+    this.change(id, {
+      keyHash: key.hash,
+      keyPrefix: key.prefix,
+      keyLast4: key.last4,
+      updatedAt: this.clock.now(),
+    });
+  }
+
+  async keyHashTaken(hash: string) {
+    return [...this.rows.values()].some((row) => row.keyHash === hash);
+  }
+
+  async setSpend(id: bigint, spend: SpendUpdate) {
+    this.change(id, { ...spend, updatedAt: this.clock.now() });
+  }
+
+  async absorbDebt(accountId: bigint, amountNano: bigint) {
+    const row = this.rows.get(accountId);
+    if (!row) {
+      return 0n;
+    }
+    const absorbed = row.debtNano < amountNano ? row.debtNano : amountNano;
+    row.debtNano -= absorbed;
+    return absorbed;
+  }
+
+  async addDebt(accountId: bigint, amountNano: bigint) {
+    const row = this.rows.get(accountId);
+    if (row) {
+      row.debtNano += amountNano;
+    }
+  }
+
+  async liveChildren(id: bigint) {
+    return this.liveRows()
+      .filter((row) => row.parentId === id)
+      .sort((a, b) => compare(a.id, b.id))
+      .map((row) => ({ id: row.id, name: row.name }));
+  }
+
+  async markDeleted(id: bigint) {
+    const row = this.rows.get(id);
+    if (row) {
+      this.change(id, {
+        deletedAt: this.clock.now(),
+        status: false,
+        nameKey: `deleted:${id}:${row.nameKey}`,
+        emailKey: `deleted:${id}:${row.emailKey}`,
+        keyHash: `deleted:${id}`,
+        updatedAt: this.clock.now(),
+      });
+    }
+  }
+
+  private change(id: bigint, fields: Partial<AccountRow>): void {
+    const row = this.rows.get(id);
+    if (row) {
+      Object.assign(row, fields);
+    }
+  }
+
+  /** The unique columns of the schema: name and e-mail clashes are refusals, others errors. */
+  private uniqueClash(candidate: AccountRow): AccountWrite | undefined {
+    for (const row of this.rows.values()) {
+      if (row.id === candidate.id) {
+        continue;
+      }
+      if (row.nameKey === candidate.nameKey) {
+        return { refused: 'name_taken' };
+      }
+      if (row.emailKey === candidate.emailKey) {
+        return { refused: 'email_taken' };
+      }
+      if (
+        row.keyHash === candidate.keyHash ||
+        row.dna === candidate.dna ||
+        (row.isRoot && candidate.isRoot)
+      ) {
+        throw new Error(`duplicate key value violates a unique constraint of account ${row.id}`);
+      }
+    }
+    return undefined;
+  }
+}

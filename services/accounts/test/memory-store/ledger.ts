@@ -1,0 +1,34 @@
+import type { Clock } from '../../src/domain/ports/deps.js';
+import type { Ledger, LedgerKind, LedgerRow } from '../../src/domain/ports/ledger.js';
+import { draw, type Tables } from './tables.js';
+
+/** The ledger in memory, unique per (idempotency key, account, kind) like the table. */
+export class MemoryLedger implements Ledger {
+  constructor(
+    private readonly tables: () => Tables,
+    private readonly clock: Clock,
+  ) {}
+
+  async insert(row: LedgerRow) {
+    const tables = this.tables();
+    const clash = tables.ledger.some(
+      (entry) =>
+        entry.idempotencyKey === row.idempotencyKey &&
+        entry.accountId === row.accountId &&
+        entry.kind === row.kind,
+    );
+    if (clash) {
+      return undefined;
+    }
+    const id = draw(tables, 'ledger');
+    tables.ledger.push({ ...row, id, createdAt: this.clock.now() });
+    return id;
+  }
+
+  async find(idempotencyKey: string, kind: LedgerKind) {
+    const entry = this.tables().ledger.find(
+      (row) => row.idempotencyKey === idempotencyKey && row.kind === kind,
+    );
+    return entry && { id: entry.id, accountId: entry.accountId, amountNano: entry.amountNano };
+  }
+}

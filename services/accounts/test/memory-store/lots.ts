@@ -1,0 +1,51 @@
+import type { CreditLot } from '../../src/domain/model.js';
+import type { Clock } from '../../src/domain/ports/deps.js';
+import type { LotWrites, NewLot } from '../../src/domain/ports/lots.js';
+import { draw, type Tables } from './tables.js';
+
+/** Credit lots in memory: live means something left and unexpired, earliest expiry first, then id. */
+export class MemoryLots implements LotWrites {
+  constructor(
+    private readonly tables: () => Tables,
+    private readonly clock: Clock,
+  ) {}
+
+  async live(accountIds: readonly bigint[], now: Date): Promise<CreditLot[]> {
+    return [...this.tables().lots.values()]
+      .filter((lot) => accountIds.includes(lot.accountId) && lot.remainingNano > 0n && lot.expiresAt > now)
+      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map((lot) => ({
+        id: lot.id,
+        accountId: lot.accountId,
+        remainingNano: lot.remainingNano,
+        expiresAt: new Date(lot.expiresAt),
+      }));
+  }
+
+  lockSpendable(accountId: bigint, now: Date) {
+    return this.live([accountId], now);
+  }
+
+  async take(lotId: bigint, amountNano: bigint) {
+    const lot = this.tables().lots.get(lotId);
+    if (!lot || lot.remainingNano < amountNano) {
+      return false;
+    }
+    lot.remainingNano -= amountNano;
+    return true;
+  }
+
+  async insert(lot: NewLot) {
+    const tables = this.tables();
+    const id = draw(tables, 'lot');
+    tables.lots.set(id, {
+      id,
+      accountId: lot.accountId,
+      grantedNano: lot.amountNano,
+      remainingNano: lot.amountNano,
+      expiresAt: new Date(lot.expiresAt),
+      ledgerId: lot.ledgerId,
+      createdAt: this.clock.now(),
+    });
+  }
+}

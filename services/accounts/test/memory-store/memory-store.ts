@@ -1,0 +1,52 @@
+import type { AccountsStore, AccountsTx, Clock } from '../../src/domain/ports/deps.js';
+import { MemoryAccounts } from './accounts.js';
+import { MemoryConservationReport } from './conservation.js';
+import { MemoryIdempotencyKeys } from './idempotency.js';
+import { MemoryLedger } from './ledger.js';
+import { MemoryLots } from './lots.js';
+import { MemoryOperationLog } from './operation-log.js';
+import { emptyTables, type Tables } from './tables.js';
+
+/**
+ * The accounts store ports in memory, with the semantics of the SQL stores: transactions run
+ * one at a time (as the row locks serialise money movements), each on a copy of the tables
+ * that replaces them only when the work succeeds. `clock` stands for the database's now().
+ */
+export class MemoryAccountsStore implements AccountsStore {
+  private committed: Tables = emptyTables();
+  private queue: Promise<unknown> = Promise.resolve();
+  readonly accounts: MemoryAccounts;
+  readonly lots: MemoryLots;
+  readonly operations: MemoryOperationLog;
+  readonly conservation: MemoryConservationReport;
+
+  constructor(private readonly clock: Clock) {
+    const tables = () => this.committed;
+    this.accounts = new MemoryAccounts(tables, clock);
+    this.lots = new MemoryLots(tables, clock);
+    this.operations = new MemoryOperationLog(tables);
+    this.conservation = new MemoryConservationReport(tables);
+  }
+
+  transaction<T>(work: (tx: AccountsTx) => Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      const working = structuredClone(this.committed);
+      const tables = () => working;
+      const result = await work({
+        accounts: new MemoryAccounts(tables, this.clock),
+        lots: new MemoryLots(tables, this.clock),
+        ledger: new MemoryLedger(tables, this.clock),
+        idempotency: new MemoryIdempotencyKeys(tables),
+      });
+      this.committed = working;
+      return result;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Every table as it is now, to compare before and after a refused operation. */
+  tables(): Tables {
+    return structuredClone(this.committed);
+  }
+}
