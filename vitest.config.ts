@@ -13,14 +13,22 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/{src,test}/**/*.test.ts', 'services/*/{src,test}/**/*.test.ts'],
+          include: [
+            'packages/*/{src,test}/**/*.test.ts',
+            'services/*/{src,test}/**/*.test.ts',
+            'deploy/test/**/*.test.ts',
+          ],
           exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts', 'services/*/test/e2e/**'],
         },
       },
       {
         test: {
           name: 'int',
-          include: ['{packages,services}/*/{src,test}/**/*.int.test.ts', 'services/*/test/e2e/**/*.test.ts'],
+          include: [
+            '{packages,services}/*/{src,test}/**/*.int.test.ts',
+            'services/*/test/e2e/**/*.test.ts',
+            'deploy/test/**/*.int.test.ts',
+          ],
           exclude: ALWAYS_EXCLUDED,
           fileParallelism: false,
           testTimeout: 60_000,

@@ -15,6 +15,12 @@ export interface GatewayOptions {
   /** PostgreSQL URL; when absent every service uses PGlite under a temporary data folder. */
   databaseUrl?: string;
   env?: Record<string, string>;
+  /**
+   * The folder a service runs from when compiled (what its image holds: `dist/` and production
+   * dependencies, built by scripts/build-service.mjs); without it every service runs its
+   * TypeScript source through tsx.
+   */
+  compiledRoot?: (service: ServiceName) => string;
 }
 
 export interface Gateway {
@@ -33,10 +39,22 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-function serviceProcess(name: ServiceName, env: Record<string, string>): RunningProcess {
+function serviceProcess(
+  name: ServiceName,
+  env: Record<string, string>,
+  compiledRoot: GatewayOptions['compiledRoot'],
+): RunningProcess {
+  const fullEnv = { ...inheritedEnv(), ...env };
+  if (compiledRoot) {
+    // The image's command: @gw/kit and @gw/proto resolve to their dist/ under this condition.
+    return startProcess(name, process.execPath, ['--conditions=gw-dist', join('dist', 'main.js')], {
+      cwd: compiledRoot(name),
+      env: fullEnv,
+    });
+  }
   return startProcess(name, process.execPath, ['--import', 'tsx', join('services', name, 'src', 'main.ts')], {
     cwd: REPO,
-    env: { ...inheritedEnv(), ...env },
+    env: fullEnv,
   });
 }
 
@@ -107,7 +125,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
 
   const startEdge = async (name: string, port?: number) => {
     port ??= await freePort();
-    const edge = serviceProcess('edge', { ...env, PORT: String(port) });
+    const edge = serviceProcess('edge', { ...env, PORT: String(port) }, options.compiledRoot);
     processes.set(name, edge);
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitFor(() => edgeHealthy(baseUrl), `${name} /healthz`, 60_000, 200);
@@ -117,7 +135,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   try {
     await waitFor(() => Promise.resolve(nats.output().includes('Server is ready')), 'nats-server', 10_000);
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
-      processes.set(service, serviceProcess(service, env));
+      processes.set(service, serviceProcess(service, env, options.compiledRoot));
     }
     const baseUrl = await startEdge('edge', edgePort);
     let replicas = 0;
