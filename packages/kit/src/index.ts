@@ -18,3 +18,5 @@ export * from './key-check.js';
 export * from './audit.js';
 export * from './upstream-address.js';
 export * from './mail-queue.js';
+export * from './command.js';
+export * from './key-rotation.js';

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addressVariable, GRPC_SERVICES, type ServiceName } from '@gw/kit';
+import { addressVariable, GRPC_SERVICES, isServing, type ServiceName } from '@gw/kit';
 import { inheritedEnv } from './config.js';
+import { startNatsServer } from './nats.js';
 import { freePort, waitFor } from './ports.js';
 import { startProcess, type RunningProcess } from './process.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
-const NATS_SERVER = '/usr/sbin/nats-server';
 
 export interface GatewayOptions {
   /** PostgreSQL URL; when absent every service uses PGlite under a temporary data folder. */
@@ -31,6 +31,11 @@ export interface Gateway {
   processes: Map<string, RunningProcess>;
   /** Starts one more edge replica against the same services; returns its base URL. */
   startEdgeReplica(): Promise<string>;
+  /**
+   * Starts a backing process again (after it was stopped, or stopping it first) with these
+   * variables changed for it and every later start; resolves once it serves.
+   */
+  restartService(name: Exclude<ServiceName, 'edge'>, changes?: Record<string, string>): Promise<void>;
   /** Calls the edge with the (current) root key unless another key (or none) is given. */
   request(
     path: string,
@@ -58,6 +63,15 @@ function serviceProcess(
   });
 }
 
+/** Whether one backing process serves: grpc.health.v1 for a gRPC service, /healthz for the proxy. */
+async function serving(name: Exclude<ServiceName, 'edge'>, env: Record<string, string>): Promise<boolean> {
+  const address = env[addressVariable(name)] ?? '';
+  if (name === 'proxy') {
+    return (await fetch(`http://${address}/healthz`)).ok;
+  }
+  return isServing(address, '');
+}
+
 async function edgeHealthy(baseUrl: string): Promise<boolean> {
   const response = await fetch(`${baseUrl}/healthz`);
   return response.status === 200;
@@ -83,16 +97,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const processes = new Map<string, RunningProcess>();
-  const natsPort = await freePort();
-  const nats = startProcess(
-    'nats',
-    NATS_SERVER,
-    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(dataDir, 'nats')],
-    {
-      cwd: dataDir,
-      env: {},
-    },
-  );
+  const { url: natsUrl, process: nats } = await startNatsServer(join(dataDir, 'nats'));
   processes.set('nats', nats);
 
   const rootKey = `sk-gw-test-${randomBytes(24).toString('base64url')}`;
@@ -104,7 +109,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
     GW_QUEUE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}`,
     GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
     GW_DATA_DIR: dataDir,
-    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    NATS_URL: natsUrl,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
@@ -133,7 +138,6 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   };
 
   try {
-    await waitFor(() => Promise.resolve(nats.output().includes('Server is ready')), 'nats-server', 10_000);
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
       processes.set(service, serviceProcess(service, env, options.compiledRoot));
     }
@@ -146,6 +150,12 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
       env,
       processes,
       startEdgeReplica: () => startEdge(`edge-${++replicas}`),
+      async restartService(name, changes = {}) {
+        await processes.get(name)?.stop();
+        Object.assign(env, changes);
+        processes.set(name, serviceProcess(name, env, options.compiledRoot));
+        await waitFor(() => serving(name, env), `${name} serving again`, 60_000, 200);
+      },
       request(path, init = {}) {
         const { key = gateway.rootKey, json, base = baseUrl, headers, ...rest } = init;
         const merged = new Headers(headers);
