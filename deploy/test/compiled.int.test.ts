@@ -70,6 +70,16 @@ describe('compiled services (what each image holds and runs)', () => {
     expect(status.status).toBe(200);
   });
 
+  it('runs a service-owned admin command from the image: accounts rotate-root-key', () => {
+    const result = spawnSync(process.execPath, ['--conditions=gw-dist', 'dist/cli/rotate-root-key.js'], {
+      cwd: folder('accounts'),
+      env: { PATH: process.env.PATH, DATABASE_URL: db.url, NATS_URL: gw.natsUrl },
+      encoding: 'utf8',
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/New root API key \(shown once, keep it safe\): sk-gw-/);
+  });
+
   it('answers the container health probe of a gRPC service', async () => {
     expect(probe(folder('accounts'), gw.env.ACCOUNTS_ADDR ?? '')).toBe(0);
     expect(probe(folder('accounts'), `127.0.0.1:${await freePort()}`)).toBe(1);

@@ -176,11 +176,12 @@ describe('deploy/k8s (kustomize base)', () => {
         service,
       ).resolves.toBeUndefined();
     }
-    // The committed placeholders are refused at start: the base cannot run unconfigured.
-    const own = { KEYPOOL_ADDR: '0.0.0.0:50053' };
-    await expect(loadServiceConfig('keypool', { ...config, ...committed, ...own })).rejects.toThrow(
-      /GW_SECRET_KEY/,
-    );
+    // The committed placeholders are refused at start by every service: the base cannot run unconfigured.
+    for (const service of ALL_SERVICES) {
+      await expect(loadServiceConfig(service, { ...config, ...committed }), service).rejects.toThrow(
+        /GW_INTERNAL_TOKEN/,
+      );
+    }
   });
 
   describe('NetworkPolicies', () => {
