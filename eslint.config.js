@@ -137,8 +137,9 @@ export default defineConfig(
   },
   // main.ts may hand process.env to its config loader and do nothing else with it (STYLE 15:
   // `const config = loadConfig(process.env)` is the first line of main.ts).
+  // Admin commands (services/*/src/cli/*.ts) are entry points too.
   {
-    files: ['services/*/src/main.ts', 'packages/*/src/main.ts'],
+    files: ['services/*/src/main.ts', 'packages/*/src/main.ts', 'services/*/src/cli/*.ts'],
     rules: {
       'no-restricted-properties': 'off',
       'no-restricted-syntax': [

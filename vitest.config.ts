@@ -13,7 +13,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/{src,test}/**/*.test.ts', 'services/*/{src,test}/**/*.test.ts'],
+          include: [
+            'packages/*/{src,test}/**/*.test.ts',
+            'services/*/{src,test}/**/*.test.ts',
+            'deploy/test/**/*.test.ts',
+          ],
           exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts', 'services/*/test/e2e/**'],
         },
       },
@@ -24,6 +28,7 @@ export default defineConfig({
             '{packages,services}/*/{src,test}/**/*.int.test.ts',
             'services/*/test/e2e/**/*.test.ts',
             'scripts/**/*.int.test.ts',
+            'deploy/test/**/*.int.test.ts',
           ],
           exclude: ALWAYS_EXCLUDED,
           fileParallelism: false,

@@ -6,9 +6,10 @@
 //   node scripts/bootstrap.mjs                 ensure dependencies are installed
 //   node scripts/bootstrap.mjs pnpm <args...>  the same, then run pnpm (global or pinned) with args
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pnpmCommand } from './lib/pnpm.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lockFile = join(root, 'pnpm-lock.yaml');
@@ -25,34 +26,6 @@ function mtime(file) {
   } catch {
     return undefined;
   }
-}
-
-function onPath(name) {
-  const names = process.platform === 'win32' ? [`${name}.cmd`, `${name}.exe`, name] : [name];
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    for (const candidate of names) {
-      if (!dir) {
-        continue;
-      }
-      try {
-        accessSync(join(dir, candidate), constants.X_OK);
-        return true;
-      } catch {
-        // keep looking
-      }
-    }
-  }
-  return false;
-}
-
-/** The pnpm command: the global one, or the version pinned in package.json through npx. */
-function pnpmCommand() {
-  if (onPath('pnpm')) {
-    return ['pnpm'];
-  }
-  const manager = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager ?? '';
-  const version = /^pnpm@([^+]+)/.exec(manager)?.[1];
-  return ['npx', '--yes', version ? `pnpm@${version}` : 'pnpm'];
 }
 
 function run(command, args) {
@@ -77,7 +50,7 @@ function needsInstall() {
 }
 
 if (needsInstall()) {
-  const [command, ...prefix] = pnpmCommand();
+  const [command, ...prefix] = pnpmCommand(root);
   const args = existsSync(lockFile) ? ['install', '--frozen-lockfile'] : ['install'];
   process.stderr.write(`bootstrap: installing dependencies (${[command, ...prefix, ...args].join(' ')})\n`);
   const status = run(command, [...prefix, ...args]);
@@ -93,7 +66,7 @@ if (needsInstall()) {
 
 const [verb, ...rest] = process.argv.slice(2);
 if (verb === 'pnpm') {
-  const [command, ...prefix] = pnpmCommand();
+  const [command, ...prefix] = pnpmCommand(root);
   process.exit(run(command, [...prefix, ...rest]));
 } else if (verb !== undefined) {
   fail(`unknown command ${verb} (expected nothing or "pnpm <args>")`);

@@ -10,7 +10,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const inFolder = (folder) =>
   readdirSync(join(root, folder)).map((name) => join(folder, name, 'package.json'));
 const strays = [];
-for (const file of ['package.json', ...inFolder('packages'), ...inFolder('services')]) {
+for (const file of [
+  'package.json',
+  'deploy/package.json',
+  ...inFolder('packages'),
+  ...inFolder('services'),
+]) {
   const manifest = JSON.parse(readFileSync(join(root, file), 'utf8'));
   for (const section of ['dependencies', 'devDependencies', 'optionalDependencies']) {
     for (const [name, spec] of Object.entries(manifest[section] ?? {})) {

@@ -15,21 +15,34 @@ export interface AuditEntry {
 
 export type PublishAudit = (entry: AuditEntry) => void;
 
+/** A PublishAudit that can be waited for: an admin command settles it before it closes NATS. */
+export type AuditPublisher = PublishAudit & {
+  /** Resolves once every entry published so far is stored by the stream, or known lost. */
+  settled(): Promise<void>;
+};
+
 /**
  * The one way every service reports gw.audit.<action>: into the GW_AUDIT stream (made sure of
  * here, so entries published before accounts first starts are kept), with message id = event id
  * so a retried publish is stored once. Publishing never blocks or fails the operation it reports.
  */
-export async function createAuditPublisher(nc: NatsConnection, log: Logger): Promise<PublishAudit> {
+export async function createAuditPublisher(nc: NatsConnection, log: Logger): Promise<AuditPublisher> {
   await ensureStream(nc, STREAMS.audit);
   const js = nc.jetstream();
-  return (entry) => {
+  const inFlight = new Set<Promise<unknown>>();
+  const publish: PublishAudit = (entry) => {
     const eventId = newId('event');
     const message = { ...entry, status: 'success', at: new Date().toISOString(), eventId };
-    publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId).catch(
-      (error: unknown) => {
+    const published = publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId)
+      .catch((error: unknown) => {
         log.warn({ err: error, action: entry.action }, 'audit event not published');
-      },
-    );
+      })
+      .finally(() => inFlight.delete(published));
+    inFlight.add(published);
   };
+  return Object.assign(publish, {
+    settled: async () => {
+      await Promise.all([...inFlight]);
+    },
+  });
 }

@@ -16,9 +16,18 @@ export type AsyncHandlers<S> = {
     : never;
 };
 
+/**
+ * grpc.health.v1 answers without the token: orchestrators probe it natively (a Kubernetes gRPC
+ * probe cannot send metadata) and it tells nothing but SERVING or NOT_SERVING.
+ */
+const TOKEN_FREE_PREFIX = '/grpc.health.v1.Health/';
+
 function tokenInterceptor(token: string): grpc.ServerInterceptor {
-  return (_method, call) =>
-    new grpc.ServerInterceptingCall(call, {
+  return (method, call) => {
+    if (method.path.startsWith(TOKEN_FREE_PREFIX)) {
+      return new grpc.ServerInterceptingCall(call);
+    }
+    return new grpc.ServerInterceptingCall(call, {
       start: (next) => {
         next({
           onReceiveMetadata: (metadata, nextMetadata) => {
@@ -35,6 +44,7 @@ function tokenInterceptor(token: string): grpc.ServerInterceptor {
         });
       },
     });
+  };
 }
 
 function toServiceError(error: unknown, log: Logger): Partial<grpc.ServiceError> {

@@ -24,3 +24,5 @@ export * from './api-key-hash.js';
 export * from './patterns.js';
 export * from './key-state.js';
 export * from './ai-endpoints.js';
+export * from './command.js';
+export * from './key-rotation.js';

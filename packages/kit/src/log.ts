@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { SYSTEM_VERSION } from './version.js';
 
 export type { Logger } from 'pino';
@@ -41,9 +41,12 @@ const REDACT = [
   'headers.authorization',
 ];
 
-/** One root logger per service; every line carries the current request id when there is one. */
-export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
+/**
+ * One root logger per service; every line carries the current request id when there is one.
+ * Lines go to stdout unless another destination is given (admin commands log to stderr).
+ */
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level,
     base: { service, version: SYSTEM_VERSION },
     redact: { paths: REDACT, censor: '[redacted]' },
@@ -51,5 +54,6 @@ export function createLogger(service: string, level = 'info'): Logger {
       const requestId = currentRequestId();
       return requestId ? { requestId } : {};
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

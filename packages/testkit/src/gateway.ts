@@ -3,18 +3,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addressVariable, GRPC_SERVICES, type ServiceName } from '@gw/kit';
+import { addressVariable, GRPC_SERVICES, isServing, type ServiceName } from '@gw/kit';
 import { inheritedEnv } from './config.js';
+import { startNatsServer } from './nats.js';
 import { freePort, waitFor } from './ports.js';
 import { startProcess, type RunningProcess } from './process.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
-const NATS_SERVER = '/usr/sbin/nats-server';
 
 export interface GatewayOptions {
   /** PostgreSQL URL; when absent every service uses PGlite under a temporary data folder. */
   databaseUrl?: string;
   env?: Record<string, string>;
+  /**
+   * The folder a service runs from when compiled (what its image holds: `dist/` and production
+   * dependencies, built by scripts/build-service.mjs); without it every service runs its
+   * TypeScript source through tsx.
+   */
+  compiledRoot?: (service: ServiceName) => string;
 }
 
 export interface Gateway {
@@ -25,6 +31,11 @@ export interface Gateway {
   processes: Map<string, RunningProcess>;
   /** Starts one more edge replica against the same services; returns its base URL. */
   startEdgeReplica(): Promise<string>;
+  /**
+   * Starts a backing process again (after it was stopped, or stopping it first) with these
+   * variables changed for it and every later start; resolves once it serves.
+   */
+  restartService(name: Exclude<ServiceName, 'edge'>, changes?: Record<string, string>): Promise<void>;
   /** Calls the edge with the (current) root key unless another key (or none) is given. */
   request(
     path: string,
@@ -33,11 +44,32 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-function serviceProcess(name: ServiceName, env: Record<string, string>): RunningProcess {
+function serviceProcess(
+  name: ServiceName,
+  env: Record<string, string>,
+  compiledRoot: GatewayOptions['compiledRoot'],
+): RunningProcess {
+  const fullEnv = { ...inheritedEnv(), ...env };
+  if (compiledRoot) {
+    // The image's command: @gw/kit and @gw/proto resolve to their dist/ under this condition.
+    return startProcess(name, process.execPath, ['--conditions=gw-dist', join('dist', 'main.js')], {
+      cwd: compiledRoot(name),
+      env: fullEnv,
+    });
+  }
   return startProcess(name, process.execPath, ['--import', 'tsx', join('services', name, 'src', 'main.ts')], {
     cwd: REPO,
-    env: { ...inheritedEnv(), ...env },
+    env: fullEnv,
   });
+}
+
+/** Whether one backing process serves: grpc.health.v1 for a gRPC service, /healthz for the proxy. */
+async function serving(name: Exclude<ServiceName, 'edge'>, env: Record<string, string>): Promise<boolean> {
+  const address = env[addressVariable(name)] ?? '';
+  if (name === 'proxy') {
+    return (await fetch(`http://${address}/healthz`)).ok;
+  }
+  return isServing(address, '');
 }
 
 async function edgeHealthy(baseUrl: string): Promise<boolean> {
@@ -65,16 +97,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const processes = new Map<string, RunningProcess>();
-  const natsPort = await freePort();
-  const nats = startProcess(
-    'nats',
-    NATS_SERVER,
-    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(dataDir, 'nats')],
-    {
-      cwd: dataDir,
-      env: {},
-    },
-  );
+  const { url: natsUrl, process: nats } = await startNatsServer(join(dataDir, 'nats'));
   processes.set('nats', nats);
 
   const rootKey = `sk-gw-test-${randomBytes(24).toString('base64url')}`;
@@ -86,7 +109,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
     GW_QUEUE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}`,
     GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
     GW_DATA_DIR: dataDir,
-    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    NATS_URL: natsUrl,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
@@ -107,7 +130,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
 
   const startEdge = async (name: string, port?: number) => {
     port ??= await freePort();
-    const edge = serviceProcess('edge', { ...env, PORT: String(port) });
+    const edge = serviceProcess('edge', { ...env, PORT: String(port) }, options.compiledRoot);
     processes.set(name, edge);
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitFor(() => edgeHealthy(baseUrl), `${name} /healthz`, 60_000, 200);
@@ -115,9 +138,8 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   };
 
   try {
-    await waitFor(() => Promise.resolve(nats.output().includes('Server is ready')), 'nats-server', 10_000);
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
-      processes.set(service, serviceProcess(service, env));
+      processes.set(service, serviceProcess(service, env, options.compiledRoot));
     }
     const baseUrl = await startEdge('edge', edgePort);
     let replicas = 0;
@@ -128,6 +150,12 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
       env,
       processes,
       startEdgeReplica: () => startEdge(`edge-${++replicas}`),
+      async restartService(name, changes = {}) {
+        await processes.get(name)?.stop();
+        Object.assign(env, changes);
+        processes.set(name, serviceProcess(name, env, options.compiledRoot));
+        await waitFor(() => serving(name, env), `${name} serving again`, 60_000, 200);
+      },
       request(path, init = {}) {
         const { key = gateway.rootKey, json, base = baseUrl, headers, ...rest } = init;
         const merged = new Headers(headers);

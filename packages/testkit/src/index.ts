@@ -3,3 +3,4 @@ export * from './gateway.js';
 export * from './ports.js';
 export * from './postgres.js';
 export * from './process.js';
+export * from './nats.js';

@@ -10,6 +10,7 @@ import { postUser, putUser } from './http/x-users/[identifier]/put.js';
 import { getUsers } from './http/x-users/get.js';
 import { dashboardStatus } from './http/dashboard/status/get.js';
 import { getHealthz } from './http/healthz/get.js';
+import { getLivez } from './http/livez/get.js';
 import type { Route } from './http/route.js';
 import { postRoot } from './http/x-root/post.js';
 import { postSelf } from './http/x-self/post.js';
@@ -35,6 +36,7 @@ import { getRoute } from './http/x-route/get.js';
  */
 export const ROUTES: readonly Route[] = [
   getHealthz,
+  getLivez,
   dashboardStatus('/dashboard/status'),
   dashboardStatus('/dashboard/x-user-status'),
   postUsers,

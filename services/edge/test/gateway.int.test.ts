@@ -244,5 +244,8 @@ describe('edge authentication and bad input', () => {
     expect(body.error.message).toContain('news');
     expect(body.services.news).toBe('not_serving');
     expect(body.services.keypool).toBe('serving');
+    // The probe endpoint asks no other process: the edge stays live and in rotation.
+    const live = await gw.request('/livez', { key: null });
+    expect(live.status).toBe(200);
   });
 });

@@ -1,8 +1,9 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { assertRoot } from './access.js';
-import { describeKey, generateApiKey, isAcceptableSuppliedKey } from './api-key.js';
+import { generateApiKey, isAcceptableSuppliedKey } from './api-key.js';
 import { loadCaller } from './load-caller.js';
 import type { AccountsDeps } from './ports/deps.js';
+import { replaceKey } from './replace-key.js';
 
 export interface RotateKeyInput {
   callerId: bigint;
@@ -39,19 +40,7 @@ export async function rotateKey(deps: AccountsDeps, input: RotateKeyInput): Prom
     throw new AppError(ErrorCode.InvalidRequest, `confirm must be "${confirmPhrase(now, input.root)}"`);
   }
   const key = input.key !== undefined && isAcceptableSuppliedKey(input.key) ? input.key : generateApiKey();
-  const described = describeKey(key);
-  const oldHash = await deps.store.transaction(async (tx) => {
-    const locked = await tx.accounts.lock(caller.id);
-    if (!locked) {
-      throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
-    }
-    if (await tx.accounts.keyHashTaken(described.hash)) {
-      throw new AppError(ErrorCode.InvalidRequest, 'this key cannot be used');
-    }
-    await tx.accounts.setKey(locked.id, described);
-    return locked.keyHash;
-  });
-  deps.events.accountChanged(caller.id, 'rotated', oldHash);
+  const described = await replaceKey(deps, caller.id, key);
   deps.events.audit({
     action: input.root ? 'rotate_root' : 'rotate_self',
     operatorId: caller.id,

@@ -1,0 +1,6 @@
+import { loadConfig, secretRotationEnv } from '@gw/kit';
+
+/** The environment of `rotate-secret-key`: the database, config's address, the old and new key. */
+export function loadRotationConfig(source: NodeJS.ProcessEnv) {
+  return loadConfig(secretRotationEnv('config'), source);
+}
