@@ -31,13 +31,13 @@ runService('proxy', async (log) => {
 
   const nc = await connectNats(config.NATS_URL, 'proxy', log);
   await ensureStream(nc, STREAMS.usage);
-  const outbox = new FileUsageOutbox(
-    join(config.GW_DATA_DIR, 'proxy', 'outbox'),
-    config.PROXY_OUTBOX_MAX,
-    jetStreamUsagePublisher(nc),
+  const outbox = new FileUsageOutbox({
+    dir: join(config.GW_DATA_DIR, 'proxy', 'outbox'),
+    max: config.PROXY_OUTBOX_MAX,
+    publish: jetStreamUsagePublisher(nc),
     log,
-    config.PROXY_OUTBOX_FSYNC,
-  );
+    fsync: config.PROXY_OUTBOX_FSYNC,
+  });
   await outbox.open();
 
   // Shared key state: never let a slow Redis hold a request (fail open after 250 ms).

@@ -1,199 +1,180 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from '@gw/kit';
-import { events } from '@gw/proto';
+import type { events } from '@gw/proto';
 import type { UsageOutbox } from '../domain/ports.js';
+import { SegmentStore, type SegmentLimits } from './outbox-segments.js';
 
 /** Publishes one event durably (JetStream, message id = event id); resolves on the stream's ack. */
 export type PublishUsage = (event: events.UsageRecorded) => Promise<void>;
 
-const EVENTS_FILE = 'events.jsonl';
-const ACKED_FILE = 'acked.log';
+export interface FileUsageOutboxOptions {
+  dir: string;
+  /** New AI calls are refused while this many events wait (PROXY_OUTBOX_MAX). */
+  max: number;
+  publish: PublishUsage;
+  log: Logger;
+  /** Flush every write to disk (PROXY_OUTBOX_FSYNC). */
+  fsync?: boolean;
+  /** Segment size and count; the defaults are what services/proxy/README.md states. */
+  limits?: SegmentLimits;
+  /** Pause after a batch in which every publish failed: doubles from `firstMs` up to `maxMs`. */
+  retry?: { firstMs: number; maxMs: number };
+}
+
+const DEFAULT_LIMITS: SegmentLimits = { segmentBytes: 1024 * 1024, maxSealed: 4 };
+const DEFAULT_RETRY = { firstMs: 250, maxMs: 5_000 };
 const BATCH = 64;
 
 /**
- * docs/decisions.md §5: every usage event is appended to `events.jsonl` before it is published;
- * the id of each event JetStream acknowledged is appended to `acked.log`. At start both files are
- * read, the unacknowledged events are written back (compacted) and published again; JetStream
- * drops any that it already had through the message id. When nothing is pending the files are
- * truncated. Durable against a process crash (the kernel holds written data); an OS crash needs
- * `PROXY_OUTBOX_FSYNC`.
+ * docs/decisions.md §5: every usage event is written to a segment file before it is published;
+ * JetStream's acknowledgement is written next to it, and segments are deleted or compacted while
+ * traffic flows (`SegmentStore`). At start the unacknowledged events are read back, streamed, and
+ * published again; JetStream drops any that it already had through the message id. Durable
+ * against a process crash (the kernel holds written data); an OS crash needs `fsync`.
  */
 export class FileUsageOutbox implements UsageOutbox {
-  private readonly pending = new Map<string, events.UsageRecorded>();
-  private readonly inFlight = new Set<string>();
-  private eventsFile?: FileHandle;
-  private ackedFile?: FileHandle;
-  private writes: Promise<void> = Promise.resolve();
+  private store?: SegmentStore;
+  /** Ids written and waiting to be published (not in flight), in the order to try them. */
+  private readonly ready = new Set<string>();
   private draining = false;
+  private drained: Promise<void> = Promise.resolve();
   private closed = false;
   private retryTimer?: NodeJS.Timeout;
+  private endRetryPause?: () => void;
   private idleWaiters: Array<() => void> = [];
-  private ackedSinceCompaction = 0;
 
-  constructor(
-    private readonly dir: string,
-    private readonly max: number,
-    private readonly publish: PublishUsage,
-    private readonly log: Logger,
-    private readonly fsync = false,
-  ) {}
+  constructor(private readonly options: FileUsageOutboxOptions) {}
 
-  /** Reads what a previous run left, compacts it, and starts publishing it. */
+  /** Reads what a previous run left and starts publishing it; resolves to how many events wait. */
   async open(): Promise<number> {
-    mkdirSync(this.dir, { recursive: true });
-    const eventsPath = join(this.dir, EVENTS_FILE);
-    const ackedPath = join(this.dir, ACKED_FILE);
-    const acked = new Set(
-      existsSync(ackedPath) ? readFileSync(ackedPath, 'utf8').split('\n').filter(Boolean) : [],
+    const { store, waiting } = await SegmentStore.open(
+      this.options.dir,
+      this.options.limits ?? DEFAULT_LIMITS,
+      this.options.fsync ?? false,
+      this.options.log,
     );
-    const lines = existsSync(eventsPath) ? readFileSync(eventsPath, 'utf8').split('\n').filter(Boolean) : [];
-    for (const line of lines) {
-      try {
-        const event = events.UsageRecorded.fromJSON(JSON.parse(line));
-        if (event.eventId && !acked.has(event.eventId)) {
-          this.pending.set(event.eventId, event);
-        }
-      } catch {
-        // A torn last line from a crash mid-write: the call it belonged to was never answered.
-        this.log.warn('skipping an unreadable outbox line');
+    this.store = store;
+    if (waiting.length > 0) {
+      this.options.log.info({ pending: waiting.length }, 'replaying usage outbox');
+      for (const event of waiting) {
+        this.ready.add(event.eventId);
       }
-    }
-    const compacted = [...this.pending.values()]
-      .map((event) => `${JSON.stringify(events.UsageRecorded.toJSON(event))}\n`)
-      .join('');
-    writeFileSync(`${eventsPath}.tmp`, compacted);
-    renameSync(`${eventsPath}.tmp`, eventsPath);
-    writeFileSync(ackedPath, '');
-    this.eventsFile = await open(eventsPath, 'a');
-    this.ackedFile = await open(ackedPath, 'a');
-    if (this.pending.size > 0) {
-      this.log.info({ pending: this.pending.size }, 'replaying usage outbox');
       this.kick();
     }
-    return this.pending.size;
+    return waiting.length;
   }
 
   get size(): number {
-    return this.pending.size;
+    return this.store?.size ?? 0;
   }
 
   isFull(): boolean {
-    return this.pending.size >= this.max;
+    return this.size >= this.options.max;
   }
 
   async append(event: events.UsageRecorded): Promise<void> {
-    const line = `${JSON.stringify(events.UsageRecorded.toJSON(event))}\n`;
-    await this.serial(async () => {
-      await this.eventsFile?.appendFile(line);
-      if (this.fsync) {
-        await this.eventsFile?.datasync();
-      }
-      // Inside the same write step: a compaction queued behind it sees this event pending.
-      this.pending.set(event.eventId, event);
-    });
-    this.kick();
+    if (!this.store || this.closed) {
+      throw new Error('usage outbox is not open');
+    }
+    try {
+      await this.store.add(event);
+    } finally {
+      // Published even when the disk write failed: billed unless the process dies first.
+      this.ready.add(event.eventId);
+      this.kick();
+    }
   }
 
   /** Resolves once nothing is pending (tests, graceful stop). */
   whenIdle(): Promise<void> {
-    if (this.pending.size === 0) {
+    if (this.size === 0) {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Stops publishing, records the acknowledgements of publishes in flight, closes the files. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);
-    await this.writes;
-    await this.eventsFile?.close();
-    await this.ackedFile?.close();
-  }
-
-  private serial(step: () => Promise<void>): Promise<void> {
-    const next = this.writes.then(step);
-    this.writes = next.catch(() => undefined);
-    return next;
+    this.endRetryPause?.();
+    await this.drained;
+    await this.store?.close();
   }
 
   private kick(): void {
     if (!this.draining && !this.closed) {
       this.draining = true;
-      void this.drain();
+      this.drained = this.drain();
     }
   }
 
   private async drain(): Promise<void> {
-    let delay = 250;
+    const retry = this.options.retry ?? DEFAULT_RETRY;
+    let delay = retry.firstMs;
     try {
-      while (!this.closed) {
-        const batch = [...this.pending.values()]
-          .filter((event) => !this.inFlight.has(event.eventId))
-          .slice(0, BATCH);
-        if (batch.length === 0) {
-          break;
+      while (!this.closed && this.ready.size > 0) {
+        const batch = this.takeBatch();
+        const results = await Promise.allSettled(batch.map((eventId) => this.publishOne(eventId)));
+        const failed = batch.filter((_, index) => results[index]?.status === 'rejected');
+        for (const eventId of failed) {
+          this.ready.add(eventId);
         }
-        const results = await Promise.allSettled(batch.map((event) => this.publishOne(event)));
-        const failed = results.filter((result) => result.status === 'rejected');
-        if (failed.length > 0) {
-          this.log.warn(
-            {
-              failed: failed.length,
-              pending: this.pending.size,
-              err: (failed[0] as PromiseRejectedResult).reason,
-            },
-            'usage publish failed, will retry',
-          );
-          await new Promise((resolve) => {
-            this.retryTimer = setTimeout(resolve, delay);
-          });
-          delay = Math.min(delay * 2, 5_000);
-        } else {
-          delay = 250;
+        this.wakeIdleWaiters();
+        if (failed.length === 0) {
+          delay = retry.firstMs;
+          continue;
+        }
+        const firstError: unknown = results.find((result) => result.status === 'rejected')?.reason;
+        this.options.log.warn(
+          { failed: failed.length, pending: this.size, err: firstError },
+          'usage publish failed, will retry',
+        );
+        // A batch where every publish failed looks like an outage: pause before the next try.
+        // Otherwise the failed events go to the back of the line and the others keep flowing.
+        if (failed.length === batch.length) {
+          await this.pause(delay);
+          delay = Math.min(delay * 2, retry.maxMs);
         }
       }
     } finally {
       this.draining = false;
     }
-    if (this.pending.size === 0) {
-      await this.compactIfIdle();
+  }
+
+  private takeBatch(): string[] {
+    const batch: string[] = [];
+    for (const eventId of this.ready) {
+      batch.push(eventId);
+      if (batch.length === BATCH) {
+        break;
+      }
     }
-    if (this.pending.size === 0) {
+    for (const eventId of batch) {
+      this.ready.delete(eventId);
+    }
+    return batch;
+  }
+
+  private async publishOne(eventId: string): Promise<void> {
+    const event = this.store?.event(eventId);
+    if (event) {
+      await this.options.publish(event);
+      this.store?.acknowledge(eventId);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.endRetryPause = resolve;
+      this.retryTimer = setTimeout(resolve, ms);
+    });
+  }
+
+  private wakeIdleWaiters(): void {
+    if (this.size === 0) {
       for (const resolve of this.idleWaiters.splice(0)) {
         resolve();
       }
-    } else if (!this.closed) {
-      this.kick();
     }
-  }
-
-  private async publishOne(event: events.UsageRecorded): Promise<void> {
-    this.inFlight.add(event.eventId);
-    try {
-      await this.publish(event);
-      await this.serial(async () => {
-        await this.ackedFile?.appendFile(`${event.eventId}\n`);
-      });
-      this.pending.delete(event.eventId);
-      this.ackedSinceCompaction += 1;
-    } finally {
-      this.inFlight.delete(event.eventId);
-    }
-  }
-
-  /** With nothing pending, both files can start empty again. */
-  private async compactIfIdle(): Promise<void> {
-    if (this.ackedSinceCompaction === 0) {
-      return;
-    }
-    await this.serial(async () => {
-      if (this.pending.size === 0 && !this.closed) {
-        await this.eventsFile?.truncate(0);
-        await this.ackedFile?.truncate(0);
-        this.ackedSinceCompaction = 0;
-      }
-    });
   }
 }

@@ -1,0 +1,225 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, encodeCaller, type CallerIdentity } from '@gw/kit';
+import type { events } from '@gw/proto';
+import type { ProxyDeps } from '../src/deps.js';
+import type { FailureClass } from '../src/domain/key-health.js';
+import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
+import type { KeyHealthStore, KeySource, PoolState, UsageOutbox } from '../src/domain/ports.js';
+import { RoundRobin } from '../src/domain/route-plan.js';
+import { RealtimeSessions } from '../src/transport/http/realtime-sessions.js';
+import { createHttpServer } from '../src/transport/http/server.js';
+import { CloudBTokens } from '../src/transport/upstream/cloud-b-tokens.js';
+import { UpstreamClient } from '../src/transport/upstream/http.js';
+import { MockUpstream } from './mock-upstream.js';
+
+/**
+ * The proxy's HTTP server in-process against the mock upstream, with in-memory ports: for the
+ * guards and faults that are awkward to provoke through the whole gateway. Each test calls
+ * `reset()` for a fresh outbox, health store and round-robin cursor (the first key of a pool is
+ * tried first).
+ */
+export const TOKEN = 'internal-token-for-tests';
+
+export const CALLER: CallerIdentity = {
+  accountId: '5',
+  ownerId: '1',
+  allowModels: '',
+  allowLevels: '',
+  modelMapper: '',
+  resources: '',
+};
+
+export class MemoryOutbox implements UsageOutbox {
+  full = false;
+  readonly events: events.UsageRecorded[] = [];
+  get size() {
+    return this.events.length;
+  }
+  isFull() {
+    return this.full;
+  }
+  async append(event: events.UsageRecorded) {
+    this.events.push(event);
+  }
+}
+
+export class MemoryHealth implements KeyHealthStore {
+  readonly failures: Array<[string, FailureClass]> = [];
+  async state(): Promise<PoolState> {
+    return { sleeping: new Set(), sleepDetails: new Map(), switched: new Set(), cooledDown: [] };
+  }
+  async recordFailure(_owner: string, keyId: string, _level: number, failure: FailureClass) {
+    this.failures.push([keyId, failure]);
+    return this.failures.length;
+  }
+  async recordModelFailure(_owner: string, keyId: string) {
+    this.failures.push([keyId, 'model']);
+  }
+  async recordSuccess() {}
+  async claimProbe() {
+    return false;
+  }
+  async switchLevel() {
+    return true;
+  }
+  async switchBack() {
+    return true;
+  }
+}
+
+export interface InProcessProxy {
+  base: string;
+  mock: MockUpstream;
+  outbox: MemoryOutbox;
+  health: MemoryHealth;
+  /** Owners alerted about a refused credential, as `owner/key`. */
+  alerted: string[];
+  /** The proxy's own listen port (one of the gateway's addresses, never dialled). */
+  port: number;
+  reset(): void;
+  /** The pool every request is served from: keys default to Level 1 at the mock. */
+  useKeys(
+    keys: Array<Partial<PoolKey>>,
+    options?: { ownerIsRoot?: boolean; config?: Record<string, string> },
+  ): void;
+  /** A request through the hop, as the edge sends it. */
+  call(
+    path: string,
+    init?: {
+      method?: string;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+      caller?: Partial<CallerIdentity>;
+    },
+  ): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startInProcessProxy(): Promise<InProcessProxy> {
+  const mock = await MockUpstream.start();
+  let pool: OwnerPool | undefined;
+  const keys: KeySource = {
+    get: async () => {
+      if (!pool) {
+        throw new Error('no pool: call useKeys first');
+      }
+      return pool;
+    },
+    close: async () => undefined,
+  };
+  const tokens = new CloudBTokens(`${mock.url}/token`);
+  // The proxy's own port stands for the gateway's listen addresses (filled in once it listens).
+  const self = { ports: [] as number[], endpoints: [], hosts: ['gateway.example.test'] };
+  const state = {
+    outbox: new MemoryOutbox(),
+    health: new MemoryHealth(),
+    roundRobin: new RoundRobin(),
+    alerted: [] as string[],
+  };
+  const deps: ProxyDeps = {
+    config: {
+      GW_INTERNAL_TOKEN: TOKEN,
+      PROXY_UPSTREAM_TIMEOUT_MS: 1_000,
+      PROXY_ANSWER_TIMEOUT_MS: 1_000,
+      PROXY_STREAM_IDLE_MS: 1_000,
+      PROXY_USAGE_GRACE_MS: 500,
+      PROXY_JSON_LIMIT_BYTES: 1024 * 1024,
+      PROXY_UPLOAD_LIMIT_BYTES: 2 * 1024 * 1024,
+      PROXY_BODY_TIMEOUT_MS: 1_000,
+      PROXY_LEVEL_COOLDOWN_MS: 60_000,
+    },
+    self,
+    keys,
+    upstream: new UpstreamClient({ idleSocketMs: 4_000 }),
+    sessions: new RealtimeSessions(),
+    // Read per request, so reset() takes effect for the next call.
+    get health() {
+      return state.health;
+    },
+    get outbox() {
+      return state.outbox;
+    },
+    get roundRobin() {
+      return state.roundRobin;
+    },
+    levels: { levelSwitched: () => undefined },
+    alerts: { keyAuthFailed: async (ownerId, keyId) => void state.alerted.push(`${ownerId}/${keyId}`) },
+    providers: {
+      defaults: {
+        cloudAApiVersions: {
+          chat: 'v-chat',
+          embeddings: 'v-embed',
+          audio: 'v-audio',
+          images: 'v-images',
+          responses: 'v-resp',
+        },
+      },
+      accessToken: (key) => tokens.get(key),
+    },
+    log: createLogger('proxy-test', 'silent'),
+  };
+  const server: Server = createHttpServer(deps);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  self.ports.push(port);
+  const base = `http://127.0.0.1:${port}`;
+
+  return {
+    base,
+    mock,
+    port,
+    get outbox() {
+      return state.outbox;
+    },
+    get health() {
+      return state.health;
+    },
+    get alerted() {
+      return state.alerted;
+    },
+    reset() {
+      state.outbox = new MemoryOutbox();
+      state.health = new MemoryHealth();
+      state.roundRobin = new RoundRobin();
+      state.alerted = [];
+    },
+    useKeys(list, options = {}) {
+      pool = ownerPool({
+        ownerId: '1',
+        version: '1',
+        ownerIsRoot: options.ownerIsRoot ?? true,
+        config: options.config ?? {},
+        keys: list.map((key, i) =>
+          poolKey({
+            id: String(i + 1),
+            level: 1,
+            provider: mock.url,
+            secret: 's',
+            active: true,
+            type: 'standard',
+            config: {},
+            ...key,
+          }),
+        ),
+      });
+    },
+    call(path, init = {}) {
+      return fetch(`${base}${path}`, {
+        method: init.method ?? 'POST',
+        headers: {
+          'x-gw-internal-token': TOKEN,
+          'x-gw-account': encodeCaller({ ...CALLER, ...init.caller }),
+          ...init.headers,
+        },
+        body: init.body,
+      });
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      deps.upstream.close();
+      await mock.stop();
+    },
+  };
+}
