@@ -3,6 +3,7 @@ import type { KeyHealthStore, KeySource, LevelEvents, OwnerAlerts, UsageOutbox }
 import type { OwnerPool, PoolKey } from './domain/pool.js';
 import type { ProviderDefaults } from './domain/providers.js';
 import type { RoundRobin } from './domain/route-plan.js';
+import type { RealtimeSessions } from './transport/http/realtime-sessions.js';
 import type { UpstreamClient } from './transport/upstream/http.js';
 
 /** Everything the proxy's HTTP handlers use; built once in main.ts. */
@@ -22,6 +23,8 @@ export interface ProxyDeps {
   self: SelfAddresses;
   keys: KeySource;
   upstream: UpstreamClient;
+  /** Open realtime sessions, ended when their account is revoked. */
+  sessions: RealtimeSessions;
   health: KeyHealthStore;
   outbox: UsageOutbox;
   roundRobin: RoundRobin;

@@ -17,8 +17,10 @@ import type { ProxyDeps } from './deps.js';
 import { RoundRobin } from './domain/route-plan.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
 import { GrpcKeySource } from './transport/grpc/key-source.js';
+import { RealtimeSessions } from './transport/http/realtime-sessions.js';
 import { createHttpServer } from './transport/http/server.js';
 import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
+import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js';
 import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
@@ -58,11 +60,14 @@ runService('proxy', async (log) => {
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const upstream = new UpstreamClient({ idleSocketMs: config.PROXY_UPSTREAM_IDLE_SOCKET_MS });
+  const sessions = new RealtimeSessions();
+  const accountChanges = endSessionsOnAccountChanges(nc, sessions, log);
   const deps: ProxyDeps = {
     config,
     self: selfAddressesOf(config),
     keys,
     upstream,
+    sessions,
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
     roundRobin: new RoundRobin(),
@@ -112,6 +117,7 @@ runService('proxy', async (log) => {
         ),
     ],
     ['key source', () => keys.close()],
+    ['account changes', () => accountChanges.unsubscribe()],
     ['upstream sockets', () => upstream.close()],
     ['nats', () => nc.drain()],
     ['mail queue', () => mail.close()],

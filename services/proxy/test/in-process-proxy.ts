@@ -91,6 +91,7 @@ export interface InProcessProxy {
       body?: BodyInit;
       headers?: Record<string, string>;
       caller?: Partial<CallerIdentity>;
+      signal?: AbortSignal;
     },
   ): Promise<Response>;
   stop(): Promise<void>;
@@ -213,6 +214,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
           ...init.headers,
         },
         body: init.body,
+        signal: init.signal,
       });
     },
     async stop() {

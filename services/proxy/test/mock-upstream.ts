@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import busboy from 'busboy';
+import { WebSocketServer, type WebSocket } from 'ws';
 
 /**
  * A local OpenAI-style upstream for tests (node:http): chat completions (JSON and SSE),
@@ -22,6 +23,14 @@ export interface Behaviour {
   omitUsage?: boolean;
   /** Stream: reset the connection after this many content chunks. */
   resetAfter?: number;
+  /** JSON: pad the answer's content to about this many bytes (usage stays at the end). */
+  answerBytes?: number;
+  /** Wait this long before sending any header. */
+  headersDelayMs?: number;
+  /** The error body sent with `status` (default: a generic mock error). */
+  errorBody?: unknown;
+  /** Realtime: on `response.create`, send this many bytes of audio deltas, honouring back-pressure. */
+  floodBytes?: number;
 }
 
 export interface Recorded {
@@ -42,6 +51,14 @@ export interface Recorded {
 }
 
 const DEFAULT_USAGE = { prompt_tokens: 11, completion_tokens: 7 };
+
+/** Headers a real upstream sends that describe the owner's key, never the gateway's caller. */
+const OWNER_KEY_HEADERS = {
+  'openai-organization': 'org-owner',
+  'openai-project': 'proj-owner',
+  'x-ratelimit-remaining-requests': '9999',
+  'set-cookie': 'upstream-session=1',
+};
 
 export class MockUpstream {
   readonly requests: Recorded[] = [];
@@ -145,7 +162,16 @@ export class MockUpstream {
           session?: unknown;
         };
         this.realtimeFrames.push(frame);
-        if (frame.type === 'response.create') {
+        if (frame.type === 'response.create' && behaviour.floodBytes) {
+          void flood(ws, behaviour.floodBytes).then(() =>
+            ws.send(
+              JSON.stringify({
+                type: 'response.done',
+                response: { usage: { input_tokens: 1, output_tokens: 1 } },
+              }),
+            ),
+          );
+        } else if (frame.type === 'response.create') {
           ws.send(
             JSON.stringify({
               type: 'response.done',
@@ -187,7 +213,9 @@ export class MockUpstream {
     const key =
       /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ??
       (typeof apiKey === 'string' ? apiKey : '');
-    const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
+    const type = req.headers['content-type'] ?? '';
+    const form = type.includes('x-www-form-urlencoded');
+    const multipart = type.toLowerCase().startsWith('multipart/form-data');
     const record: Recorded = {
       key,
       method: req.method ?? 'GET',
@@ -195,11 +223,13 @@ export class MockUpstream {
       rawPath: req.url ?? '',
       search: url.search,
       headers: req.headers,
-      body: text
-        ? form
-          ? Object.fromEntries(new URLSearchParams(text))
-          : (JSON.parse(text) as Record<string, unknown>)
-        : {},
+      body: !text
+        ? {}
+        : multipart
+          ? await parseMultipart(type, Buffer.concat(chunks))
+          : form
+            ? Object.fromEntries(new URLSearchParams(text))
+            : parseObject(text),
       at: Date.now(),
     };
     this.requests.push(record);
@@ -224,11 +254,16 @@ export class MockUpstream {
         headers['retry-after'] = behaviour.retryAfter;
       }
       res.writeHead(behaviour.status, headers).end(
-        JSON.stringify({
-          error: { message: `mock ${behaviour.status}`, type: 'mock', code: String(behaviour.status) },
-        }),
+        JSON.stringify(
+          behaviour.errorBody ?? {
+            error: { message: `mock ${behaviour.status}`, type: 'mock', code: String(behaviour.status) },
+          },
+        ),
       );
       return;
+    }
+    if (behaviour.headersDelayMs) {
+      await new Promise((resolve) => setTimeout(resolve, behaviour.headersDelayMs));
     }
     // cloud_b token endpoint: a JWT-bearer assertion in, `tok-<iss>` out.
     if (record.path === '/token') {
@@ -256,7 +291,7 @@ export class MockUpstream {
     };
 
     if (path === '/v1/models') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
+      res.writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS }).end(
         JSON.stringify({
           object: 'list',
           data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }],
@@ -265,7 +300,7 @@ export class MockUpstream {
       return;
     }
     if (path === '/v1/embeddings') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
+      res.writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS }).end(
         JSON.stringify({
           object: 'list',
           model,
@@ -273,6 +308,47 @@ export class MockUpstream {
           usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens },
         }),
       );
+      return;
+    }
+    const json = (value: unknown) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS })
+        .end(JSON.stringify(value));
+    if (
+      path === '/v1/images/generations' ||
+      path === '/v1/images/edits' ||
+      path === '/v1/images/variations'
+    ) {
+      const count = Number(record.body.n ?? 1);
+      json({
+        created: 0,
+        data: Array.from({ length: count }, (_, i) => ({ url: `https://img.example/${i}.png` })),
+      });
+      return;
+    }
+    if (path === '/v1/audio/transcriptions' || path === '/v1/audio/translations') {
+      json({ text: `transcribed by ${model}`, usage: { type: 'duration', seconds: 3.5 } });
+      return;
+    }
+    if (path === '/v1/audio/speech') {
+      res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(Buffer.alloc(2048, 1));
+      return;
+    }
+    if (path === '/v1/moderations') {
+      json({ id: 'modr-mock', model, results: [{ flagged: false }] });
+      return;
+    }
+    if (path === '/v1/rerank') {
+      json({ results: [{ index: 0, relevance_score: 0.9 }], usage: { total_tokens: usage.prompt_tokens } });
+      return;
+    }
+    if (path === '/v1/responses' || path === '/v1/completions') {
+      json({
+        id: 'mock',
+        model,
+        output: [{ content: [{ type: 'output_text', text: 'hi' }] }],
+        usage: usageBody,
+      });
       return;
     }
     if (path !== '/v1/chat/completions') {
@@ -284,14 +360,21 @@ export class MockUpstream {
       return;
     }
     if (record.body.stream !== true) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
+      res.writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS }).end(
         JSON.stringify({
           id: 'chatcmpl-mock',
           object: 'chat.completion',
           created: 0,
           model,
           choices: [
-            { index: 0, message: { role: 'assistant', content: `hello from ${key}` }, finish_reason: 'stop' },
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: `hello from ${key}`.padEnd(behaviour.answerBytes ?? 0, '.'),
+              },
+              finish_reason: 'stop',
+            },
           ],
           usage: usageBody,
         }),
@@ -303,7 +386,11 @@ export class MockUpstream {
       (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
     const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...OWNER_KEY_HEADERS,
+    });
     const extra = includeUsage ? { usage: null } : {};
     send({
       ...base,
@@ -333,5 +420,46 @@ export class MockUpstream {
       send({ ...base, choices: [], usage: usageBody });
     }
     res.end('data: [DONE]\n\n');
+  }
+}
+
+/** A JSON object body, or `{ raw }` when the body is not one. */
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { raw: text };
+  } catch {
+    return { raw: text };
+  }
+}
+
+/** Fields as strings (repeated names as arrays), files as `{ filename, size }`. */
+function parseMultipart(contentType: string, body: Buffer): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const fields: Record<string, unknown> = {};
+    const add = (name: string, value: unknown) => {
+      const seen = fields[name];
+      fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+    };
+    const form = busboy({ headers: { 'content-type': contentType } });
+    form.on('field', (name, value) => add(name, value));
+    form.on('file', (name, file, info) => {
+      let size = 0;
+      file.on('data', (chunk: Buffer) => (size += chunk.length));
+      file.on('end', () => add(name, { filename: info.filename, size }));
+    });
+    form.on('close', () => resolve(fields));
+    form.on('error', () => resolve({ unreadable: true }));
+    form.end(body);
+  });
+}
+
+/** Sends `bytes` of realtime audio deltas, waiting whenever the socket holds too much unsent. */
+export async function flood(ws: WebSocket, bytes: number): Promise<void> {
+  const chunk = JSON.stringify({ type: 'response.audio.delta', delta: 'A'.repeat(64 * 1024) });
+  for (let sent = 0; sent < bytes && ws.readyState === ws.OPEN; sent += chunk.length) {
+    await new Promise<void>((resolve) => ws.send(chunk, () => resolve()));
   }
 }

@@ -1,191 +1,41 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createLogger, encodeCaller, type CallerIdentity } from '@gw/kit';
-import type { events } from '@gw/proto';
 import { waitFor } from '@gw/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FailureClass } from '../src/domain/key-health.js';
-import type { ProxyDeps } from '../src/deps.js';
-import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
-import type { KeyHealthStore, KeySource, PoolState, UsageOutbox } from '../src/domain/ports.js';
-import { RoundRobin } from '../src/domain/route-plan.js';
-import { createHttpServer } from '../src/transport/http/server.js';
+import type { PoolKey } from '../src/domain/pool.js';
 import { guardedLookup } from '../src/transport/upstream/address-guard.js';
-import { CloudBTokens } from '../src/transport/upstream/cloud-b-tokens.js';
-import { UpstreamClient } from '../src/transport/upstream/http.js';
-import { MockUpstream } from './mock-upstream.js';
+import { startInProcessProxy, type InProcessProxy } from './in-process-proxy.js';
+import type { MockUpstream } from './mock-upstream.js';
 
 /**
  * The relay in-process against the mock upstream, with in-memory ports: the guards and stream
  * faults that are awkward to provoke through the whole gateway (stream faults, the outbox bound).
  */
-const TOKEN = 'internal-token-for-tests';
-const caller: CallerIdentity = {
-  accountId: '5',
-  ownerId: '1',
-  allowModels: '',
-  allowLevels: '',
-  modelMapper: '',
-  resources: '',
-};
-
-class MemoryOutbox implements UsageOutbox {
-  full = false;
-  readonly events: events.UsageRecorded[] = [];
-  get size() {
-    return this.events.length;
-  }
-  isFull() {
-    return this.full;
-  }
-  async append(event: events.UsageRecorded) {
-    this.events.push(event);
-  }
-}
-
-class MemoryHealth implements KeyHealthStore {
-  readonly failures: Array<[string, FailureClass]> = [];
-  async state(): Promise<PoolState> {
-    return { sleeping: new Set(), sleepDetails: new Map(), switched: new Set(), cooledDown: [] };
-  }
-  async recordFailure(_owner: string, keyId: string, _level: number, failure: FailureClass) {
-    this.failures.push([keyId, failure]);
-    return this.failures.length;
-  }
-  async recordModelFailure(_owner: string, keyId: string) {
-    this.failures.push([keyId, 'model']);
-  }
-  async recordSuccess() {}
-  async claimProbe() {
-    return false;
-  }
-  async switchLevel() {
-    return true;
-  }
-  async switchBack() {
-    return true;
-  }
-}
-
 describe('relay guards and stream faults', () => {
+  let proxy: InProcessProxy;
   let mock: MockUpstream;
-  let server: Server;
-  let base: string;
-  let outbox: MemoryOutbox;
-  let health: MemoryHealth;
-  let roundRobin: RoundRobin;
-  let pool: OwnerPool;
-  let alerted: string[] = [];
 
   beforeAll(async () => {
-    mock = await MockUpstream.start();
-    const keys: KeySource = {
-      get: async () => pool,
-      close: async () => undefined,
-    };
-    const tokens = new CloudBTokens(`${mock.url}/token`);
-    // The relay's own port stands for the gateway's listen addresses (filled in once it listens).
-    const self = { ports: [] as number[], endpoints: [], hosts: ['gateway.example.test'] };
-    const deps: ProxyDeps = {
-      config: {
-        GW_INTERNAL_TOKEN: TOKEN,
-        PROXY_UPSTREAM_TIMEOUT_MS: 1_000,
-        PROXY_STREAM_IDLE_MS: 1_000,
-        PROXY_USAGE_GRACE_MS: 200,
-        PROXY_JSON_LIMIT_BYTES: 1024 * 1024,
-        PROXY_UPLOAD_LIMIT_BYTES: 1024 * 1024,
-        PROXY_BODY_TIMEOUT_MS: 5_000,
-        PROXY_ANSWER_TIMEOUT_MS: 1_000,
-        PROXY_LEVEL_COOLDOWN_MS: 60_000,
-      },
-      self,
-      keys,
-      upstream: new UpstreamClient({ idleSocketMs: 4_000 }),
-      // Each test starts with a fresh outbox, health store and round-robin cursor (so the first
-      // key of a pool is tried first): read them per request.
-      get health() {
-        return health;
-      },
-      get outbox() {
-        return outbox;
-      },
-      get roundRobin() {
-        return roundRobin;
-      },
-      levels: { levelSwitched: () => undefined },
-      alerts: { keyAuthFailed: async (ownerId, keyId) => void alerted.push(`${ownerId}/${keyId}`) },
-      providers: {
-        defaults: {
-          cloudAApiVersions: {
-            chat: 'v-chat',
-            embeddings: 'v-embed',
-            audio: 'v-audio',
-            images: 'v-images',
-            responses: 'v-resp',
-          },
-        },
-        accessToken: (key) => tokens.get(key),
-      },
-      log: createLogger('proxy-test', 'silent'),
-    };
-    server = createHttpServer(deps);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self.ports.push((server.address() as AddressInfo).port);
-    base = `http://127.0.0.1:${self.ports[0]}`;
+    proxy = await startInProcessProxy();
+    mock = proxy.mock;
   });
 
-  beforeEach(() => {
-    outbox = new MemoryOutbox();
-    health = new MemoryHealth();
-    roundRobin = new RoundRobin();
-    alerted = [];
-  });
+  beforeEach(() => proxy.reset());
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await mock.stop();
+    await proxy.stop();
   });
 
-  const useKeys = (keys: Array<Partial<PoolKey>>, ownerIsRoot = true) => {
-    pool = ownerPool({
-      ownerId: '1',
-      version: '1',
-      ownerIsRoot,
-      config: {},
-      keys: keys.map((key, i) =>
-        poolKey({
-          id: String(i + 1),
-          level: 1,
-          provider: mock.url,
-          secret: 's',
-          active: true,
-          type: 'standard',
-          config: {},
-          ...key,
-        }),
-      ),
-    });
-  };
-
+  const useKeys = (keys: Array<Partial<PoolKey>>, ownerIsRoot = true) => proxy.useKeys(keys, { ownerIsRoot });
   const usePool = (secrets: string[]) => useKeys(secrets.map((secret) => ({ secret })));
-
   const call = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${base}/v1/chat/completions`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-gw-internal-token': TOKEN,
-        'x-gw-account': encodeCaller(caller),
-        ...headers,
-      },
+    proxy.call('/v1/chat/completions', {
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
 
   it('answers 503 before calling upstream when the usage outbox is over its bound', async () => {
     usePool(['full-1']);
-    outbox.full = true;
+    proxy.outbox.full = true;
     const response = await call({ model: 'm', messages: [] });
     expect(response.status).toBe(503);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unavailable');
@@ -198,12 +48,12 @@ describe('relay guards and stream faults', () => {
     mock.set('auth-bad', { status: 401 });
     expect((await call({ model: 'm', messages: [] })).status).toBe(503);
     expect(mock.for('auth-bad')).toHaveLength(1);
-    expect(alerted).toEqual(['1/1']);
+    expect(proxy.alerted).toEqual(['1/1']);
 
     usePool(['client-error']);
     mock.set('client-error', { status: 400 });
     expect((await call({ model: 'm', messages: [] })).status).toBe(400);
-    expect(alerted).toEqual(['1/1']);
+    expect(proxy.alerted).toEqual(['1/1']);
   });
 
   it('refuses a wrong internal token', async () => {
@@ -220,8 +70,8 @@ describe('relay guards and stream faults', () => {
     const response = await call({ model: 'm', messages: [] });
     expect(response.status).toBe(429);
     expect(((await response.json()) as { error: { type: string } }).error.type).toBe('rate_limit_error');
-    expect(outbox.events).toHaveLength(0);
-    expect(health.failures.map(([, failure]) => failure)).toEqual(['rate_limit', 'rate_limit']);
+    expect(proxy.outbox.events).toHaveLength(0);
+    expect(proxy.health.failures.map(([, failure]) => failure)).toEqual(['rate_limit', 'rate_limit']);
   });
 
   it('never retries after the first byte: a reset mid-stream cuts the client and bills a partial call', async () => {
@@ -236,9 +86,9 @@ describe('relay guards and stream faults', () => {
     await expect(response.text()).rejects.toThrow();
     expect(mock.for('reset-1')).toHaveLength(1);
     expect(mock.for('reset-2')).toHaveLength(0);
-    await waitFor(async () => outbox.events.length === 1, 'the partial usage event');
-    expect(outbox.events[0]?.partial).toBe(true);
-    expect(outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
+    await waitFor(async () => proxy.outbox.events.length === 1, 'the partial usage event');
+    expect(proxy.outbox.events[0]?.partial).toBe(true);
+    expect(proxy.outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
   });
 
   it('estimates and flags a stream that ends without its usage chunk (whole, so not partial)', async () => {
@@ -247,10 +97,10 @@ describe('relay guards and stream faults', () => {
     const response = await call({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     const text = await response.text();
     expect(text).toContain('data: [DONE]');
-    await waitFor(async () => outbox.events.length === 1, 'the usage event');
-    expect(outbox.events[0]).toMatchObject({ estimated: true, partial: false });
-    expect(outbox.events[0]?.promptTokens).toBeGreaterThan(0n);
-    expect(outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
+    await waitFor(async () => proxy.outbox.events.length === 1, 'the usage event');
+    expect(proxy.outbox.events[0]).toMatchObject({ estimated: true, partial: false });
+    expect(proxy.outbox.events[0]?.promptTokens).toBeGreaterThan(0n);
+    expect(proxy.outbox.events[0]?.completionTokens).toBeGreaterThan(0n);
   });
 
   it('respects an explicit zero usage from upstream', async () => {
@@ -259,8 +109,8 @@ describe('relay guards and stream faults', () => {
     const response = await call({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     const text = await response.text();
     expect(text).not.toContain('"choices":[]');
-    await waitFor(async () => outbox.events.length === 1, 'the usage event');
-    expect(outbox.events[0]).toMatchObject({ promptTokens: 0n, completionTokens: 0n, partial: false });
+    await waitFor(async () => proxy.outbox.events.length === 1, 'the usage event');
+    expect(proxy.outbox.events[0]).toMatchObject({ promptTokens: 0n, completionTokens: 0n, partial: false });
   });
 
   it('cuts a response body that goes silent past the idle timeout', async () => {
@@ -292,13 +142,8 @@ describe('relay guards and stream faults', () => {
     expect(seen[0]?.search).toBe('?api-version=2024-06-01');
     expect(seen[0]?.headers.authorization).toBeUndefined();
 
-    const embed = await fetch(`${base}/v1/embeddings`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-gw-internal-token': TOKEN,
-        'x-gw-account': encodeCaller(caller),
-      },
+    const embed = await proxy.call('/v1/embeddings', {
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'text-embedding-3-small', input: 'x' }),
     });
     expect(embed.status).toBe(200);
@@ -356,7 +201,7 @@ describe('relay guards and stream faults', () => {
     ]);
     const response = await call({ model: 'm', messages: [] });
     expect(response.status).toBe(200);
-    expect(health.failures).toEqual([['1', 'connection']]);
+    expect(proxy.health.failures).toEqual([['1', 'connection']]);
     expect(mock.for('after-metadata-0001')).toHaveLength(1);
 
     const self = { ports: [8080], endpoints: [], hosts: [] };
@@ -381,7 +226,7 @@ describe('relay guards and stream faults', () => {
     useKeys([{ provider: mock.url, secret: 'tenant-loopback-0001' }], false);
     const response = await call({ model: 'm', messages: [] });
     expect(response.status).toBe(503);
-    expect(health.failures).toEqual([['1', 'connection']]);
+    expect(proxy.health.failures).toEqual([['1', 'connection']]);
     expect(mock.for('tenant-loopback-0001')).toHaveLength(0);
     const named = mock.url.replace('127.0.0.1', 'localhost');
     useKeys([{ provider: named, secret: 'tenant-loopback-0002' }], false);
@@ -391,15 +236,15 @@ describe('relay guards and stream faults', () => {
 
   it("never dials the gateway's own listen addresses, even for root's pool", async () => {
     useKeys([
-      { provider: base, secret: 'self-loop-key-00001' },
-      { provider: base.replace('127.0.0.1', '127.0.0.2'), secret: 'self-loop-key-00002' },
-      { provider: base.replace('127.0.0.1', 'localhost'), secret: 'self-loop-key-00003' },
+      { provider: proxy.base, secret: 'self-loop-key-00001' },
+      { provider: proxy.base.replace('127.0.0.1', '127.0.0.2'), secret: 'self-loop-key-00002' },
+      { provider: proxy.base.replace('127.0.0.1', 'localhost'), secret: 'self-loop-key-00003' },
       { provider: 'http://0.0.0.0:1', secret: 'self-loop-key-00004' },
       { provider: mock.url, secret: 'after-self-loop-001' },
     ]);
     const response = await call({ model: 'm', messages: [] });
     expect(response.status).toBe(200);
-    expect(health.failures).toEqual([
+    expect(proxy.health.failures).toEqual([
       ['1', 'connection'],
       ['2', 'connection'],
       ['3', 'connection'],

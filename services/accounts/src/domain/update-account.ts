@@ -202,7 +202,9 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
     }),
   );
   if (!replayed) {
-    deps.events.accountChanged(value.account.id, 'updated');
+    // The reason tells listeners that act on it (the proxy ends realtime sessions) what happened.
+    const reason = fields.status === false ? 'disabled' : fields.suspended === true ? 'suspended' : 'updated';
+    deps.events.accountChanged(value.account.id, reason);
     const changed = (Object.keys(fields) as Array<keyof AccountFields>).filter(
       (field) => fields[field] !== undefined,
     );

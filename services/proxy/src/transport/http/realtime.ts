@@ -12,6 +12,7 @@ import { planRoute, refusalError, type RouteStep } from '../../domain/route-plan
 import { parseJson } from '../../domain/sse.js';
 import { readUsage, toUsageEvent } from '../../domain/usage.js';
 import { openUpstreamSocket, type Frame } from '../upstream/websocket.js';
+import { framePipe, frameText } from './frame-pipe.js';
 import { trustedCaller } from './hop.js';
 
 const sockets = new WebSocketServer({ noServer: true });
@@ -24,13 +25,6 @@ const HANDSHAKE_HEADERS = [
   'accept-encoding',
 ];
 
-function frameText(data: RawData): string {
-  if (Array.isArray(data)) {
-    return Buffer.concat(data).toString('utf8');
-  }
-  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
-}
-
 /** A close code we may send on (1005/1006 are reserved for "none given" and "abnormal"). */
 function sendableCode(code: number): number {
   return code === 1005 || code === 1006 || code < 1000 ? 1011 : code;
@@ -39,8 +33,9 @@ function sendableCode(code: number): number {
 /**
  * `GET /v1/realtime`: one WebSocket session, top to bottom.
  * 1 trust the hop · 2 outbox bound · 3 plan from `?model=` · 4 open the upstream socket (failover
- * while connecting) · 5 accept the client and forward frames both ways, the model allowlist
- * applied to every frame that names a model · 6 one usage event per `response.done`.
+ * while connecting) · 5 accept the client and forward frames both ways with back-pressure, the
+ * model allowlist applied to every frame (text or binary) that names a model · 6 one usage event
+ * per `response.done`. The session ends when its account is changed in a way that revokes it.
  * A refusal before the client socket is accepted is thrown as an AppError (a plain HTTP answer).
  */
 export async function relayRealtime(
@@ -128,6 +123,7 @@ export async function relayRealtime(
   // 5 Forward frames both ways. Upstream may speak first (session.created): frames that arrive
   // before the client socket is ready wait in order.
   let client: WebSocket | undefined;
+  let toClient: ((data: RawData, isBinary: boolean) => void) | undefined;
   const early: Frame[] = [];
   const fromUpstream = (data: RawData, isBinary: boolean) => {
     if (!isBinary) {
@@ -162,10 +158,10 @@ export async function relayRealtime(
         }
       }
     }
-    if (!client) {
+    if (toClient) {
+      toClient(data, isBinary);
+    } else {
       early.push([data, isBinary]);
-    } else if (client.readyState === WebSocket.OPEN) {
-      client.send(data, { binary: isBinary });
     }
   };
   const handshakeFrames = earlyFrames();
@@ -182,29 +178,29 @@ export async function relayRealtime(
 
   sockets.handleUpgrade(req, socket, head, (accepted) => {
     client = accepted;
+    deps.sessions.open(caller.accountId, accepted);
+    toClient = framePipe(upstream, accepted);
     for (const [data, isBinary] of early.splice(0)) {
-      accepted.send(data, { binary: isBinary });
+      toClient(data, isBinary);
     }
     if (upstream.readyState !== WebSocket.OPEN) {
       accepted.close(1011, 'upstream closed');
       return;
     }
+    const toUpstream = framePipe(accepted, upstream);
     accepted.on('message', (data: RawData, isBinary: boolean) => {
-      if (!isBinary) {
-        const frame = parseJson(frameText(data)) as { session?: { model?: unknown } } | undefined;
-        const named = frame?.session?.model;
-        if (typeof named === 'string' && !isModelAllowed(caller.allowModels, named)) {
-          accepted.send(
-            realtimeErrorEvent(
-              new AppError(ErrorCode.ModelNotAllowed, `model ${named} is not allowed for this key`),
-            ),
-          );
-          return;
-        }
+      // Binary frames get the same check: a model named in one is a model named.
+      const frame = parseJson(frameText(data)) as { session?: { model?: unknown } } | undefined;
+      const named = frame?.session?.model;
+      if (typeof named === 'string' && !isModelAllowed(caller.allowModels, named)) {
+        accepted.send(
+          realtimeErrorEvent(
+            new AppError(ErrorCode.ModelNotAllowed, `model ${named} is not allowed for this key`),
+          ),
+        );
+        return;
       }
-      if (upstream.readyState === WebSocket.OPEN) {
-        upstream.send(data, { binary: isBinary });
-      }
+      toUpstream(data, isBinary);
     });
     accepted.on('close', (code, reason) => upstream.close(sendableCode(code), reason));
     accepted.on('error', () => upstream.terminate());
