@@ -261,7 +261,7 @@ describe('forwarding', () => {
       const pending = proxy.call('/v1/chat/completions', {
         ...json({ model: 'm', messages: [] }),
         signal: abort.signal,
-      } as never);
+      });
       await waitFor(async () => proxy.mock.for('gone-1').length === 1, 'the call upstream');
       abort.abort();
       await expect(pending).rejects.toThrow();
