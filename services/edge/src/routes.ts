@@ -28,6 +28,12 @@ import { deleteConfig } from './http/x-config/delete.js';
 import { getConf } from './http/x-conf/get.js';
 import { postConf } from './http/x-conf/post.js';
 import { getRoute } from './http/x-route/get.js';
+import { postSystemNews } from './http/x-news/post.js';
+import { deleteSystemNews } from './http/x-news/delete.js';
+import { postTargetNews } from './http/x-news/[target]/post.js';
+import { deleteTargetNews } from './http/x-news/[target]/delete.js';
+import { dashboardNews } from './http/dashboard/news/get.js';
+import { dashboardConf } from './http/dashboard/conf/get.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
@@ -74,4 +80,12 @@ export const ROUTES: readonly Route[] = [
   postConf,
   // Proxy: the routing decision for a model (owner).
   getRoute,
+  // News: system news (root), targeted news (an ancestor of the target), the caller's news.
+  postSystemNews,
+  deleteSystemNews,
+  postTargetNews,
+  deleteTargetNews,
+  dashboardNews('/dashboard/news'),
+  dashboardNews('/dashboard/x-user-news'),
+  dashboardConf,
 ];

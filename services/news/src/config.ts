@@ -1,7 +1,8 @@
-import { grpcServiceEnv, loadConfig } from '@gw/kit';
+import { databaseEnv, grpcServiceEnv, loadConfig } from '@gw/kit';
 
 const shape = {
   ...grpcServiceEnv('news'),
+  ...databaseEnv,
 };
 
 export type Config = ReturnType<typeof loadNewsConfig>;
