@@ -18,3 +18,6 @@ export * from './key-check.js';
 export * from './audit.js';
 export * from './upstream-address.js';
 export * from './mail-queue.js';
+export * from './mail-jobs.js';
+export * from './mail-server.js';
+export * from './resolve.js';

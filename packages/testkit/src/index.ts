@@ -2,3 +2,4 @@ export * from './gateway.js';
 export * from './ports.js';
 export * from './postgres.js';
 export * from './process.js';
+export * from './smtp-sink.js';

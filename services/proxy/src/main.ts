@@ -67,7 +67,7 @@ runService('proxy', async (log) => {
     log,
   );
 
-  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
+  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log, config.GW_MAIL_RETRY_MS);
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const deps: RelayDeps = {
     config,
