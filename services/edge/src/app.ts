@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
 import { errorHandler } from './http/errors.js';
+import { signupErrorHandler } from './http/x-sign/answers.js';
 import { assignRequestId, withRequestContext } from './http/request-id.js';
 import { aiForwarding, setUpgradeHandler } from './proxy/forward.js';
 import { ROUTES } from './routes.js';
@@ -34,6 +35,7 @@ export function buildApp(deps: EdgeDeps, log: Logger): Express {
   app.use(() => {
     throw new AppError(ErrorCode.NotFound, 'no such endpoint');
   });
+  app.use('/x-sign', signupErrorHandler(log));
   app.use(errorHandler(log));
   return app;
 }

@@ -34,6 +34,9 @@ import { postTargetNews } from './http/x-news/[target]/post.js';
 import { deleteTargetNews } from './http/x-news/[target]/delete.js';
 import { dashboardNews } from './http/dashboard/news/get.js';
 import { dashboardConf } from './http/dashboard/conf/get.js';
+import { postSignup } from './http/x-sign/post.js';
+import { postSignupVerify } from './http/x-sign/verify/post.js';
+import { getSignupActivate } from './http/x-sign/activate/get.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
@@ -41,6 +44,10 @@ import { dashboardConf } from './http/dashboard/conf/get.js';
  */
 export const ROUTES: readonly Route[] = [
   getHealthz,
+  // Self-signup (no key; 404 unless SIGN_ENABLE).
+  postSignup,
+  postSignupVerify,
+  getSignupActivate,
   dashboardStatus('/dashboard/status'),
   dashboardStatus('/dashboard/x-user-status'),
   postUsers,
