@@ -208,11 +208,15 @@ describe('self-signup through the edge, the accounts service and the mailer', ()
         ),
       'four verification mails',
     );
-    const delivered = await database.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM mailer.deliveries WHERE recipient = ANY($1) AND status = 'sent'`,
-      [emails],
-    );
-    expect(delivered[0]?.n).toBe('4');
+    // The log row is written once the server has taken the message.
+    const delivered = async () =>
+      (
+        await database.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM mailer.deliveries WHERE recipient = ANY($1) AND status = 'sent'`,
+          [emails],
+        )
+      )[0]?.n;
+    await waitFor(async () => (await delivered()) === '4', 'four sent deliveries in the log');
     expect(sink.messages.filter((mail) => emails.some((e) => addressesOf(mail.to).includes(e)))).toHaveLength(
       4,
     );

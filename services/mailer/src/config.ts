@@ -27,7 +27,11 @@ const shape = {
     )
     .transform((value) => value || undefined),
   /** Sender for owners without SVC_MAIL (default no-reply@ the public host). */
-  MAIL_FROM: z.string().max(320).optional(),
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .optional()
+    .transform((value) => value || undefined),
   /** Links of the welcome mail (default GW_PUBLIC_URL + /docs and + /manage). */
   MAIL_DOCS_URL: env.optionalUrl(),
   MAIL_MANAGE_URL: env.optionalUrl(),
