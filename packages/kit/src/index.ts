@@ -21,3 +21,4 @@ export * from './mail-queue.js';
 export * from './mail-jobs.js';
 export * from './mail-server.js';
 export * from './resolve.js';
+export * from './upstream-host.js';

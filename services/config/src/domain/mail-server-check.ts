@@ -1,4 +1,4 @@
-import { mailServerPort, refuseMailHost, refuseResolvedAddresses } from '@gw/kit';
+import { mailServerPort, refuseUpstreamHost, refuseResolvedAddresses } from '@gw/kit';
 import { invalid } from './invalid.js';
 import type { ConfigDeps } from './ports.js';
 
@@ -21,7 +21,7 @@ export async function checkMailServer(
   }
   const port = mailServerPort(values.EMAIL_PORT, values.EMAIL_TLS === 'true');
   const policy = { rootPool: ownerIsRoot, self: deps.self };
-  const refused = refuseMailHost(host, port, policy);
+  const refused = refuseUpstreamHost(host, port, policy);
   if (refused) {
     invalid('EMAIL_SMTP', refused);
   }

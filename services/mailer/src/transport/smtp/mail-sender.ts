@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import {
   normalizeHost,
-  refuseMailHost,
+  refuseUpstreamHost,
   refuseResolvedAddresses,
   resolveAddresses,
   type Logger,
@@ -60,7 +60,7 @@ export function describeSmtpFailure(error: unknown): Extract<SendResult, { ok: f
 async function checkedAddress(route: SmtpRoute, self: SelfAddresses): Promise<string | SendResult> {
   const policy = { rootPool: route.rootPolicy, self };
   const host = normalizeHost(route.host);
-  const refused = refuseMailHost(host, route.port, policy);
+  const refused = refuseUpstreamHost(host, route.port, policy);
   if (refused) {
     return { ok: false, permanent: true, error: `the mail server address is refused: ${refused}` };
   }
