@@ -85,7 +85,13 @@ describe('mailer: the mail queue worker', () => {
     rootId = ((await (await gw.request('/dashboard/status')).json()) as { id: number }).id;
     const configured = await gw.request('/x-config', {
       method: 'PUT',
-      json: { EMAIL_SMTP: '127.0.0.1', EMAIL_PORT: String(sink.port), SVC_MAIL: 'ops@gateway.example.test' },
+      json: {
+        EMAIL_SMTP: '127.0.0.1',
+        EMAIL_PORT: String(sink.port),
+        SVC_MAIL: 'ops@gateway.example.test',
+        EMAIL_AUTH: 'relay-user',
+        EMAIL_PASS: 'relay-pass-Zx9',
+      },
     });
     expect(configured.status).toBe(200);
   });
@@ -100,7 +106,7 @@ describe('mailer: the mail queue worker', () => {
     await database.drop();
   });
 
-  it("sends a soft-limit alert to the account's BillingEmail from the owner's SVC_MAIL", async () => {
+  it("sends a soft-limit alert to the account's BillingEmail with the owner's login and SVC_MAIL", async () => {
     const user = await createUser({ BillingEmail: 'accounting@example.org', SoftLimit: 2.5 });
     const id = jobId('soft');
     expect(
@@ -116,6 +122,7 @@ describe('mailer: the mail queue worker', () => {
     expect(mail.text).toContain('2.5 USD');
     expect(mail.html).toContain('2030-01');
     expect(mail.messageId).toBe(`<${id}@gateway.example.test>`);
+    expect(sink.logins).toContainEqual({ username: 'relay-user', password: 'relay-pass-Zx9' });
     const log = await settled(id, 'sent');
     expect(log).toEqual([
       expect.objectContaining({
