@@ -355,6 +355,7 @@ describe('signup state (request, verify, activate)', () => {
       maxRetriesPerRequest: 1,
       lazyConnect: true,
     });
+    down.on('error', () => undefined); // nothing listens on port 1: that is the point
     const offline: SignupDeps = { ...deps, signupStore: new RedisSignupStore(down, prefix) };
     try {
       const email = fresh();
