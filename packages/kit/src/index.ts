@@ -26,3 +26,7 @@ export * from './key-state.js';
 export * from './ai-endpoints.js';
 export * from './command.js';
 export * from './key-rotation.js';
+export * from './mail-jobs.js';
+export * from './mail-server.js';
+export * from './resolve.js';
+export * from './upstream-host.js';

@@ -108,6 +108,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
     // Redis is the machine's, shared by parallel runs: every gateway keeps its keys apart.
     GW_QUEUE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}`,
     GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
+    GW_SIGNUP_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:signup:`,
     GW_DATA_DIR: dataDir,
     NATS_URL: natsUrl,
     LOG_LEVEL: 'warn',

@@ -4,3 +4,4 @@ export * from './ports.js';
 export * from './postgres.js';
 export * from './process.js';
 export * from './nats.js';
+export * from './smtp-sink.js';

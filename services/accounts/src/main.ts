@@ -1,5 +1,7 @@
+import { Redis } from 'ioredis';
 import {
   connectNats,
+  createSecretBox,
   createMailQueue,
   createAuditPublisher,
   runService,
@@ -10,8 +12,17 @@ import {
 import { accounts as pb } from '@gw/proto';
 import { loadAccountsConfig } from './config.js';
 import { bootstrapRoot } from './domain/bootstrap-root.js';
+import {
+  MAX_DAILY_FAILURES,
+  MAX_WRONG_CODES,
+  SIGNUP_COOLDOWN_MS,
+  SIGNUP_LIFETIME_MS,
+  signupHasher,
+} from './domain/signup-rules.js';
 import { DrizzleAccountsStore } from './store/accounts-store.js';
+import { RedisSignupStore } from './store/redis-signup-store.js';
 import { accountsHandlers } from './transport/grpc/accounts-service.js';
+import { queueSignupMail } from './transport/jobs/signup-mail.js';
 import { mailSpendAlerts } from './transport/jobs/spend-alerts.js';
 import { natsAccountEvents } from './transport/nats/account-events.js';
 import { consumeAuditEvents } from './transport/nats/audit-consumer.js';
@@ -26,14 +37,37 @@ runService('accounts', async (log) => {
     log,
   );
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
-  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
+  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log, config.GW_MAIL_RETRY_MS);
   const alerts = mailSpendAlerts(mail);
+  // Signup fails closed: no offline queue and one try, so a Redis outage answers at once.
+  const signupRedis = new Redis(config.REDIS_URL, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1_000,
+  });
+  signupRedis.on('error', (error: unknown) => log.warn({ err: error }, 'signup redis connection failed'));
   const deps = {
     store: new DrizzleAccountsStore(database.db),
     events: natsAccountEvents(nc, await createAuditPublisher(nc, log)),
     clock: { now: () => new Date() },
     alerts,
     policy: { apiBalanceFloorNano: config.USER_API_BALANCE },
+    signupStore: new RedisSignupStore(signupRedis, config.GW_SIGNUP_PREFIX),
+    signupMail: queueSignupMail(mail, createSecretBox(config.GW_SECRET_KEY)),
+    signupPolicy: {
+      owner: config.SIGN_OWNER,
+      creditNano: config.SIGN_CREDIT,
+      hash: signupHasher(config.GW_SECRET_KEY),
+      limits: {
+        lifetimeMs: SIGNUP_LIFETIME_MS,
+        cooldownMs: SIGNUP_COOLDOWN_MS,
+        maxWrongCodes: MAX_WRONG_CODES,
+        maxDailyFailures: MAX_DAILY_FAILURES,
+        safe: config.SAFE_ENABLE,
+        ipDailyCap: config.SIGN_IP_DAILY_CAP,
+        dailyCap: config.SIGN_DAILY_CAP,
+      },
+    },
   };
   const auditConsumer = await consumeAuditEvents(nc, deps, log);
 
@@ -57,6 +91,7 @@ runService('accounts', async (log) => {
     ['audit consumer', () => auditConsumer.stop()],
     ['nats', () => nc.drain()],
     ['mail queue', () => mail.close()],
+    ['signup redis', () => signupRedis.disconnect()],
     ['database', () => database.close()],
   ];
 });

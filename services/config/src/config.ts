@@ -1,9 +1,11 @@
-import { databaseEnv, grpcServiceEnv, loadConfig, natsEnv, secretKeyEnv } from '@gw/kit';
+import { databaseEnv, grpcServiceEnv, loadConfig, natsEnv, secretKeyEnv, selfAddressEnv } from '@gw/kit';
 
 const shape = {
   ...grpcServiceEnv('config'),
   ...natsEnv,
   ...databaseEnv,
+  /** The gateway's own endpoints (every <SERVICE>_ADDR, GW_EDGE_PORT, GW_PUBLIC_URL, GW_SELF_HOSTS): never a mail server. */
+  ...selfAddressEnv,
   /** AES-256-GCM key for EMAIL_PASS at rest: 64 hex digits. */
   GW_SECRET_KEY: secretKeyEnv,
 };

@@ -7,6 +7,8 @@ import {
   verifySecretKey,
   listenAddress,
   openServiceDatabase,
+  resolveAddresses,
+  selfAddressesOf,
   startGrpcService,
 } from '@gw/kit';
 import { config as pb } from '@gw/proto';
@@ -31,6 +33,8 @@ runService('config', async (log) => {
     store: new DrizzleConfigStore(database.db),
     box,
     events: natsConfigEvents(nc, await createAuditPublisher(nc, log)),
+    self: selfAddressesOf(config),
+    resolver: { resolve: (host: string) => resolveAddresses(host) },
   };
 
   const { server } = await startGrpcService<pb.ConfigServiceServer>({

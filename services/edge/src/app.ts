@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
 import { errorHandler } from './http/errors.js';
+import { signupErrorHandler } from './http/x-sign/answers.js';
 import { assignRequestId, withRequestContext } from './http/request-id.js';
 import { aiForwarding, type UpgradeHandler } from './proxy/forward.js';
 import { ROUTES } from './routes.js';
@@ -36,6 +37,7 @@ export function buildApp(deps: EdgeDeps, log: Logger): { app: Express; upgrade: 
   app.use(() => {
     throw new AppError(ErrorCode.NotFound, 'no such endpoint');
   });
+  app.use('/x-sign', signupErrorHandler(log));
   app.use(errorHandler(log));
   return { app, upgrade: ai.upgrade };
 }

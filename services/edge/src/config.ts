@@ -23,6 +23,10 @@ const shape = {
   ...addresses,
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
+  /** Self-signup: the /x-sign group answers 404 while off. */
+  SIGN_ENABLE: env.flag(false),
+  /** Shown by GET /dashboard/conf (the caps themselves are applied by accounts). */
+  SAFE_ENABLE: env.flag(true),
   /** Largest JSON body accepted on management routes. */
   GW_BODY_LIMIT: z.string().default('1mb'),
   /** Backstop for lost invalidation events (docs/decisions.md §8). */

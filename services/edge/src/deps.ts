@@ -1,5 +1,5 @@
 import type { PromiseClient } from '@gw/kit';
-import type { accounts, config as configPb, keypool } from '@gw/proto';
+import type { accounts, config as configPb, keypool, news } from '@gw/proto';
 import type { AuthCache } from './auth/auth-cache.js';
 import type { KeyUseRecorder } from './auth/key-use.js';
 import type { Config } from './config.js';
@@ -13,5 +13,6 @@ export interface EdgeDeps {
   accounts: PromiseClient<accounts.AccountsServiceClient>;
   keypool: PromiseClient<keypool.KeypoolServiceClient>;
   configs: PromiseClient<configPb.ConfigServiceClient>;
+  news: PromiseClient<news.NewsServiceClient>;
   health: () => Promise<HealthReport>;
 }

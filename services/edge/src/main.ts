@@ -8,7 +8,7 @@ import {
   SUBJECTS,
   subscribeEvents,
 } from '@gw/kit';
-import { accounts, config as configPb, events, keypool } from '@gw/proto';
+import { accounts, config as configPb, events, keypool, news } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
 import { KeyUseRecorder } from './auth/key-use.js';
 import { buildApp } from './app.js';
@@ -33,6 +33,7 @@ runService('edge', async (log) => {
     config.CONFIG_ADDR,
     config.GW_INTERNAL_TOKEN,
   );
+  const newsClient = createGrpcClient(news.NewsServiceClient, config.NEWS_ADDR, config.GW_INTERNAL_TOKEN);
   const cache = new AuthCache(async (keyHash) => {
     try {
       return (await accountsClient.authenticateKey({ keyHash })).account;
@@ -73,6 +74,7 @@ runService('edge', async (log) => {
       accounts: accountsClient,
       keypool: keypoolClient,
       configs: configClient,
+      news: newsClient,
       health: healthChecker(config),
     },
     log,
@@ -100,6 +102,7 @@ runService('edge', async (log) => {
         accountsClient.close();
         keypoolClient.close();
         configClient.close();
+        newsClient.close();
       },
     ],
   ];

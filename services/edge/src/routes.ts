@@ -29,6 +29,15 @@ import { deleteConfig } from './http/x-config/delete.js';
 import { getConf } from './http/x-conf/get.js';
 import { postConf } from './http/x-conf/post.js';
 import { getRoute } from './http/x-route/get.js';
+import { postSystemNews } from './http/x-news/post.js';
+import { deleteSystemNews } from './http/x-news/delete.js';
+import { postTargetNews } from './http/x-news/[target]/post.js';
+import { deleteTargetNews } from './http/x-news/[target]/delete.js';
+import { dashboardNews } from './http/dashboard/news/get.js';
+import { dashboardConf } from './http/dashboard/conf/get.js';
+import { postSignup } from './http/x-sign/post.js';
+import { postSignupVerify } from './http/x-sign/verify/post.js';
+import { getSignupActivate } from './http/x-sign/activate/get.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
@@ -37,6 +46,10 @@ import { getRoute } from './http/x-route/get.js';
 export const ROUTES: readonly Route[] = [
   getHealthz,
   getLivez,
+  // Self-signup (no key; 404 unless SIGN_ENABLE).
+  postSignup,
+  postSignupVerify,
+  getSignupActivate,
   dashboardStatus('/dashboard/status'),
   dashboardStatus('/dashboard/x-user-status'),
   postUsers,
@@ -76,4 +89,12 @@ export const ROUTES: readonly Route[] = [
   postConf,
   // Proxy: the routing decision for a model (owner).
   getRoute,
+  // News: system news (root), targeted news (an ancestor of the target), the caller's news.
+  postSystemNews,
+  deleteSystemNews,
+  postTargetNews,
+  deleteTargetNews,
+  dashboardNews('/dashboard/news'),
+  dashboardNews('/dashboard/x-user-news'),
+  dashboardConf,
 ];

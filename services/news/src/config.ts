@@ -1,8 +1,8 @@
-import { grpcServiceEnv, loadConfig, natsEnv } from '@gw/kit';
+import { databaseEnv, grpcServiceEnv, loadConfig } from '@gw/kit';
 
 const shape = {
   ...grpcServiceEnv('news'),
-  ...natsEnv,
+  ...databaseEnv,
 };
 
 export type Config = ReturnType<typeof loadNewsConfig>;

@@ -1,19 +1,26 @@
-import { connectNats, listenAddress, runService, startGrpcService } from '@gw/kit';
+import { listenAddress, openServiceDatabase, runService, startGrpcService } from '@gw/kit';
+import { news as pb } from '@gw/proto';
 import { loadNewsConfig } from './config.js';
+import { DrizzleNewsStore } from './store/news-store.js';
+import { newsHandlers } from './transport/grpc/news-service.js';
 
-// Skeleton: serves grpc.health.v1 only; the news RPCs are registered by their own issue.
 runService('news', async (log) => {
   const config = loadNewsConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const nc = await connectNats(config.NATS_URL, 'news', log);
-  const { server } = await startGrpcService({
+  const database = await openServiceDatabase(config, 'news', new URL('../migrations', import.meta.url), log);
+  const deps = { store: new DrizzleNewsStore(database.db), clock: { now: () => new Date() } };
+
+  const { server } = await startGrpcService<pb.NewsServiceServer>({
     service: 'news',
     address: listenAddress('news', config),
     token: config.GW_INTERNAL_TOKEN,
     log,
+    definition: pb.NewsServiceService,
+    handlers: newsHandlers(deps),
   });
+
   return [
     ['grpc', () => server.stop()],
-    ['nats', () => nc.drain()],
+    ['database', () => database.close()],
   ];
 });

@@ -57,7 +57,7 @@ runService('proxy', async (log) => {
     nc,
     log,
   );
-  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log);
+  const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log, config.GW_MAIL_RETRY_MS);
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const upstream = new UpstreamClient({ idleSocketMs: config.PROXY_UPSTREAM_IDLE_SOCKET_MS });
   const sessions = new RealtimeSessions();

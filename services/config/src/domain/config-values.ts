@@ -293,9 +293,6 @@ function scalar(key: ScalarKey, raw: string): string {
       if (!/^[A-Za-z0-9.-]{1,253}$/.test(text) && !/^\[[0-9a-fA-F:.]+\]$/.test(text)) {
         invalid(key, 'must be a host name or address');
       }
-      if (/^169\.254\./.test(text) || /^metadata(\.google\.internal)?$/i.test(text)) {
-        invalid(key, 'must not point at a link-local or metadata address');
-      }
       return text.toLowerCase();
     case 'EMAIL_PORT':
       if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) {

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@gw/kit';
+import type { SecretBox, SelfAddresses } from '@gw/kit';
 
 export interface ConfigStore {
   /** The stored values of an owner (EMAIL_PASS as its cipher). */
@@ -27,8 +27,16 @@ export interface ConfigEvents {
   }): void;
 }
 
+/** Name resolution for the save-time mail server check; undefined when a name does not resolve. */
+export interface Resolver {
+  resolve(host: string): Promise<string[] | undefined>;
+}
+
 export interface ConfigDeps {
   store: ConfigStore;
   box: SecretBox;
   events: ConfigEvents;
+  /** The gateway's own endpoints, never a mail server. */
+  self: SelfAddresses;
+  resolver: Resolver;
 }

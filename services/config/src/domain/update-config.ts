@@ -1,4 +1,5 @@
 import { applyConfigChanges, SECRET_KEYS, type ConfigKey } from './config-values.js';
+import { checkMailServer, MAIL_SERVER_KEYS } from './mail-server-check.js';
 import type { ConfigDeps } from './ports.js';
 import { ownerConfig, passAad, type OwnerConfig } from './owner-config.js';
 
@@ -7,6 +8,8 @@ export interface UpdateConfigInput {
   values: Record<string, string>;
   /** POST /x-conf semantics for MODEL_LIMITS. */
   mergeLimits: boolean;
+  /** Root's own configuration: its mail server may be on loopback or a private network. */
+  ownerIsRoot: boolean;
 }
 
 /**
@@ -19,6 +22,17 @@ export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): 
     const next = applyConfigChanges(Object.fromEntries(current), input.values, {
       mergeLimits: input.mergeLimits,
     });
+    if (MAIL_SERVER_KEYS.some((key) => key in next)) {
+      const effective = new Map(current);
+      for (const [key, value] of Object.entries(next)) {
+        if (value === undefined) {
+          effective.delete(key);
+        } else {
+          effective.set(key, value);
+        }
+      }
+      await checkMailServer(deps, Object.fromEntries(effective), input.ownerIsRoot);
+    }
     const removed: string[] = [];
     for (const [key, value] of Object.entries(next)) {
       if (value === undefined) {

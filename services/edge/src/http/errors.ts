@@ -20,21 +20,21 @@ function fromParserError(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/**
- * Last middleware: every error leaves in the spec's shape through the kit's one mapping; an
- * unknown error is logged once with its stack and answered with a generic message.
- */
+/** Any thrown value as an AppError: itself, a body-parser failure, or `internal` (its cause kept). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) {
+    return error;
+  }
+  return fromParserError(error) ?? new AppError(ErrorCode.Internal, 'internal error', undefined, error);
+}
+
+/** Last middleware: every error leaves in the spec's shape; unknown ones are logged once. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const known = error instanceof AppError ? error : fromParserError(error);
-    if (known) {
-      if (known.code === ErrorCode.Internal || known.code === ErrorCode.Unavailable) {
-        log.error({ err: known.cause ?? known }, known.message);
-      }
-      sendHttpError(res, known);
-      return;
+    const known = toAppError(error);
+    if (known.code === ErrorCode.Internal || known.code === ErrorCode.Unavailable) {
+      log.error({ err: known.cause ?? known }, known.message);
     }
-    log.error({ err: error }, 'unhandled error');
-    sendHttpError(res, new AppError(ErrorCode.Internal, 'internal error'));
+    sendHttpError(res, known);
   };
 }

@@ -22,9 +22,9 @@
  *   the same rule with the URL's port; the proxies check again at connect time (DNS rebinding, S2).
  */
 import {
-  isSelfEndpoint,
   portOf,
   refuseUpstreamAddress,
+  refuseUpstreamHost,
   classifyAddress,
   type UpstreamAddressPolicy,
 } from '@gw/kit';
@@ -35,14 +35,6 @@ export { classifyAddress };
 export type ProviderUrlPolicy = UpstreamAddressPolicy;
 
 export type UrlCheck = { ok: true; url: URL; host: string; port: number } | { ok: false; reason: string };
-
-const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
-const METADATA_NAMES = new Set([
-  'metadata.google.internal',
-  'metadata',
-  'instance-data',
-  'metadata.azure.internal',
-]);
 
 /** Checks one address the Provider host resolves to (port: the URL's). */
 export function checkResolvedAddress(
@@ -75,25 +67,14 @@ export function checkProviderUrl(raw: string, policy: ProviderUrlPolicy): UrlChe
   }
   const name = hostname.replace(/\.+$/, '');
   const port = portOf(url);
-  if (isSelfEndpoint(hostname, port, policy.self)) {
-    return { ok: false, reason: 'must not point at the gateway itself' };
+  const refused = refuseUpstreamHost(hostname, port, policy);
+  if (refused) {
+    return { ok: false, reason: refused };
   }
   if (classifyAddress(hostname) !== undefined) {
-    const reason = refuseUpstreamAddress(hostname, port, policy);
-    return reason ? { ok: false, reason } : { ok: true, url, host: hostname, port };
+    return { ok: true, url, host: hostname, port };
   }
-  if (name === '') {
-    return { ok: false, reason: 'must have a valid host name' };
-  }
-  if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost')) {
-    // A loopback name: the loopback rule (root only, never the gateway's own ports).
-    const reason = refuseUpstreamAddress('127.0.0.1', port, policy);
-    return reason ? { ok: false, reason } : { ok: true, url, host: name, port };
-  }
-  if (METADATA_NAMES.has(name)) {
-    return { ok: false, reason: 'must not point at a link-local or metadata address' };
-  }
-  if (!/^[a-z0-9_.-]+$/.test(name)) {
+  if (name === '' || !/^[a-z0-9_.-]+$/.test(name)) {
     return { ok: false, reason: 'must have a valid host name' };
   }
   return { ok: true, url, host: name, port };

@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { resolveAddresses } from '@gw/kit';
 import type { Resolver } from '../domain/ports.js';
 
 /**
@@ -6,25 +6,5 @@ import type { Resolver } from '../domain/ports.js';
  * NXDOMAIN, slow DNS) passes here; the proxies check every address again at connect time.
  */
 export function dnsResolver(timeoutMs = 1_000): Resolver {
-  return {
-    async resolve(host) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), timeoutMs);
-      });
-      try {
-        const found = await Promise.race([
-          lookup(host, { all: true, verbatim: true }).then((addresses) =>
-            addresses.map((entry) => entry.address),
-          ),
-          timeout,
-        ]);
-        return found;
-      } catch {
-        return undefined;
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-  };
+  return { resolve: (host) => resolveAddresses(host, timeoutMs) };
 }

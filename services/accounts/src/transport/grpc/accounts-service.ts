@@ -9,11 +9,12 @@ import { deleteAccount } from '../../domain/delete-account.js';
 import { listAccounts } from '../../domain/list-accounts.js';
 import { updateAccount } from '../../domain/update-account.js';
 import { getAccount } from '../../domain/get-account.js';
-import type { AccountsDeps } from '../../domain/ports/deps.js';
 import { rotateKey } from '../../domain/rotate-key.js';
 import { recordKeyUse } from '../../domain/record-key-use.js';
 import { transferCredit } from '../../domain/transfer-credit.js';
+import type { SignupDeps } from '../../domain/signup-ports.js';
 import { fromProtoFields, toProtoAccount } from './mappers.js';
+import { signupHandlers } from './signup-service.js';
 
 const { Reach } = pb;
 
@@ -31,8 +32,9 @@ function toProtoTotals(totals: ConservationTotals): pb.ConservationTotals {
 }
 
 /** Thin gRPC adapter: decode, call one operation, encode. Errors map in the kit's server. */
-export function accountsHandlers(deps: AccountsDeps): AsyncHandlers<pb.AccountsServiceServer> {
+export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsServiceServer> {
   return {
+    ...signupHandlers(deps),
     authenticateKey: async (request) => ({
       account: toProtoAccount(await authenticateKey(deps, request.keyHash)),
     }),

@@ -1,19 +1,19 @@
-import type { MailQueue } from '@gw/kit';
+import { MAIL_JOBS, type MailQueue } from '@gw/kit';
 import type { SpendAlerts } from '../../domain/ports/deps.js';
-
-/** The alert job the mailer sends; its jobId makes a second enqueue of the same month a no-op. */
-export const SOFT_LIMIT_JOB = 'soft-limit-alert';
 
 export function softLimitJobId(accountId: bigint, month: string): string {
   return `soft-limit-${accountId}-${month}`;
 }
 
-/** SoftLimit alerts as jobs on the `mail` queue, one per account and month. */
+/**
+ * SoftLimit alerts as jobs on the `mail` queue, one per account and month: the jobId makes a
+ * second enqueue of the same month a no-op.
+ */
 export function mailSpendAlerts(mail: MailQueue): SpendAlerts {
   return {
     async softLimitReached(accountId, month) {
       await mail.enqueue(
-        SOFT_LIMIT_JOB,
+        MAIL_JOBS.softLimit,
         { kind: 'soft_limit', accountId: String(accountId), month },
         softLimitJobId(accountId, month),
       );

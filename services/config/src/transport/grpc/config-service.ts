@@ -16,6 +16,7 @@ export function configHandlers(deps: ConfigDeps): AsyncHandlers<pb.ConfigService
         ownerId: request.ownerId,
         values: request.values,
         mergeLimits: request.mergeLimits,
+        ownerIsRoot: request.ownerIsRoot ?? false,
       }),
     deleteOwnerConfig: async (request) =>
       deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys }),

@@ -1,5 +1,5 @@
 import { callerOf } from '../../auth/authenticate.js';
-import { ownerIdOf } from '../owner.js';
+import { isRootPool, ownerIdOf } from '../owner.js';
 import { parseBody, type Route } from '../route.js';
 import { configAnswer } from './render.js';
 import { configValues, updateConfigBody } from './schemas.js';
@@ -13,6 +13,7 @@ const handle: Route['handle'] = async (deps, req, res) => {
     values,
     mergeLimits: false,
     operatorId: caller.id,
+    ownerIsRoot: isRootPool(caller),
   });
   res.json(configAnswer(ownerId, answer));
 };

@@ -1,7 +1,6 @@
-import type { MailQueue } from '@gw/kit';
+import { MAIL_JOBS, type MailQueue } from '@gw/kit';
 import type { OwnerAlerts } from '../../domain/ports.js';
 
-export const KEY_AUTH_JOB = 'key-auth-failed';
 /** One alert per key per sleep of the longest step (30 min), however many replicas see it fail. */
 const ALERT_WINDOW_MS = 30 * 60_000;
 
@@ -14,7 +13,7 @@ export function mailOwnerAlerts(mail: MailQueue, now: () => number = Date.now): 
   return {
     async keyAuthFailed(ownerId, keyId) {
       await mail.enqueue(
-        KEY_AUTH_JOB,
+        MAIL_JOBS.keyAuth,
         { kind: 'key_auth_failed', ownerId, keyId },
         keyAuthJobId(ownerId, keyId, now()),
       );

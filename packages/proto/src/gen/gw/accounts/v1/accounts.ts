@@ -397,6 +397,53 @@ export interface RecordKeyUseResponse {
   recorded: number;
 }
 
+/**
+ * Self-signup, step 1: a verification code and activation token for a new address, sent by
+ * mail. Refusals: already registered (conflict), the per-address wait, the per-IP and daily caps
+ * (rate_limited), signup state unreachable (unavailable: nothing stored, nothing sent).
+ */
+export interface RequestSignupCodeRequest {
+  email: string;
+  /** the client's address as the edge saw it (IPv6 counted per /64) */
+  ipAddress: string;
+}
+
+export interface RequestSignupCodeResponse {
+}
+
+/**
+ * Self-signup, step 2: either email + code (POST /x-sign/verify) or token alone
+ * (GET /x-sign/activate). Creates the account under the signup owner and sends the welcome mail.
+ */
+export interface CompleteSignupRequest {
+  email: string;
+  code: string;
+  token: string;
+  ipAddress: string;
+}
+
+export interface CompleteSignupResponse {
+  accountId: bigint;
+  name: string;
+  email: string;
+}
+
+/** Internal readers (the mailer): where an account's mail goes and whose mail settings apply. */
+export interface GetAccountContactRequest {
+  accountId: bigint;
+}
+
+export interface GetAccountContactResponse {
+  accountId: bigint;
+  name: string;
+  email: string;
+  billingEmail: string;
+  /** the owner whose mail settings send this account's mail */
+  ownerId: bigint;
+  ownerIsRoot: boolean;
+  softLimitNano: bigint;
+}
+
 function createBaseCreditLot(): CreditLot {
   return { remainingNano: 0n, expiresAt: "" };
 }
@@ -5800,6 +5847,644 @@ export const RecordKeyUseResponse: MessageFns<RecordKeyUseResponse> = {
   },
 };
 
+function createBaseRequestSignupCodeRequest(): RequestSignupCodeRequest {
+  return { email: "", ipAddress: "" };
+}
+
+export const RequestSignupCodeRequest: MessageFns<RequestSignupCodeRequest> = {
+  encode(message: RequestSignupCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(18).string(message.ipAddress);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestSignupCodeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestSignupCodeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestSignupCodeRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
+    };
+  },
+
+  toJSON(message: RequestSignupCodeRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestSignupCodeRequest>, I>>(base?: I): RequestSignupCodeRequest {
+    return RequestSignupCodeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestSignupCodeRequest>, I>>(object: I): RequestSignupCodeRequest {
+    const message = createBaseRequestSignupCodeRequest();
+    message.email = object.email ?? "";
+    message.ipAddress = object.ipAddress ?? "";
+    return message;
+  },
+};
+
+function createBaseRequestSignupCodeResponse(): RequestSignupCodeResponse {
+  return {};
+}
+
+export const RequestSignupCodeResponse: MessageFns<RequestSignupCodeResponse> = {
+  encode(_: RequestSignupCodeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestSignupCodeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestSignupCodeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RequestSignupCodeResponse {
+    return {};
+  },
+
+  toJSON(_: RequestSignupCodeResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestSignupCodeResponse>, I>>(base?: I): RequestSignupCodeResponse {
+    return RequestSignupCodeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestSignupCodeResponse>, I>>(_: I): RequestSignupCodeResponse {
+    const message = createBaseRequestSignupCodeResponse();
+    return message;
+  },
+};
+
+function createBaseCompleteSignupRequest(): CompleteSignupRequest {
+  return { email: "", code: "", token: "", ipAddress: "" };
+}
+
+export const CompleteSignupRequest: MessageFns<CompleteSignupRequest> = {
+  encode(message: CompleteSignupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.token !== "") {
+      writer.uint32(26).string(message.token);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(34).string(message.ipAddress);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteSignupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteSignupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteSignupRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
+    };
+  },
+
+  toJSON(message: CompleteSignupRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteSignupRequest>, I>>(base?: I): CompleteSignupRequest {
+    return CompleteSignupRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteSignupRequest>, I>>(object: I): CompleteSignupRequest {
+    const message = createBaseCompleteSignupRequest();
+    message.email = object.email ?? "";
+    message.code = object.code ?? "";
+    message.token = object.token ?? "";
+    message.ipAddress = object.ipAddress ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteSignupResponse(): CompleteSignupResponse {
+  return { accountId: 0n, name: "", email: "" };
+}
+
+export const CompleteSignupResponse: MessageFns<CompleteSignupResponse> = {
+  encode(message: CompleteSignupResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteSignupResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteSignupResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteSignupResponse {
+    return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+    };
+  },
+
+  toJSON(message: CompleteSignupResponse): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteSignupResponse>, I>>(base?: I): CompleteSignupResponse {
+    return CompleteSignupResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteSignupResponse>, I>>(object: I): CompleteSignupResponse {
+    const message = createBaseCompleteSignupResponse();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAccountContactRequest(): GetAccountContactRequest {
+  return { accountId: 0n };
+}
+
+export const GetAccountContactRequest: MessageFns<GetAccountContactRequest> = {
+  encode(message: GetAccountContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountContactRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountContactRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountContactRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+    };
+  },
+
+  toJSON(message: GetAccountContactRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountContactRequest>, I>>(base?: I): GetAccountContactRequest {
+    return GetAccountContactRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountContactRequest>, I>>(object: I): GetAccountContactRequest {
+    const message = createBaseGetAccountContactRequest();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    return message;
+  },
+};
+
+function createBaseGetAccountContactResponse(): GetAccountContactResponse {
+  return { accountId: 0n, name: "", email: "", billingEmail: "", ownerId: 0n, ownerIsRoot: false, softLimitNano: 0n };
+}
+
+export const GetAccountContactResponse: MessageFns<GetAccountContactResponse> = {
+  encode(message: GetAccountContactResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.billingEmail !== "") {
+      writer.uint32(34).string(message.billingEmail);
+    }
+    if (message.ownerId !== 0n) {
+      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
+        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
+      }
+      writer.uint32(40).int64(message.ownerId);
+    }
+    if (message.ownerIsRoot !== false) {
+      writer.uint32(48).bool(message.ownerIsRoot);
+    }
+    if (message.softLimitNano !== 0n) {
+      if (BigInt.asIntN(64, message.softLimitNano) !== message.softLimitNano) {
+        throw new globalThis.Error("value provided for field message.softLimitNano of type int64 too large");
+      }
+      writer.uint32(56).int64(message.softLimitNano);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountContactResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountContactResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.billingEmail = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ownerId = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.ownerIsRoot = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.softLimitNano = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountContactResponse {
+    return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      billingEmail: isSet(object.billingEmail)
+        ? globalThis.String(object.billingEmail)
+        : isSet(object.billing_email)
+        ? globalThis.String(object.billing_email)
+        : "",
+      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
+      ownerIsRoot: isSet(object.ownerIsRoot)
+        ? globalThis.Boolean(object.ownerIsRoot)
+        : isSet(object.owner_is_root)
+        ? globalThis.Boolean(object.owner_is_root)
+        : false,
+      softLimitNano: isSet(object.softLimitNano)
+        ? BigInt(object.softLimitNano)
+        : isSet(object.soft_limit_nano)
+        ? BigInt(object.soft_limit_nano)
+        : 0n,
+    };
+  },
+
+  toJSON(message: GetAccountContactResponse): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.billingEmail !== "") {
+      obj.billingEmail = message.billingEmail;
+    }
+    if (message.ownerId !== 0n) {
+      obj.ownerId = message.ownerId.toString();
+    }
+    if (message.ownerIsRoot !== false) {
+      obj.ownerIsRoot = message.ownerIsRoot;
+    }
+    if (message.softLimitNano !== 0n) {
+      obj.softLimitNano = message.softLimitNano.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountContactResponse>, I>>(base?: I): GetAccountContactResponse {
+    return GetAccountContactResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountContactResponse>, I>>(object: I): GetAccountContactResponse {
+    const message = createBaseGetAccountContactResponse();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    message.billingEmail = object.billingEmail ?? "";
+    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.ownerIsRoot = object.ownerIsRoot ?? false;
+    message.softLimitNano = (object.softLimitNano !== undefined && object.softLimitNano !== null)
+      ? BigInt(object.softLimitNano)
+      : 0n;
+    return message;
+  },
+};
+
 export type AccountsServiceService = typeof AccountsServiceService;
 export const AccountsServiceService = {
   authenticateKey: {
@@ -5921,6 +6606,39 @@ export const AccountsServiceService = {
       Buffer.from(CheckConservationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CheckConservationResponse => CheckConservationResponse.decode(value),
   },
+  requestSignupCode: {
+    path: "/gw.accounts.v1.AccountsService/RequestSignupCode" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RequestSignupCodeRequest): Buffer =>
+      Buffer.from(RequestSignupCodeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RequestSignupCodeRequest => RequestSignupCodeRequest.decode(value),
+    responseSerialize: (value: RequestSignupCodeResponse): Buffer =>
+      Buffer.from(RequestSignupCodeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RequestSignupCodeResponse => RequestSignupCodeResponse.decode(value),
+  },
+  completeSignup: {
+    path: "/gw.accounts.v1.AccountsService/CompleteSignup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteSignupRequest): Buffer =>
+      Buffer.from(CompleteSignupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteSignupRequest => CompleteSignupRequest.decode(value),
+    responseSerialize: (value: CompleteSignupResponse): Buffer =>
+      Buffer.from(CompleteSignupResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteSignupResponse => CompleteSignupResponse.decode(value),
+  },
+  getAccountContact: {
+    path: "/gw.accounts.v1.AccountsService/GetAccountContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountContactRequest): Buffer =>
+      Buffer.from(GetAccountContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountContactRequest => GetAccountContactRequest.decode(value),
+    responseSerialize: (value: GetAccountContactResponse): Buffer =>
+      Buffer.from(GetAccountContactResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountContactResponse => GetAccountContactResponse.decode(value),
+  },
 } as const;
 
 export interface AccountsServiceServer extends UntypedServiceImplementation {
@@ -5936,6 +6654,9 @@ export interface AccountsServiceServer extends UntypedServiceImplementation {
   recordKeyUse: handleUnaryCall<RecordKeyUseRequest, RecordKeyUseResponse>;
   listOperations: handleUnaryCall<ListOperationsRequest, ListOperationsResponse>;
   checkConservation: handleUnaryCall<CheckConservationRequest, CheckConservationResponse>;
+  requestSignupCode: handleUnaryCall<RequestSignupCodeRequest, RequestSignupCodeResponse>;
+  completeSignup: handleUnaryCall<CompleteSignupRequest, CompleteSignupResponse>;
+  getAccountContact: handleUnaryCall<GetAccountContactRequest, GetAccountContactResponse>;
 }
 
 export interface AccountsServiceClient extends Client {
@@ -6118,6 +6839,51 @@ export interface AccountsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckConservationResponse) => void,
+  ): ClientUnaryCall;
+  requestSignupCode(
+    request: RequestSignupCodeRequest,
+    callback: (error: ServiceError | null, response: RequestSignupCodeResponse) => void,
+  ): ClientUnaryCall;
+  requestSignupCode(
+    request: RequestSignupCodeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RequestSignupCodeResponse) => void,
+  ): ClientUnaryCall;
+  requestSignupCode(
+    request: RequestSignupCodeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RequestSignupCodeResponse) => void,
+  ): ClientUnaryCall;
+  completeSignup(
+    request: CompleteSignupRequest,
+    callback: (error: ServiceError | null, response: CompleteSignupResponse) => void,
+  ): ClientUnaryCall;
+  completeSignup(
+    request: CompleteSignupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteSignupResponse) => void,
+  ): ClientUnaryCall;
+  completeSignup(
+    request: CompleteSignupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteSignupResponse) => void,
+  ): ClientUnaryCall;
+  getAccountContact(
+    request: GetAccountContactRequest,
+    callback: (error: ServiceError | null, response: GetAccountContactResponse) => void,
+  ): ClientUnaryCall;
+  getAccountContact(
+    request: GetAccountContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountContactResponse) => void,
+  ): ClientUnaryCall;
+  getAccountContact(
+    request: GetAccountContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountContactResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -66,6 +66,11 @@ export interface UpdateOwnerConfigRequest {
    */
   mergeLimits: boolean;
   operatorId: bigint;
+  /**
+   * Root's own configuration: EMAIL_SMTP may name loopback and private addresses (as root's
+   * Provider pool may). Unset or false: the tenant rule, which refuses them.
+   */
+  ownerIsRoot?: boolean | undefined;
 }
 
 export interface UpdateOwnerConfigRequest_ValuesEntry {
@@ -448,7 +453,7 @@ export const GetOwnerConfigResponse_ValuesEntry: MessageFns<GetOwnerConfigRespon
 };
 
 function createBaseUpdateOwnerConfigRequest(): UpdateOwnerConfigRequest {
-  return { ownerId: 0n, values: {}, mergeLimits: false, operatorId: 0n };
+  return { ownerId: 0n, values: {}, mergeLimits: false, operatorId: 0n, ownerIsRoot: undefined };
 }
 
 export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
@@ -470,6 +475,9 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
         throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
       }
       writer.uint32(32).int64(message.operatorId);
+    }
+    if (message.ownerIsRoot !== undefined) {
+      writer.uint32(40).bool(message.ownerIsRoot);
     }
     return writer;
   },
@@ -522,6 +530,14 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
             message.operatorId = reader.int64() as bigint;
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ownerIsRoot = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -561,6 +577,11 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
         : isSet(object.operator_id)
         ? BigInt(object.operator_id)
         : 0n,
+      ownerIsRoot: isSet(object.ownerIsRoot)
+        ? globalThis.Boolean(object.ownerIsRoot)
+        : isSet(object.owner_is_root)
+        ? globalThis.Boolean(object.owner_is_root)
+        : undefined,
     };
   },
 
@@ -584,6 +605,9 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
     if (message.operatorId !== 0n) {
       obj.operatorId = message.operatorId.toString();
     }
+    if (message.ownerIsRoot !== undefined) {
+      obj.ownerIsRoot = message.ownerIsRoot;
+    }
     return obj;
   },
 
@@ -606,6 +630,7 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
     message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
       ? BigInt(object.operatorId)
       : 0n;
+    message.ownerIsRoot = object.ownerIsRoot ?? undefined;
     return message;
   },
 };

@@ -27,12 +27,21 @@ export interface Delivery {
   jobId: string;
   template: string;
   recipient: string;
+  /** sent | written (an .eml file) | retrying | dead */
   status: string;
   at: string;
+  attempt: number;
+  /** our own words and the SMTP status code, never the server's text */
+  error: string;
+  /** owner-smtp | env-smtp | eml */
+  transport: string;
 }
 
 export interface ListDeliveriesRequest {
+  /** empty: every recipient */
   recipient: string;
+  /** empty: every job */
+  jobId: string;
 }
 
 export interface ListDeliveriesResponse {
@@ -40,7 +49,7 @@ export interface ListDeliveriesResponse {
 }
 
 function createBaseDelivery(): Delivery {
-  return { jobId: "", template: "", recipient: "", status: "", at: "" };
+  return { jobId: "", template: "", recipient: "", status: "", at: "", attempt: 0, error: "", transport: "" };
 }
 
 export const Delivery: MessageFns<Delivery> = {
@@ -59,6 +68,15 @@ export const Delivery: MessageFns<Delivery> = {
     }
     if (message.at !== "") {
       writer.uint32(42).string(message.at);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(48).int32(message.attempt);
+    }
+    if (message.error !== "") {
+      writer.uint32(58).string(message.error);
+    }
+    if (message.transport !== "") {
+      writer.uint32(66).string(message.transport);
     }
     return writer;
   },
@@ -116,6 +134,30 @@ export const Delivery: MessageFns<Delivery> = {
             message.at = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.transport = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -139,6 +181,9 @@ export const Delivery: MessageFns<Delivery> = {
       recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : "",
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       at: isSet(object.at) ? globalThis.String(object.at) : "",
+      attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      transport: isSet(object.transport) ? globalThis.String(object.transport) : "",
     };
   },
 
@@ -159,6 +204,15 @@ export const Delivery: MessageFns<Delivery> = {
     if (message.at !== "") {
       obj.at = message.at;
     }
+    if (message.attempt !== 0) {
+      obj.attempt = Math.round(message.attempt);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.transport !== "") {
+      obj.transport = message.transport;
+    }
     return obj;
   },
 
@@ -172,18 +226,24 @@ export const Delivery: MessageFns<Delivery> = {
     message.recipient = object.recipient ?? "";
     message.status = object.status ?? "";
     message.at = object.at ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.error = object.error ?? "";
+    message.transport = object.transport ?? "";
     return message;
   },
 };
 
 function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
-  return { recipient: "" };
+  return { recipient: "", jobId: "" };
 }
 
 export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
   encode(message: ListDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.recipient !== "") {
       writer.uint32(10).string(message.recipient);
+    }
+    if (message.jobId !== "") {
+      writer.uint32(18).string(message.jobId);
     }
     return writer;
   },
@@ -209,6 +269,14 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
             message.recipient = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.jobId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -222,13 +290,23 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
   },
 
   fromJSON(object: any): ListDeliveriesRequest {
-    return { recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : "" };
+    return {
+      recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : "",
+      jobId: isSet(object.jobId)
+        ? globalThis.String(object.jobId)
+        : isSet(object.job_id)
+        ? globalThis.String(object.job_id)
+        : "",
+    };
   },
 
   toJSON(message: ListDeliveriesRequest): unknown {
     const obj: any = {};
     if (message.recipient !== "") {
       obj.recipient = message.recipient;
+    }
+    if (message.jobId !== "") {
+      obj.jobId = message.jobId;
     }
     return obj;
   },
@@ -239,6 +317,7 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
   fromPartial<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(object: I): ListDeliveriesRequest {
     const message = createBaseListDeliveriesRequest();
     message.recipient = object.recipient ?? "";
+    message.jobId = object.jobId ?? "";
     return message;
   },
 };

@@ -23,6 +23,49 @@ export const protobufPackage = "gw.news.v1";
 
 export const protobufFileName = "gw/news/v1/news.proto";
 
+export enum NewsScope {
+  NEWS_SCOPE_UNSPECIFIED = 0,
+  NEWS_SCOPE_SYSTEM = 1,
+  /** NEWS_SCOPE_USER - account_id is set */
+  NEWS_SCOPE_USER = 2,
+  /** NEWS_SCOPE_DNA - dna is set */
+  NEWS_SCOPE_DNA = 3,
+}
+
+export function newsScopeFromJSON(object: any): NewsScope {
+  switch (object) {
+    case 0:
+    case "NEWS_SCOPE_UNSPECIFIED":
+      return NewsScope.NEWS_SCOPE_UNSPECIFIED;
+    case 1:
+    case "NEWS_SCOPE_SYSTEM":
+      return NewsScope.NEWS_SCOPE_SYSTEM;
+    case 2:
+    case "NEWS_SCOPE_USER":
+      return NewsScope.NEWS_SCOPE_USER;
+    case 3:
+    case "NEWS_SCOPE_DNA":
+      return NewsScope.NEWS_SCOPE_DNA;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum NewsScope");
+  }
+}
+
+export function newsScopeToJSON(object: NewsScope): string {
+  switch (object) {
+    case NewsScope.NEWS_SCOPE_UNSPECIFIED:
+      return "NEWS_SCOPE_UNSPECIFIED";
+    case NewsScope.NEWS_SCOPE_SYSTEM:
+      return "NEWS_SCOPE_SYSTEM";
+    case NewsScope.NEWS_SCOPE_USER:
+      return "NEWS_SCOPE_USER";
+    case NewsScope.NEWS_SCOPE_DNA:
+      return "NEWS_SCOPE_DNA";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum NewsScope");
+  }
+}
+
 export interface NewsItem {
   id: bigint;
   title: string;
@@ -31,6 +74,10 @@ export interface NewsItem {
   expiresAt: string;
 }
 
+/**
+ * Which items a list concerns: the caller's own user news and the DNA news of its path and every
+ * ancestor's path, plus every system item.
+ */
 export interface ListNewsRequest {
   accountId: bigint;
   dna: string;
@@ -40,6 +87,38 @@ export interface ListNewsResponse {
   systemNews: NewsItem[];
   userNews: NewsItem[];
   dnaNews: NewsItem[];
+}
+
+/** One scope and its target, already resolved and authorized by the caller of the RPC. */
+export interface NewsTarget {
+  scope: NewsScope;
+  accountId: bigint;
+  dna: string;
+}
+
+export interface CreateNewsRequest {
+  target?:
+    | NewsTarget
+    | undefined;
+  /** 1-100 characters (code points) */
+  title: string;
+  /** 1-1000 characters */
+  content: string;
+  /** default 7 for system news, 32 for targeted news */
+  days?: number | undefined;
+  authorId: bigint;
+}
+
+export interface CreateNewsResponse {
+  item?: NewsItem | undefined;
+}
+
+export interface DeleteNewsRequest {
+  target?: NewsTarget | undefined;
+}
+
+export interface DeleteNewsResponse {
+  deleted: bigint;
 }
 
 function createBaseNewsItem(): NewsItem {
@@ -391,6 +470,462 @@ export const ListNewsResponse: MessageFns<ListNewsResponse> = {
   },
 };
 
+function createBaseNewsTarget(): NewsTarget {
+  return { scope: 0, accountId: 0n, dna: "" };
+}
+
+export const NewsTarget: MessageFns<NewsTarget> = {
+  encode(message: NewsTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== 0) {
+      writer.uint32(8).int32(message.scope);
+    }
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(16).int64(message.accountId);
+    }
+    if (message.dna !== "") {
+      writer.uint32(26).string(message.dna);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NewsTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNewsTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.scope = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dna = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NewsTarget {
+    return {
+      scope: isSet(object.scope) ? newsScopeFromJSON(object.scope) : 0,
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      dna: isSet(object.dna) ? globalThis.String(object.dna) : "",
+    };
+  },
+
+  toJSON(message: NewsTarget): unknown {
+    const obj: any = {};
+    if (message.scope !== 0) {
+      obj.scope = newsScopeToJSON(message.scope);
+    }
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.dna !== "") {
+      obj.dna = message.dna;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NewsTarget>, I>>(base?: I): NewsTarget {
+    return NewsTarget.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NewsTarget>, I>>(object: I): NewsTarget {
+    const message = createBaseNewsTarget();
+    message.scope = object.scope ?? 0;
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.dna = object.dna ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateNewsRequest(): CreateNewsRequest {
+  return { target: undefined, title: "", content: "", days: undefined, authorId: 0n };
+}
+
+export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
+  encode(message: CreateNewsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== undefined) {
+      NewsTarget.encode(message.target, writer.uint32(10).fork()).join();
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.content !== "") {
+      writer.uint32(26).string(message.content);
+    }
+    if (message.days !== undefined) {
+      writer.uint32(32).int32(message.days);
+    }
+    if (message.authorId !== 0n) {
+      if (BigInt.asIntN(64, message.authorId) !== message.authorId) {
+        throw new globalThis.Error("value provided for field message.authorId of type int64 too large");
+      }
+      writer.uint32(40).int64(message.authorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateNewsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateNewsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = NewsTarget.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.authorId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateNewsRequest {
+    return {
+      target: isSet(object.target) ? NewsTarget.fromJSON(object.target) : undefined,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+      days: isSet(object.days) ? globalThis.Number(object.days) : undefined,
+      authorId: isSet(object.authorId)
+        ? BigInt(object.authorId)
+        : isSet(object.author_id)
+        ? BigInt(object.author_id)
+        : 0n,
+    };
+  },
+
+  toJSON(message: CreateNewsRequest): unknown {
+    const obj: any = {};
+    if (message.target !== undefined) {
+      obj.target = NewsTarget.toJSON(message.target);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    if (message.days !== undefined) {
+      obj.days = Math.round(message.days);
+    }
+    if (message.authorId !== 0n) {
+      obj.authorId = message.authorId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateNewsRequest>, I>>(base?: I): CreateNewsRequest {
+    return CreateNewsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateNewsRequest>, I>>(object: I): CreateNewsRequest {
+    const message = createBaseCreateNewsRequest();
+    message.target = (object.target !== undefined && object.target !== null)
+      ? NewsTarget.fromPartial(object.target)
+      : undefined;
+    message.title = object.title ?? "";
+    message.content = object.content ?? "";
+    message.days = object.days ?? undefined;
+    message.authorId = (object.authorId !== undefined && object.authorId !== null) ? BigInt(object.authorId) : 0n;
+    return message;
+  },
+};
+
+function createBaseCreateNewsResponse(): CreateNewsResponse {
+  return { item: undefined };
+}
+
+export const CreateNewsResponse: MessageFns<CreateNewsResponse> = {
+  encode(message: CreateNewsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.item !== undefined) {
+      NewsItem.encode(message.item, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateNewsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateNewsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.item = NewsItem.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateNewsResponse {
+    return { item: isSet(object.item) ? NewsItem.fromJSON(object.item) : undefined };
+  },
+
+  toJSON(message: CreateNewsResponse): unknown {
+    const obj: any = {};
+    if (message.item !== undefined) {
+      obj.item = NewsItem.toJSON(message.item);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateNewsResponse>, I>>(base?: I): CreateNewsResponse {
+    return CreateNewsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateNewsResponse>, I>>(object: I): CreateNewsResponse {
+    const message = createBaseCreateNewsResponse();
+    message.item = (object.item !== undefined && object.item !== null) ? NewsItem.fromPartial(object.item) : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteNewsRequest(): DeleteNewsRequest {
+  return { target: undefined };
+}
+
+export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
+  encode(message: DeleteNewsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== undefined) {
+      NewsTarget.encode(message.target, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteNewsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteNewsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = NewsTarget.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteNewsRequest {
+    return { target: isSet(object.target) ? NewsTarget.fromJSON(object.target) : undefined };
+  },
+
+  toJSON(message: DeleteNewsRequest): unknown {
+    const obj: any = {};
+    if (message.target !== undefined) {
+      obj.target = NewsTarget.toJSON(message.target);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteNewsRequest>, I>>(base?: I): DeleteNewsRequest {
+    return DeleteNewsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteNewsRequest>, I>>(object: I): DeleteNewsRequest {
+    const message = createBaseDeleteNewsRequest();
+    message.target = (object.target !== undefined && object.target !== null)
+      ? NewsTarget.fromPartial(object.target)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteNewsResponse(): DeleteNewsResponse {
+  return { deleted: 0n };
+}
+
+export const DeleteNewsResponse: MessageFns<DeleteNewsResponse> = {
+  encode(message: DeleteNewsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deleted !== 0n) {
+      if (BigInt.asIntN(64, message.deleted) !== message.deleted) {
+        throw new globalThis.Error("value provided for field message.deleted of type int64 too large");
+      }
+      writer.uint32(8).int64(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteNewsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteNewsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.deleted = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteNewsResponse {
+    return { deleted: isSet(object.deleted) ? BigInt(object.deleted) : 0n };
+  },
+
+  toJSON(message: DeleteNewsResponse): unknown {
+    const obj: any = {};
+    if (message.deleted !== 0n) {
+      obj.deleted = message.deleted.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteNewsResponse>, I>>(base?: I): DeleteNewsResponse {
+    return DeleteNewsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteNewsResponse>, I>>(object: I): DeleteNewsResponse {
+    const message = createBaseDeleteNewsResponse();
+    message.deleted = (object.deleted !== undefined && object.deleted !== null) ? BigInt(object.deleted) : 0n;
+    return message;
+  },
+};
+
 export type NewsServiceService = typeof NewsServiceService;
 export const NewsServiceService = {
   listNews: {
@@ -402,10 +937,30 @@ export const NewsServiceService = {
     responseSerialize: (value: ListNewsResponse): Buffer => Buffer.from(ListNewsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListNewsResponse => ListNewsResponse.decode(value),
   },
+  createNews: {
+    path: "/gw.news.v1.NewsService/CreateNews" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateNewsRequest): Buffer => Buffer.from(CreateNewsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateNewsRequest => CreateNewsRequest.decode(value),
+    responseSerialize: (value: CreateNewsResponse): Buffer => Buffer.from(CreateNewsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateNewsResponse => CreateNewsResponse.decode(value),
+  },
+  deleteNews: {
+    path: "/gw.news.v1.NewsService/DeleteNews" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteNewsRequest): Buffer => Buffer.from(DeleteNewsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteNewsRequest => DeleteNewsRequest.decode(value),
+    responseSerialize: (value: DeleteNewsResponse): Buffer => Buffer.from(DeleteNewsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteNewsResponse => DeleteNewsResponse.decode(value),
+  },
 } as const;
 
 export interface NewsServiceServer extends UntypedServiceImplementation {
   listNews: handleUnaryCall<ListNewsRequest, ListNewsResponse>;
+  createNews: handleUnaryCall<CreateNewsRequest, CreateNewsResponse>;
+  deleteNews: handleUnaryCall<DeleteNewsRequest, DeleteNewsResponse>;
 }
 
 export interface NewsServiceClient extends Client {
@@ -423,6 +978,36 @@ export interface NewsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListNewsResponse) => void,
+  ): ClientUnaryCall;
+  createNews(
+    request: CreateNewsRequest,
+    callback: (error: ServiceError | null, response: CreateNewsResponse) => void,
+  ): ClientUnaryCall;
+  createNews(
+    request: CreateNewsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateNewsResponse) => void,
+  ): ClientUnaryCall;
+  createNews(
+    request: CreateNewsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateNewsResponse) => void,
+  ): ClientUnaryCall;
+  deleteNews(
+    request: DeleteNewsRequest,
+    callback: (error: ServiceError | null, response: DeleteNewsResponse) => void,
+  ): ClientUnaryCall;
+  deleteNews(
+    request: DeleteNewsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteNewsResponse) => void,
+  ): ClientUnaryCall;
+  deleteNews(
+    request: DeleteNewsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteNewsResponse) => void,
   ): ClientUnaryCall;
 }
 

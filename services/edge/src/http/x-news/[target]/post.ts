@@ -1,0 +1,18 @@
+import { callerOf } from '../../../auth/authenticate.js';
+import type { Route } from '../../route.js';
+import { postNews } from '../post.js';
+import { resolveNewsTarget } from '../target.js';
+
+/**
+ * POST /x-news/{target}: news for one account (id or username) or a DNA group (a path), by an
+ * ancestor of the target; 32 days unless `days` says otherwise.
+ */
+export const postTargetNews: Route = {
+  method: 'post',
+  path: '/x-news/:target',
+  access: 'user',
+  async handle(deps, req, res) {
+    const target = await resolveNewsTarget(deps, callerOf(res), String(req.params.target));
+    await postNews(deps, res, target, req.body);
+  },
+};

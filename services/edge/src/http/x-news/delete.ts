@@ -1,0 +1,13 @@
+import type { Route } from '../route.js';
+import { SYSTEM_TARGET } from './target.js';
+
+/** DELETE /x-news: removes every system news item (root only). */
+export const deleteSystemNews: Route = {
+  method: 'delete',
+  path: '/x-news',
+  access: 'root',
+  async handle(deps, _req, res) {
+    const { deleted } = await deps.news.deleteNews({ target: SYSTEM_TARGET });
+    res.json({ success: true, scope: 'system', deleted: Number(deleted) });
+  },
+};

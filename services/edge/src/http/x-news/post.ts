@@ -1,0 +1,37 @@
+import type { news } from '@gw/proto';
+import type { Response } from 'express';
+import { callerOf } from '../../auth/authenticate.js';
+import type { EdgeDeps } from '../../deps.js';
+import { parseBody, type Route } from '../route.js';
+import { newsItemView } from './render.js';
+import { newsBody } from './schemas.js';
+import { scopeName, SYSTEM_TARGET } from './target.js';
+
+/** Stores one item for a resolved target and answers it. */
+export async function postNews(
+  deps: EdgeDeps,
+  res: Response,
+  target: news.NewsTarget,
+  rawBody: unknown,
+): Promise<void> {
+  const body = parseBody(newsBody, rawBody);
+  const { item } = await deps.news.createNews({
+    target,
+    title: body.title,
+    content: body.content,
+    days: body.days,
+    authorId: callerOf(res).id,
+  });
+  if (!item) {
+    throw new Error('news answered without an item');
+  }
+  res.json({ success: true, scope: scopeName(target), news: newsItemView(item) });
+}
+
+/** POST /x-news: system-wide news (root only), 7 days unless `days` says otherwise. */
+export const postSystemNews: Route = {
+  method: 'post',
+  path: '/x-news',
+  access: 'root',
+  handle: (deps, req, res) => postNews(deps, res, SYSTEM_TARGET, req.body),
+};

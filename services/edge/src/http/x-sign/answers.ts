@@ -1,0 +1,56 @@
+import { AppError, ErrorCode, toHttp, type Logger } from '@gw/kit';
+import type { ErrorRequestHandler, Response } from 'express';
+import type { EdgeDeps } from '../../deps.js';
+import { toAppError } from '../errors.js';
+import { activationPage } from './activate/page.js';
+
+/**
+ * Signup answers `{ success, message }` instead of the management error shape, with the
+ * status of the error code (docs/decisions.md §11): 400 bad input or a wrong, expired or used
+ * code; 404 signup switched off; 409 address already registered; 429 a wait or a cap; 503 signup
+ * state or the mail queue unreachable (nothing created, nothing sent).
+ */
+export const SIGNUP_DISABLED = 'Sign-up is disabled on this gateway';
+
+export function requireSignupEnabled(deps: EdgeDeps): void {
+  if (!deps.config.SIGN_ENABLE) {
+    throw new AppError(ErrorCode.NotFound, SIGNUP_DISABLED);
+  }
+}
+
+/** res.locals flag of routes whose failures are an HTML page (the activation link). */
+export const HTML_ERRORS = 'signupHtmlErrors';
+
+function signupStatus(error: AppError, res: Response): number {
+  const { status } = toHttp(error.code);
+  if (error.code === ErrorCode.Unavailable) {
+    res.setHeader('Retry-After', '60');
+  }
+  return status;
+}
+
+/**
+ * Every error under /x-sign (bad JSON included) leaves as `{ success: false, message }`, or as
+ * the failure page for the activation link. Outages and bugs are logged, never a request body.
+ */
+export function signupErrorHandler(log: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const known = toAppError(error);
+    if (known.code === ErrorCode.Internal || known.code === ErrorCode.Unavailable) {
+      log.error({ err: known.cause ?? known }, `signup: ${known.message}`);
+    }
+    const status = signupStatus(known, res);
+    if (res.locals[HTML_ERRORS] === true) {
+      const message =
+        known.message === 'Invalid or expired verification code'
+          ? 'Invalid or expired activation link'
+          : known.message;
+      res
+        .status(status)
+        .type('html')
+        .send(activationPage(false, 'Activation failed', message));
+      return;
+    }
+    res.status(status).json({ success: false, message: known.message });
+  };
+}

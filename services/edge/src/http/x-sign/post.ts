@@ -1,0 +1,17 @@
+import type { Route } from '../route.js';
+import { parseBody } from '../route.js';
+import { requireSignupEnabled } from './answers.js';
+import { signupBody } from './schemas.js';
+
+/** POST /x-sign (no key): mails a verification code and an activation link to a new address. */
+export const postSignup: Route = {
+  method: 'post',
+  path: '/x-sign',
+  access: 'public',
+  async handle(deps, req, res) {
+    requireSignupEnabled(deps);
+    const body = parseBody(signupBody, req.body);
+    await deps.accounts.requestSignupCode({ email: body.email, ipAddress: req.ip ?? '' });
+    res.json({ success: true, message: 'Verification code sent successfully' });
+  },
+};

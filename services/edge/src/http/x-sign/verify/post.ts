@@ -1,0 +1,28 @@
+import { parseBody, type Route } from '../../route.js';
+import { requireSignupEnabled } from '../answers.js';
+import { verifyBody } from '../schemas.js';
+
+/**
+ * POST /x-sign/verify (no key): with the right code, creates the account and mails its API key
+ * (the welcome mail); the answer names the account but never carries the key.
+ */
+export const postSignupVerify: Route = {
+  method: 'post',
+  path: '/x-sign/verify',
+  access: 'public',
+  async handle(deps, req, res) {
+    requireSignupEnabled(deps);
+    const body = parseBody(verifyBody, req.body);
+    const done = await deps.accounts.completeSignup({
+      email: body.email,
+      code: body.code,
+      token: '',
+      ipAddress: req.ip ?? '',
+    });
+    res.json({
+      success: true,
+      message: 'Account created: the API key was sent by e-mail',
+      user: { id: Number(done.accountId), name: done.name, email: done.email },
+    });
+  },
+};
