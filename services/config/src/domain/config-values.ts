@@ -1,4 +1,4 @@
-import { parseMapper, splitMapperEntries } from '@gw/kit';
+import { AI_ENDPOINTS, parseMapper, splitMapperEntries } from '@gw/kit';
 import { invalid } from './invalid.js';
 import { validatePricing } from './pricing.js';
 
@@ -8,7 +8,8 @@ import { validatePricing } from './pricing.js';
  * - MODEL_MAPPER `pattern=model,...`, LEVEL_MAPPER `pattern=level,...`,
  *   MODEL_FAILOVER `primary=b1|b2,...`, SWITCH_OVER `level=level,...`: a change is a list of
  *   operations on the stored mapping (`a=b` adds or replaces a, `-a` removes a); entries trimmed.
- * - RESOURCES: paths separated by comma and/or whitespace, stored comma-separated.
+ * - RESOURCES: paths of the forwarded-endpoint catalogue, separated by comma and/or whitespace,
+ *   stored comma-separated.
  * - MODEL_LIMITS: JSON object `{ model: { rpm, rph, rpd, tpm, tph, tpd } }`.
  * - PRICING: JSON (see pricing.ts), stored re-serialised.
  * - SVC_MAIL, EMAIL_*: strings; EMAIL_PASS is sealed by the caller before storage.
@@ -48,7 +49,8 @@ const MAX_LEVEL = 9;
 /** Model names and patterns: printable, no separators of the formats. */
 const MODEL_PATTERN = /^[A-Za-z0-9._:/@+*?[\]-]{1,256}$/;
 const MODEL_NAME = /^[A-Za-z0-9._:/@+-]{1,256}$/;
-const RESOURCE_PATH = /^\/[A-Za-z0-9._~:@!$&'()*+;=/{}-]{0,255}$/;
+/** RESOURCES names paths of the catalogue of forwarded endpoints. */
+const CATALOGUE_PATHS = new Set(AI_ENDPOINTS.map((endpoint) => endpoint.path));
 
 export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
@@ -182,14 +184,10 @@ export function parseResources(text: string): string[] {
     invalid('RESOURCES', `at most ${MAX_RESOURCES} paths`);
   }
   for (const path of paths) {
-    if (
-      !RESOURCE_PATH.test(path) ||
-      path.includes('//') ||
-      path.split('/').some((segment) => segment === '..' || segment === '.')
-    ) {
+    if (!CATALOGUE_PATHS.has(path)) {
       invalid(
         `RESOURCES.${path.slice(0, 64)}`,
-        'is not a resource path (absolute, no . or .. segments, no empty segments)',
+        `is not a forwarded endpoint (one of ${[...CATALOGUE_PATHS].join(', ')})`,
       );
     }
   }
