@@ -200,8 +200,10 @@ export class MockUpstream {
       req.socket.destroy();
       return;
     }
-    this.usedSockets.add(req.socket);
-    req.socket.once('close', () => this.usedSockets.delete(req.socket));
+    if (!this.usedSockets.has(req.socket)) {
+      this.usedSockets.add(req.socket);
+      req.socket.once('close', () => this.usedSockets.delete(req.socket));
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) {
       chunks.push(chunk);

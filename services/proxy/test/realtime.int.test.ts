@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
 import { startGateway, waitFor, type Gateway } from '@gw/testkit';
@@ -13,15 +14,18 @@ function openSession(
   gw: Gateway,
   model: string,
   key: string,
-): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>> } | { status: number }> {
+): Promise<
+  { ws: WebSocket; frames: Array<Record<string, unknown>>; closed: Promise<number> } | { status: number }
+> {
   const url = `${gw.baseUrl.replace('http', 'ws')}/v1/realtime?model=${encodeURIComponent(model)}`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${key}`, 'openai-beta': 'realtime=v1' },
     });
     const frames: Array<Record<string, unknown>> = [];
+    const closed = new Promise<number>((done) => ws.once('close', (code) => done(code)));
     ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()) as Record<string, unknown>));
-    ws.once('open', () => resolve({ ws, frames }));
+    ws.once('open', () => resolve({ ws, frames, closed }));
     ws.once('unexpected-response', (_req, res) => {
       res.resume();
       resolve({ status: res.statusCode ?? 0 });
@@ -183,4 +187,140 @@ describe('GET /v1/realtime through the edge', () => {
     expect(mock.for(refusing)).toHaveLength(1);
     expect(mock.for(serving)).toHaveLength(2);
   });
+
+  /** A subaccount allowed the realtime models, with its key. */
+  async function realtimeUser(name: string): Promise<{ id: number; key: string }> {
+    const created = await gw.request('/x-users', {
+      method: 'POST',
+      json: { Name: name, Email: `${name}@example.com`, CreditGranted: 5, AllowModels: 'gpt-rt*' },
+    });
+    expect(created.status).toBe(200);
+    const user = ((await created.json()) as { User: { ID: number; SecretKey: string } }).User;
+    return { id: user.ID, key: user.SecretKey };
+  }
+
+  /** How a session ended: its close code and the error event it got first. */
+  async function endedWithin(
+    opened: { ws: WebSocket; frames: Array<Record<string, unknown>>; closed: Promise<number> },
+    budgetMs: number,
+  ) {
+    await waitFor(async () => opened.ws.readyState === WebSocket.CLOSED, 'the session closed', budgetMs, 20);
+    return { code: await opened.closed, error: opened.frames.find((frame) => frame.type === 'error') };
+  }
+
+  /** A Level of its own for the tests that end sessions: `gpt-rt-end*` on Level 4. */
+  async function endingLevel() {
+    const k = secret('rt-end');
+    const keyId = await addKey(4, k);
+    expect(
+      (await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt-end*=4' } })).status,
+    ).toBe(200);
+    await waitForRoute(gw, 'gpt-rt-end-1', 4, [keyId]);
+  }
+
+  describe('with a subaccount allowed gpt-rt*, on a Level of its own', () => {
+    beforeAll(endingLevel);
+
+    it.each([
+      ['disabled', (id: number) => gw.request(`/x-users/${id}`, { method: 'PUT', json: { Status: false } })],
+      [
+        'suspended',
+        (id: number) => gw.request(`/x-users/${id}`, { method: 'PUT', json: { Suspended: true } }),
+      ],
+      ['deleted', (id: number) => gw.request(`/x-users/${id}`, { method: 'DELETE' })],
+    ])('ends a session within a second of its account being %s', async (what, change) => {
+      const user = await realtimeUser(`rtend${what}`);
+      const opened = session(await openSession(gw, 'gpt-rt-end-1', user.key));
+      const { frames } = opened;
+      await waitFor(
+        async () => frames.some((frame) => frame.type === 'session.created'),
+        'session.created',
+        3_000,
+        20,
+      );
+      expect((await change(user.id)).status).toBe(200);
+      const ended = await endedWithin(opened, 1_000);
+      expect(ended.code).toBe(1008);
+      expect(ended.error).toMatchObject({ error: { code: 'forbidden' } });
+    });
+
+    it('ends a session within a second of its key being rotated', async () => {
+      const user = await realtimeUser('rtendrotated');
+      const opened = session(await openSession(gw, 'gpt-rt-end-1', user.key));
+      const { frames } = opened;
+      await waitFor(
+        async () => frames.some((frame) => frame.type === 'session.created'),
+        'session.created',
+        3_000,
+        20,
+      );
+      const rotated = await gw.request('/x-self', {
+        method: 'POST',
+        key: user.key,
+        json: { confirm: `${new Date().toISOString().slice(0, 10)}-ROTATE-SELF` },
+      });
+      expect(rotated.status).toBe(200);
+      expect((await endedWithin(opened, 1_000)).code).toBe(1008);
+    });
+
+    it('checks the model named in a binary frame like one in a text frame', async () => {
+      const user = await realtimeUser('rtbinary');
+      const { ws, frames } = session(await openSession(gw, 'gpt-rt-end-1', user.key));
+      await waitFor(
+        async () => frames.some((frame) => frame.type === 'session.created'),
+        'session.created',
+        3_000,
+        20,
+      );
+      const before = mock.realtimeFrames.length;
+      ws.send(Buffer.from(JSON.stringify({ type: 'session.update', session: { model: 'other-model' } })), {
+        binary: true,
+      });
+      await waitFor(async () => frames.some((frame) => frame.type === 'error'), 'error event', 3_000, 20);
+      expect(frames.find((frame) => frame.type === 'error')).toMatchObject({
+        error: { code: 'model_not_allowed' },
+      });
+      expect(mock.realtimeFrames.length).toBe(before);
+      ws.close();
+    });
+  });
+
+  it('relays 200 MB to a slow reader without the proxy holding it (RSS grows less than 50 MB)', async () => {
+    const k = secret('rt-flood');
+    mock.set(k, { floodBytes: 200 * 1024 * 1024 });
+    const keyId = await addKey(3, k);
+    expect(
+      (await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'gpt-rt-flood=3' } })).status,
+    ).toBe(200);
+    await waitForRoute(gw, 'gpt-rt-flood', 3, [keyId]);
+    const proxyPid = gw.processes.get('proxy')?.child.pid ?? 0;
+    const rss = () =>
+      Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${proxyPid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+    const url = `${gw.baseUrl.replace('http', 'ws')}/v1/realtime?model=gpt-rt-flood`;
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${gw.rootKey}` } });
+    let received = 0;
+    let done = false;
+    ws.on('message', (data: Buffer) => {
+      received += data.length;
+      if (data.length < 1024 && data.toString().includes('response.done')) {
+        done = true;
+      }
+    });
+    await new Promise((resolve) => ws.once('open', resolve));
+    const baseline = rss();
+    let peak = baseline;
+    ws.send(JSON.stringify({ type: 'response.create' }));
+    // A slow reader: mostly paused, reading in short bursts.
+    while (!done) {
+      ws.pause();
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      peak = Math.max(peak, rss());
+      ws.resume();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    ws.close();
+    expect(received).toBeGreaterThan(200 * 1024 * 1024);
+    expect(peak - baseline).toBeLessThan(50 * 1024 * 1024);
+  }, 300_000);
 });

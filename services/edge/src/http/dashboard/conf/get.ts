@@ -8,7 +8,7 @@ export const dashboardConf: Route = {
   access: 'user',
   handle(deps, _req, res) {
     res.json({
-      UserMinBalance: deps.config.USER_MIN_BALANCE,
+      UserMinBalance: nanoToUsd(deps.config.USER_MIN_BALANCE),
       UserApiBalance: nanoToUsd(deps.config.USER_API_BALANCE),
       SystemVersion: SYSTEM_VERSION,
       Features: { sign_enable: deps.config.SIGN_ENABLE, safe_enable: deps.config.SAFE_ENABLE },
