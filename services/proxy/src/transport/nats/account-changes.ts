@@ -3,7 +3,11 @@ import { events } from '@gw/proto';
 import type { RealtimeSessions } from '../http/realtime-sessions.js';
 
 /** `gw.account.changed.*`: an account change that revokes access ends its realtime sessions here. */
-export function endSessionsOnAccountChanges(nc: NatsConnection, sessions: RealtimeSessions, log: Logger) {
+export function endSessionsOnAccountChanges(
+  nc: NatsConnection,
+  sessions: RealtimeSessions,
+  log: Logger,
+): { unsubscribe(): void } {
   return subscribeEvents(
     nc,
     SUBJECTS.accountChangedAll,
