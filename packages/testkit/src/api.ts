@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { toHttp, type ErrorCode } from '@gw/kit';
 import { expect } from 'vitest';
 import type { Gateway } from './gateway.js';
 
@@ -8,19 +9,24 @@ export interface ErrorBody {
 }
 
 /**
- * Asserts an answer in the error shape with this status (and code, and a message naming
- * `mentions`, when given); returns the body.
+ * Asserts an answer in the spec's error shape: this status, this code, and exactly the `type`
+ * the kit's one mapping gives that code (and a message naming `mentions`, when given). Returns
+ * the body.
  */
 export async function expectError(
   response: Response,
   status: number,
-  code?: string,
+  code: ErrorCode,
   mentions?: string,
 ): Promise<ErrorBody> {
   const body = (await response.json()) as ErrorBody;
-  expect({ status: response.status, body }).toMatchObject({ status, body: { error: code ? { code } : {} } });
+  expect({ status: response.status, code: body.error.code, type: body.error.type }).toEqual({
+    status,
+    code,
+    type: toHttp(code).type,
+  });
+  expect(toHttp(code).status).toBe(status);
   expect(typeof body.error.message).toBe('string');
-  expect(typeof body.error.type).toBe('string');
   if (mentions) {
     expect(body.error.message).toContain(mentions);
   }

@@ -185,8 +185,8 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
     expect(((await clawed.json()) as UpdateBody).User.Balance).toBe(3.5);
     expect(await balanceNano(database, parent.id)).toBe(6_500_000_000n);
     const before = await moneyState(database);
-    await expectError(await put(child.id, { CreditGranted: -3.6 }, parent.key), 400);
-    await expectError(await put(child.id, { CreditGranted: 100 }, parent.key), 400);
+    await expectError(await put(child.id, { CreditGranted: -3.6 }, parent.key), 400, 'insufficient_credit');
+    await expectError(await put(child.id, { CreditGranted: 100 }, parent.key), 400, 'insufficient_credit');
     expect(await moneyState(database)).toBe(before);
     // Root claws back: the credit is un-minted.
     const rootChild = await createUser(gw, { credit: 4 });

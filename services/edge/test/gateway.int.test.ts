@@ -1,6 +1,7 @@
 import {
   AUTH_CACHE_UNTIL_EVENT,
   createTestDatabase,
+  expectError,
   startGateway,
   waitFor,
   type Gateway,
@@ -26,14 +27,6 @@ async function createChild(gw: Gateway, name: string, credit = 5) {
       User: { ID: number; SecretKey: string; Updates: Record<string, unknown> };
     },
   };
-}
-
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const body = (await response.json()) as ErrorBody;
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe('string');
-  expect(typeof body.error.type).toBe('string');
 }
 
 describe.each([
