@@ -42,6 +42,8 @@ const shape = {
   PROXY_CLOUD_A_RESPONSES_API_VERSION: z.string().min(1).default('2025-03-01-preview'),
   /** cloud_b: where service-account JWTs are exchanged for access tokens. */
   PROXY_CLOUD_B_TOKEN_URL: env.url('https://oauth2.googleapis.com/token'),
+  /** How often a Level whose keys are all asleep lends one (asleep for the upstream's health) to a probe. */
+  PROXY_PROBE_INTERVAL_MS: positiveInt(30_000),
   /** How long a Level with too many failures sends its traffic to its SWITCH_OVER backup. */
   PROXY_LEVEL_COOLDOWN_MS: positiveInt(60 * 60_000),
   /** Redis key prefix of the shared key state (failure counters, sleeping keys). */

@@ -18,6 +18,7 @@ export interface ProxyDeps {
     PROXY_UPLOAD_LIMIT_BYTES: number;
     PROXY_BODY_TIMEOUT_MS: number;
     PROXY_LEVEL_COOLDOWN_MS: number;
+    PROXY_PROBE_INTERVAL_MS: number;
   };
   /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
   self: SelfAddresses;

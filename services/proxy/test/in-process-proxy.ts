@@ -129,6 +129,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
       PROXY_UPLOAD_LIMIT_BYTES: 2 * 1024 * 1024,
       PROXY_BODY_TIMEOUT_MS: 1_000,
       PROXY_LEVEL_COOLDOWN_MS: 60_000,
+      PROXY_PROBE_INTERVAL_MS: 30_000,
     },
     self,
     keys,

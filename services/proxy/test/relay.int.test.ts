@@ -73,6 +73,7 @@ describe('proxy relay through the edge', () => {
         PROXY_ANSWER_TIMEOUT_MS: '1500',
         PROXY_USAGE_GRACE_MS: '300',
         PROXY_LEVEL_COOLDOWN_MS: '1500',
+        PROXY_PROBE_INTERVAL_MS: '2000',
       },
     });
     nc = await connect({ servers: gw.natsUrl });
@@ -564,5 +565,58 @@ describe('proxy relay through the edge', () => {
     });
     expect(response.status).toBe(401);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unauthenticated');
+  });
+
+  it('answers 503 with Retry-After at the earliest wake, and probes a key asleep for its upstream back to life', async () => {
+    const flaky = secret('probe-flaky');
+    const revoked = secret('probe-revoked');
+    const [flakyId] = await level(6, 'gpt-probe', [{ secret: flaky }]);
+    await level(7, 'gpt-probe-auth', [{ secret: revoked }]);
+    mock.set(flaky, { status: 500 });
+    mock.set(revoked, { status: 401 });
+    const call = (model: string) =>
+      gw.request('/v1/chat/completions', { method: 'POST', json: { model, messages: [] } });
+
+    // Three failures put the flaky key to sleep (5 min); the revoked one sleeps at once (30 min).
+    for (let i = 0; i < 3; i += 1) {
+      expect((await call('gpt-probe')).status).toBe(503);
+    }
+    expect((await call('gpt-probe-auth')).status).toBe(503);
+    const route = (await (await gw.request('/x-route?model=gpt-probe')).json()) as {
+      Keys: Array<{ ID: number; Name: string; State: string; WakeAt?: string; LastFailure?: string }>;
+    };
+    expect(route.Keys).toEqual([
+      expect.objectContaining({ ID: flakyId, Name: '', State: 'sleeping', LastFailure: 'server_error' }),
+    ]);
+
+    // Asleep: the probe of this second goes to the flaky key (still failing), then a plain 503 with
+    // Retry-After at its wake time; no call reaches a key that is not probed.
+    const probed = await call('gpt-probe');
+    expect(probed.status).toBe(503);
+    expect(mock.for(flaky)).toHaveLength(4);
+    const asleep = await call('gpt-probe');
+    expect(asleep.status).toBe(503);
+    expect(Number(asleep.headers.get('retry-after'))).toBeGreaterThan(250);
+    expect(mock.for(flaky)).toHaveLength(4);
+
+    // The upstream recovers: the next probe (two seconds later) finds it, and the key is awake again.
+    mock.set(flaky, {});
+    await waitFor(async () => (await call('gpt-probe')).status === 200, 'a probe that succeeds', 8_000, 250);
+    expect((await call('gpt-probe')).status).toBe(200);
+    const awake = (await (await gw.request('/x-route?model=gpt-probe')).json()) as {
+      Keys: Array<{ State: string }>;
+    };
+    expect(awake.Keys[0]?.State).toBe('active');
+
+    // A key asleep for its credentials is never probed: it stays asleep, with its Retry-After.
+    mock.set(revoked, {});
+    const seen = mock.for(revoked).length;
+    for (let i = 0; i < 3; i += 1) {
+      const refused = await call('gpt-probe-auth');
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(1700);
+      await new Promise((resolve) => setTimeout(resolve, 800));
+    }
+    expect(mock.for(revoked)).toHaveLength(seen);
   });
 });

@@ -74,8 +74,7 @@ export function isProbeable(failure: string): boolean {
   );
 }
 
-/** How long a Level waits between probes of its sleeping keys. */
-export const PROBE_INTERVAL_MS = 30_000;
+
 
 export const FAILURES_BEFORE_SLEEP = 3;
 const MINUTE = 60_000;

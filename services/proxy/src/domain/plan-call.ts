@@ -11,7 +11,7 @@ import { planRoute, refusalError, type RoundRobin, type RoutePlan } from './rout
  * at the earliest wake time of those keys.
  */
 export async function planCall(
-  deps: Pick<RecordFailureDeps, 'health'> & { roundRobin: RoundRobin },
+  deps: Pick<RecordFailureDeps, 'health'> & { roundRobin: RoundRobin; probeIntervalMs: number },
   pool: OwnerPool,
   caller: CallerIdentity,
   model: string,
@@ -21,7 +21,7 @@ export async function planCall(
   const subject = model === '' ? { ...caller, allowModels: '' } : caller;
   let planned = planRoute(pool, subject, model, state.sleeping, deps.roundRobin, state.switched);
   if (!planned.ok && planned.reason === 'no_key_available') {
-    const probe = await claimProbe(deps, pool, state, planned.plan.candidateLevels);
+    const probe = await claimProbe(deps, pool, state, planned.plan.candidateLevels, deps.probeIntervalMs);
     if (probe) {
       const awake = new Set(state.sleeping);
       awake.delete(probe.id);

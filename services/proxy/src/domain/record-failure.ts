@@ -1,12 +1,5 @@
-import type { Logger } from '@gw/kit';
-import { keyModelField } from '@gw/kit';
-import {
-  FailureClass,
-  isProbeable,
-  PROBE_INTERVAL_MS,
-  shouldSwitchLevel,
-  sleepAfterFailure,
-} from './key-health.js';
+import { keyModelField, type Logger } from '@gw/kit';
+import { FailureClass, isProbeable, shouldSwitchLevel, sleepAfterFailure } from './key-health.js';
 import type { KeyHealthStore, LevelEvents, OwnerAlerts, PoolState } from './ports.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 import { switchOverChain } from './route-plan.js';
@@ -86,22 +79,23 @@ export function switchBackCooledLevels(
 /**
  * When every key a plan could use is asleep: the first Level (in the plan's order) with a key
  * asleep for the upstream's health (connection, timeout, 5xx) lends one of them to this request,
- * at most once per Level per 30 s across replicas, so a recovered upstream is back without
- * waiting out the whole sleep. Keys asleep for credentials or a model stay asleep. Answers the
- * key to treat as awake.
+ * at most once per Level per `intervalMs` (30 s) across replicas, so a recovered upstream is back
+ * without waiting out the whole sleep. Keys asleep for credentials or a model stay asleep.
+ * Answers the key to treat as awake.
  */
 export async function claimProbe(
   deps: Pick<RecordFailureDeps, 'health'>,
   pool: OwnerPool,
   state: PoolState,
   levels: readonly number[],
+  intervalMs: number,
 ): Promise<PoolKey | undefined> {
   for (const level of levels) {
     const probeable = pool.keys.find(
       (key) =>
         key.level === level && key.active && isProbeable(state.sleepDetails.get(key.id)?.failure ?? ''),
     );
-    if (probeable && (await deps.health.claimProbe(pool.ownerId, level, PROBE_INTERVAL_MS))) {
+    if (probeable && (await deps.health.claimProbe(pool.ownerId, level, intervalMs))) {
       return probeable;
     }
   }

@@ -55,7 +55,13 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
   // 5 Plan: pool from memory, sleeping keys and switched Levels from Redis (one round trip).
   const state = await deps.health.state(caller.ownerId);
   switchBackCooledLevels(deps, caller.ownerId, state);
-  const plan = await planCall(deps, pool, caller, request.model, state);
+  const plan = await planCall(
+    { health: deps.health, roundRobin: deps.roundRobin, probeIntervalMs: deps.config.PROXY_PROBE_INTERVAL_MS },
+    pool,
+    caller,
+    request.model,
+    state,
+  );
 
   // 6 Failover: each key of each step in turn until one answers with something not its fault.
   const failedHere = new Set<string>();
