@@ -299,12 +299,11 @@ describe('GET /v1/realtime through the edge', () => {
 
     const url = `${gw.baseUrl.replace('http', 'ws')}/v1/realtime?model=gpt-rt-flood`;
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${gw.rootKey}` } });
-    let received = 0;
-    let done = false;
+    const reading = { received: 0, done: false };
     ws.on('message', (data: Buffer) => {
-      received += data.length;
+      reading.received += data.length;
       if (data.length < 1024 && data.toString().includes('response.done')) {
-        done = true;
+        reading.done = true;
       }
     });
     await new Promise((resolve) => ws.once('open', resolve));
@@ -312,7 +311,7 @@ describe('GET /v1/realtime through the edge', () => {
     let peak = baseline;
     ws.send(JSON.stringify({ type: 'response.create' }));
     // A slow reader: mostly paused, reading in short bursts.
-    while (!done) {
+    while (!reading.done) {
       ws.pause();
       await new Promise((resolve) => setTimeout(resolve, 40));
       peak = Math.max(peak, rss());
@@ -320,7 +319,7 @@ describe('GET /v1/realtime through the edge', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     ws.close();
-    expect(received).toBeGreaterThan(200 * 1024 * 1024);
+    expect(reading.received).toBeGreaterThan(200 * 1024 * 1024);
     expect(peak - baseline).toBeLessThan(50 * 1024 * 1024);
   }, 300_000);
 });
