@@ -30,3 +30,4 @@ export * from './mail-jobs.js';
 export * from './mail-server.js';
 export * from './resolve.js';
 export * from './upstream-host.js';
+export * from './ip.js';

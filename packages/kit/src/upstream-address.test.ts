@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { addressVariable, GRPC_SERVICES } from './topology.js';
+import { classifyAddress, normalizeHost } from './ip.js';
 import {
-  classifyAddress,
   isSelfEndpoint,
-  normalizeHost,
   refuseUpstreamAddress,
   selfAddressEnv,
   selfAddressesOf,

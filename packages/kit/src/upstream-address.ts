@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { z } from 'zod';
 import { env } from './config.js';
+import { classifyAddress, normalizeHost } from './ip.js';
 import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from './topology.js';
 
 /**
@@ -15,138 +16,6 @@ import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from 
  * - loopback and private ranges are allowed for root's pool only (self-hosted models) and refused
  *   for tenant owners' pools.
  */
-export type AddressClass = 'public' | 'private' | 'loopback' | 'unspecified' | 'link-local' | 'reserved';
-
-function parseIpv4(text: string): number[] | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4 || parts.some((part) => !/^\d{1,3}$/.test(part) || Number(part) > 255)) {
-    return undefined;
-  }
-  return parts.map(Number);
-}
-
-export function classifyIpv4(octets: readonly number[]): AddressClass {
-  const [a = 0, b = 0] = octets;
-  if (a === 0) {
-    return 'unspecified';
-  }
-  if (a === 127) {
-    return 'loopback';
-  }
-  if (a === 169 && b === 254) {
-    return 'link-local';
-  }
-  if (a >= 224) {
-    return 'reserved';
-  }
-  if (
-    a === 10 ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127)
-  ) {
-    return 'private';
-  }
-  return 'public';
-}
-
-/** Expands an IPv6 literal (no brackets) into 8 16-bit groups; undefined when it is not one. */
-function parseIpv6(text: string): number[] | undefined {
-  let body = text.toLowerCase();
-  const zone = body.indexOf('%');
-  if (zone >= 0) {
-    body = body.slice(0, zone);
-  }
-  const lastColon = body.lastIndexOf(':');
-  const last = body.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // A trailing dotted quad stands for the last two groups.
-    const v4 = parseIpv4(last);
-    if (!v4) {
-      return undefined;
-    }
-    const hi = (((v4[0] ?? 0) << 8) | (v4[1] ?? 0)).toString(16);
-    const lo = (((v4[2] ?? 0) << 8) | (v4[3] ?? 0)).toString(16);
-    body = `${body.slice(0, lastColon + 1)}${hi}:${lo}`;
-  }
-  const halves = body.split('::');
-  if (halves.length > 2) {
-    return undefined;
-  }
-  const group = (part: string) => (part === '' ? [] : part.split(':'));
-  const head = group(halves[0] ?? '');
-  const rest = halves.length === 2 ? group(halves[1] ?? '') : [];
-  if ([...head, ...rest].some((part) => !/^[0-9a-f]{1,4}$/.test(part))) {
-    return undefined;
-  }
-  const known = head.length + rest.length;
-  if (halves.length === 1 ? known !== 8 : known > 7) {
-    return undefined;
-  }
-  const zeros = new Array<number>(8 - known).fill(0);
-  return [...head, ...zeros.map(String), ...rest].map((part) => parseInt(part, 16));
-}
-
-export function classifyIpv6(groups: readonly number[]): AddressClass {
-  const g = (index: number) => groups[index] ?? 0;
-  const embeddedV4 = () => [g(6) >> 8, g(6) & 0xff, g(7) >> 8, g(7) & 0xff];
-  const firstFiveZero = [0, 1, 2, 3, 4].every((index) => g(index) === 0);
-  if (groups.every((value) => value === 0)) {
-    return 'unspecified';
-  }
-  if (firstFiveZero && g(5) === 0 && g(6) === 0 && g(7) === 1) {
-    return 'loopback';
-  }
-  // IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96 (and 64:ff9b:1::/48).
-  if ((firstFiveZero && (g(5) === 0xffff || g(5) === 0)) || (g(0) === 0x64 && g(1) === 0xff9b)) {
-    return classifyIpv4(embeddedV4());
-  }
-  if ((g(0) & 0xffc0) === 0xfe80) {
-    return 'link-local';
-  }
-  if (g(0) === 0xfd00 && g(1) === 0x0ec2) {
-    return 'link-local'; // the AWS metadata service on IPv6 (fd00:ec2::254)
-  }
-  if ((g(0) & 0xfe00) === 0xfc00) {
-    return 'private';
-  }
-  if ((g(0) & 0xff00) === 0xff00) {
-    return 'reserved';
-  }
-  return 'public';
-}
-
-/** Classifies an address literal (IPv4 dotted quad, or IPv6 with or without brackets). */
-export function classifyAddress(address: string): AddressClass | undefined {
-  const v4 = parseIpv4(address);
-  if (v4) {
-    return classifyIpv4(v4);
-  }
-  const v6 = parseIpv6(address.replace(/^\[|\]$/g, ''));
-  return v6 ? classifyIpv6(v6) : undefined;
-}
-
-/**
- * How hosts are compared: lower case, without brackets or trailing dots; an IPv6 literal in one
- * spelling (all 8 groups, IPv4-mapped ones as the IPv4 dotted quad).
- */
-export function normalizeHost(host: string): string {
-  const text = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.+$/, '');
-  const v6 = text.includes(':') ? parseIpv6(text) : undefined;
-  if (!v6) {
-    return text;
-  }
-  if (v6.slice(0, 5).every((group) => group === 0) && v6[5] === 0xffff) {
-    const [hi = 0, lo = 0] = v6.slice(6);
-    return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
-  }
-  return v6.map((group) => group.toString(16)).join(':');
-}
-
 /** The gateway's own endpoints, as the Provider policy needs them. */
 export interface SelfAddresses {
   /** Ports the gateway listens on (every `<SERVICE>_ADDR` and the edge): refused on loopback. */

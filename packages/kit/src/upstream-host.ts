@@ -1,10 +1,5 @@
-import {
-  classifyAddress,
-  isSelfEndpoint,
-  normalizeHost,
-  refuseUpstreamAddress,
-  type UpstreamAddressPolicy,
-} from './upstream-address.js';
+import { classifyAddress, normalizeHost } from './ip.js';
+import { isSelfEndpoint, refuseUpstreamAddress, type UpstreamAddressPolicy } from './upstream-address.js';
 
 /**
  * The address rule (docs/decisions.md §7) for a host as configured, before any resolution:
