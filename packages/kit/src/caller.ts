@@ -26,6 +26,10 @@ export interface CallerIdentity {
   modelMapper: string;
   /** Resource allowlist (catalogue paths, comma or space separated); empty allows all inference. */
   resources: string;
+  /** The account's own rate limits (absent or 0: unlimited). */
+  limits: Partial<Record<'rpm' | 'rph' | 'rpd' | 'tpm' | 'tph' | 'tpd', number>>;
+  /** The account's ModelLimits, as JSON text (`{ "<pattern>": { rpm, …, tpd } }`); '' for none. */
+  modelLimits: string;
 }
 
 export function encodeCaller(caller: CallerIdentity): string {
@@ -40,10 +44,14 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
   try {
     const value = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as Record<string, unknown>;
     const fields = ['accountId', 'ownerId', 'allowModels', 'allowLevels', 'modelMapper'] as const;
-    // An edge from before `resources` existed leaves it out: that caller has no resource list.
+    // An edge from before `resources` and the limits existed leaves them out: none apply.
     const resources = value.resources ?? '';
+    const modelLimits = value.modelLimits ?? '';
+    const limits = readLimits(value.limits);
     if (
       typeof resources !== 'string' ||
+      typeof modelLimits !== 'string' ||
+      !limits ||
       !fields.every((field) => typeof value[field] === 'string') ||
       !/^\d+$/.test(String(value.accountId)) ||
       !/^\d+$/.test(String(value.ownerId))
@@ -57,8 +65,28 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
       allowLevels: String(value.allowLevels),
       modelMapper: String(value.modelMapper),
       resources,
+      limits,
+      modelLimits,
     };
   } catch {
     return undefined;
   }
+}
+
+/** Rate limits as sent: an object of whole numbers, or absent. */
+function readLimits(value: unknown): CallerIdentity['limits'] | undefined {
+  if (value === undefined) {
+    return {};
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    return undefined;
+  }
+  const limits: CallerIdentity['limits'] = {};
+  for (const field of ['rpm', 'rph', 'rpd', 'tpm', 'tph', 'tpd'] as const) {
+    const amount = (value as Record<string, unknown>)[field];
+    if (typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0) {
+      limits[field] = amount;
+    }
+  }
+  return limits;
 }

@@ -49,10 +49,15 @@ export function errorBody(error: AppError): ErrorBody {
 
 /**
  * Headers that go with an error: a 503 tells the client when to come back (in a second, or when
- * the error says so in `details.retryAfterSeconds`).
+ * the error says so in `details.retryAfterSeconds`); `details.headers` adds its own (a 429's
+ * rate-limit headers).
  */
 function errorHeaders(error: AppError): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  const extra = error.details?.headers;
+  const headers: Record<string, string> = {
+    ...(extra && typeof extra === 'object' ? (extra as Record<string, string>) : {}),
+    'content-type': 'application/json; charset=utf-8',
+  };
   const retryAfter = error.details?.retryAfterSeconds;
   if (typeof retryAfter === 'number' && retryAfter > 0) {
     headers['retry-after'] = String(Math.ceil(retryAfter));

@@ -31,3 +31,4 @@ export * from './mail-server.js';
 export * from './resolve.js';
 export * from './upstream-host.js';
 export * from './ip.js';
+export * from './compiled-once.js';

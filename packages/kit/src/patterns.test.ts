@@ -37,6 +37,13 @@ describe('PatternTable', () => {
     expect(table.lookup('gpt-4-turbo')).toBe('gpt-4 first');
     expect(table.lookup('gpt-3.5')).toBe('gpt');
     expect(table.lookup('claude')).toBe('any');
+    expect(table.matchesOf('gpt-4o-mini').map((match) => match.pattern)).toEqual([
+      'gpt-4o-mini',
+      'gpt-4o*',
+      'gpt-4*',
+      'gpt-*',
+      '*',
+    ]);
     expect(new PatternTable([]).lookup('x')).toBeUndefined();
   });
 

@@ -60,17 +60,22 @@ export function matchesPattern(pattern: string, name: string): boolean {
 export class PatternTable<T> {
   private readonly exact = new Map<string, T>();
   /** Wildcard patterns, most literal characters first; ties keep the order they were written in. */
-  private readonly wildcards: Array<{ regexp: RegExp; value: T }>;
+  private readonly wildcards: Array<{ pattern: string; regexp: RegExp; value: T }>;
 
   constructor(entries: Iterable<readonly [pattern: string, value: T]>) {
-    const wildcards: Array<{ regexp: RegExp; value: T; literal: number }> = [];
+    const wildcards: Array<{ pattern: string; regexp: RegExp; value: T; literal: number }> = [];
     for (const [pattern, value] of entries) {
       if (!pattern.includes('*')) {
         if (!this.exact.has(pattern)) {
           this.exact.set(pattern, value);
         }
       } else {
-        wildcards.push({ regexp: compile(pattern), value, literal: pattern.replaceAll('*', '').length });
+        wildcards.push({
+          pattern,
+          regexp: compile(pattern),
+          value,
+          literal: pattern.replaceAll('*', '').length,
+        });
       }
     }
     this.wildcards = wildcards.sort((a, b) => b.literal - a.literal);
@@ -85,6 +90,17 @@ export class PatternTable<T> {
       return this.exact.get(name);
     }
     return this.wildcards.find((entry) => entry.regexp.test(name))?.value;
+  }
+
+  /** Every pattern matching the name, most specific first. */
+  matchesOf(name: string): Array<{ pattern: string; value: T }> {
+    const exact = this.exact.has(name) ? [{ pattern: name, value: this.exact.get(name) as T }] : [];
+    return [
+      ...exact,
+      ...this.wildcards
+        .filter((entry) => entry.regexp.test(name))
+        .map((entry) => ({ pattern: entry.pattern, value: entry.value })),
+    ];
   }
 
   /** Whether any pattern matches (an allowlist). */

@@ -44,6 +44,22 @@ const shape = {
   PROXY_CLOUD_B_TOKEN_URL: env.url('https://oauth2.googleapis.com/token'),
   /** How often a Level whose keys are all asleep lends one (asleep for the upstream's health) to a probe. */
   PROXY_PROBE_INTERVAL_MS: positiveInt(30_000),
+  /**
+   * Per-model rate limits where neither the account's ModelLimits nor the owner's MODEL_LIMITS
+   * set one, in the MODEL_LIMITS format (`{"<pattern>": {"rpm": 60, "tpm": 100000}}`); unset:
+   * unlimited.
+   */
+  PROXY_DEFAULT_MODEL_LIMITS: z
+    .string()
+    .default('')
+    .refine((text) => {
+      try {
+        const value: unknown = text ? JSON.parse(text) : {};
+        return !!value && typeof value === 'object' && !Array.isArray(value);
+      } catch {
+        return false;
+      }
+    }, 'must be a JSON object of model patterns to limits'),
   /** How long a Level with too many failures sends its traffic to its SWITCH_OVER backup. */
   PROXY_LEVEL_COOLDOWN_MS: positiveInt(60 * 60_000),
   /** Redis key prefix of the shared key state (failure counters, sleeping keys). */

@@ -1,5 +1,13 @@
-import type { Logger, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
-import type { KeyHealthStore, KeySource, LevelEvents, OwnerAlerts, UsageOutbox } from './domain/ports.js';
+import type { Logger, PatternTable, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
+import type { Limits } from './domain/limits.js';
+import type {
+  KeyHealthStore,
+  KeySource,
+  LevelEvents,
+  OwnerAlerts,
+  RateLimiter,
+  UsageOutbox,
+} from './domain/ports.js';
 import type { OwnerPool, PoolKey } from './domain/pool.js';
 import type { ProviderDefaults } from './domain/providers.js';
 import type { RoundRobin } from './domain/route-plan.js';
@@ -26,6 +34,9 @@ export interface ProxyDeps {
   upstream: UpstreamClient;
   /** Open realtime sessions, ended when their account is revoked. */
   sessions: RealtimeSessions;
+  limiter: RateLimiter;
+  /** PROXY_DEFAULT_MODEL_LIMITS, compiled. */
+  defaultModelLimits: PatternTable<Limits>;
   health: KeyHealthStore;
   outbox: UsageOutbox;
   roundRobin: RoundRobin;

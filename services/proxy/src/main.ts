@@ -14,6 +14,7 @@ import { config as configProto, keypool } from '@gw/proto';
 import { Redis } from 'ioredis';
 import { loadProxyConfig } from './config.js';
 import type { ProxyDeps } from './deps.js';
+import { modelLimitTableOf } from './domain/limits.js';
 import { RoundRobin } from './domain/route-plan.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
 import { GrpcKeySource } from './transport/grpc/key-source.js';
@@ -24,6 +25,7 @@ import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js
 import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
+import { RedisRateLimiter } from './transport/redis/rate-limiter.js';
 import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
 import { UpstreamClient } from './transport/upstream/http.js';
 
@@ -68,6 +70,8 @@ runService('proxy', async (log) => {
     keys,
     upstream,
     sessions,
+    limiter: new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log),
+    defaultModelLimits: modelLimitTableOf(config.PROXY_DEFAULT_MODEL_LIMITS),
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
     roundRobin: new RoundRobin(),

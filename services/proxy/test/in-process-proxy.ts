@@ -6,6 +6,8 @@ import type { ProxyDeps } from '../src/deps.js';
 import type { FailureClass } from '../src/domain/key-health.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
 import type { KeyHealthStore, KeySource, PoolState, UsageOutbox } from '../src/domain/ports.js';
+import { modelLimitTable } from '../src/domain/limits.js';
+import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RoundRobin } from '../src/domain/route-plan.js';
 import { RealtimeSessions } from '../src/transport/http/realtime-sessions.js';
 import { createHttpServer } from '../src/transport/http/server.js';
@@ -28,6 +30,8 @@ export const CALLER: CallerIdentity = {
   allowLevels: '',
   modelMapper: '',
   resources: '',
+  limits: {},
+  modelLimits: '',
 };
 
 export class MemoryOutbox implements UsageOutbox {
@@ -116,6 +120,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     outbox: new MemoryOutbox(),
     health: new MemoryHealth(),
     roundRobin: new RoundRobin(),
+    limiter: new LocalLimiter(),
     alerted: [] as string[],
   };
   const deps: ProxyDeps = {
@@ -135,6 +140,10 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     keys,
     upstream: new UpstreamClient({ idleSocketMs: 4_000 }),
     sessions: new RealtimeSessions(),
+    get limiter() {
+      return state.limiter;
+    },
+    defaultModelLimits: modelLimitTable({}),
     // Read per request, so reset() takes effect for the next call.
     get health() {
       return state.health;
@@ -184,6 +193,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
       state.outbox = new MemoryOutbox();
       state.health = new MemoryHealth();
       state.roundRobin = new RoundRobin();
+      state.limiter = new LocalLimiter();
       state.alerted = [];
     },
     useKeys(list, options = {}) {

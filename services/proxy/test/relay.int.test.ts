@@ -402,6 +402,8 @@ describe('proxy relay through the edge', () => {
               allowLevels: '',
               modelMapper: '',
               resources: '',
+              limits: {},
+              modelLimits: '',
             }),
           },
           body: JSON.stringify({ model: 'gpt-sleep', messages: [] }),

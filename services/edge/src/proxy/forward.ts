@@ -30,6 +30,15 @@ export function callerIdentity(account: accounts.Account): CallerIdentity {
     allowLevels: account.allowLevels,
     modelMapper: account.modelMapper,
     resources: account.resources,
+    limits: {
+      rpm: Number(account.rpm),
+      rph: Number(account.rph),
+      rpd: Number(account.rpd),
+      tpm: Number(account.tpm),
+      tph: Number(account.tph),
+      tpd: Number(account.tpd),
+    },
+    modelLimits: account.modelLimitsJson,
   };
 }
 

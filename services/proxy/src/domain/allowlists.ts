@@ -1,6 +1,7 @@
 import {
   allowsResource,
   AppError,
+  CompiledOnce,
   ErrorCode,
   parseMapper,
   PatternTable,
@@ -10,32 +11,7 @@ import {
 } from '@gw/kit';
 import type { OwnerPool } from './pool.js';
 
-/**
- * The caller's own lists arrive with every request (in the caller identity). Compiling them is
- * kept off the hot path: each distinct text is compiled once and remembered (bounded: the memo
- * starts over when it holds too many).
- */
-class CompiledOnce<T> {
-  private readonly compiled = new Map<string, T>();
-
-  constructor(
-    private readonly compile: (text: string) => T,
-    private readonly max = 4096,
-  ) {}
-
-  get(text: string): T {
-    let value = this.compiled.get(text);
-    if (value === undefined) {
-      if (this.compiled.size >= this.max) {
-        this.compiled.clear();
-      }
-      value = this.compile(text);
-      this.compiled.set(text, value);
-    }
-    return value;
-  }
-}
-
+/** The caller's own lists arrive with every request: each distinct text is compiled once. */
 const modelAllowlists = new CompiledOnce((text) => {
   const patterns = splitPatternList(text);
   return patterns.length === 0

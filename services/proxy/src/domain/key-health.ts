@@ -74,8 +74,6 @@ export function isProbeable(failure: string): boolean {
   );
 }
 
-
-
 export const FAILURES_BEFORE_SLEEP = 3;
 const MINUTE = 60_000;
 /** 5 min, then 15, then 30 for every later sleep until a success resets the ladder. */

@@ -1,4 +1,5 @@
 import { parseMapper, PatternTable, splitPatternList } from '@gw/kit';
+import { modelLimitTableOf, type Limits } from './limits.js';
 
 /** An owner's key pool and routing configuration as the proxy holds it in memory. */
 
@@ -35,6 +36,8 @@ export interface Routing {
   switchOver: ReadonlyMap<number, number>;
   /** RESOURCES: the catalogue paths the owner's accounts may call; empty allows every one. */
   resources: readonly string[];
+  /** MODEL_LIMITS: the owner's per-model rate limits. */
+  modelLimits: PatternTable<Limits>;
 }
 
 export interface OwnerPool {
@@ -76,6 +79,7 @@ export function compileRouting(config: Readonly<Record<string, string>>): Routin
     failover: new PatternTable(failover),
     switchOver,
     resources: splitPatternList(config.RESOURCES ?? ''),
+    modelLimits: modelLimitTableOf(config.MODEL_LIMITS ?? ''),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { events } from '@gw/proto';
 import type { FailureClass } from './key-health.js';
+import type { LimitWindow } from './limits.js';
 import type { OwnerPool } from './pool.js';
 
 /** Where an owner's keys and routing configuration come from; answers from memory when it can. */
@@ -63,4 +64,23 @@ export interface UsageOutbox {
   /** True when the backlog is over its bound: new AI calls are refused before upstream. */
   isFull(): boolean;
   append(event: events.UsageRecorded): Promise<void>;
+}
+
+/** What the windows of one call said at admission. */
+export interface Admission {
+  ok: boolean;
+  /** Each window: what it holds (this call included when admitted) and when its oldest part frees. */
+  windows: Array<{ window: LimitWindow; count: number; freesAt: number }>;
+  /** Refused: when the first window that was over frees (epoch ms). */
+  retryAt: number;
+}
+
+/** Rate-limit windows, shared by every replica (one round trip per call). */
+export interface RateLimiter {
+  /** Checks every window and, when none is over, counts this request in the request windows. */
+  admit(windows: readonly LimitWindow[], now: number): Promise<Admission>;
+  /** Takes back a request admit counted (the call was refused before any upstream). */
+  refund(windows: readonly LimitWindow[], now: number): Promise<void>;
+  /** Counts a served call's tokens in its token windows. */
+  addTokens(windows: readonly LimitWindow[], tokens: number, now: number): Promise<void>;
 }

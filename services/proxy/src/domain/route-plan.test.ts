@@ -40,6 +40,8 @@ function makeCaller(overrides: Partial<CallerIdentity> = {}): CallerIdentity {
     allowLevels: '',
     modelMapper: '',
     resources: '',
+    limits: {},
+    modelLimits: '',
     ...overrides,
   };
 }

@@ -157,8 +157,12 @@ export function planRoute(
     plan,
   });
 
-  if (!isModelAllowed(caller.allowModels, model)) {
-    return refuse('model_not_allowed', `model ${model} is not allowed for this key`);
+  // AllowModels holds for the model named and for what the account's own ModelMapper makes of it.
+  const afterAccount = accountMapper(caller.modelMapper).lookup(model) ?? model;
+  for (const name of new Set([model, afterAccount])) {
+    if (!isModelAllowed(caller.allowModels, name)) {
+      return refuse('model_not_allowed', `model ${name} is not allowed for this key`);
+    }
   }
   if (level === undefined) {
     return refuse('model_not_routed', `model ${modelMapped} is not routed to any Level`);

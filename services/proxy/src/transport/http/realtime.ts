@@ -4,7 +4,9 @@ import { AppError, ErrorCode, realtimeErrorEvent, REALTIME_PATH } from '@gw/kit'
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { failureDeps, upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import { isModelAllowed } from '../../domain/allowlists.js';
+import { assertAdmitted, callWindows } from '../../domain/call-limits.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
+import { isTokenField } from '../../domain/limits.js';
 import type { PoolKey } from '../../domain/pool.js';
 import { forwardableRequestHeaders } from '../../domain/providers.js';
 import { recordFailure } from '../../domain/record-failure.js';
@@ -69,6 +71,11 @@ export async function relayRealtime(
   if (!planned.ok) {
     throw refusalError(planned.reason, planned.message);
   }
+  // The session is one request of the account's (and the model's) windows.
+  const windows = callWindows(caller, pool, deps.defaultModelLimits, model);
+  const admittedAt = Date.now();
+  assertAdmitted(await deps.limiter.admit(windows, admittedAt), admittedAt);
+  const tokenWindows = windows.filter((window) => isTokenField(window.field));
 
   // 4 Connect upstream: a key that refuses or fails to connect hands over to the next.
   const headers = forwardableRequestHeaders(req.headers);
@@ -125,6 +132,18 @@ export async function relayRealtime(
   let client: WebSocket | undefined;
   let toClient: ((data: RawData, isBinary: boolean) => void) | undefined;
   const early: Frame[] = [];
+  // Every response's tokens count in the token windows; once one is spent, the session ends.
+  const endWhenTokensSpent = async (tokens: number) => {
+    const now = Date.now();
+    await deps.limiter.addTokens(tokenWindows, tokens, now);
+    const check = await deps.limiter.admit(tokenWindows, now);
+    if (!check.ok && client) {
+      client.send(
+        realtimeErrorEvent(new AppError(ErrorCode.RateLimited, 'token rate limit reached: session ended')),
+      );
+      client.close(1008, 'rate limit reached');
+    }
+  };
   const fromUpstream = (data: RawData, isBinary: boolean) => {
     if (!isBinary) {
       const frame = parseJson(frameText(data)) as { type?: unknown } | undefined;
@@ -155,6 +174,7 @@ export async function relayRealtime(
                 'realtime usage event could not be written',
               ),
             );
+          void endWhenTokensSpent(usage.promptTokens + usage.completionTokens);
         }
       }
     }

@@ -7,6 +7,8 @@ import { forwardableRequestHeaders, upstreamTarget } from '../../domain/provider
 import { recordFailure, switchBackCooledLevels } from '../../domain/record-failure.js';
 import { parseRequest, upstreamBody, type ParsedRequest } from '../../domain/request.js';
 import { assertResourceAllowed } from '../../domain/allowlists.js';
+import { assertAdmitted, callWindows } from '../../domain/call-limits.js';
+import { rateLimitHeaders, type LimitWindow } from '../../domain/limits.js';
 import { planCall } from '../../domain/plan-call.js';
 import type { RouteStep } from '../../domain/route-plan.js';
 import { toUsageEvent, usageOfServedCall, type RelayedAnswer } from '../../domain/usage.js';
@@ -16,8 +18,9 @@ import { header, readBody, trustedCaller } from './hop.js';
 /**
  * The proxy's hop of an AI call, top to bottom.
  * 1 trust the hop · 2 the endpoint (closed catalogue, resource allowlists) · 3 outbox bound ·
- * 4 read the request (exact parsing, model required) · 5 plan the route · 6 try keys until one
- * answers (failover) · 7 relay the answer as it arrives · 8 emit usage.
+ * 4 read the request (exact parsing, model required) · 5 rate limits and the route · 6 try keys
+ * until one answers (failover) · 7 relay the answer as it arrives · 8 emit usage (and count its
+ * tokens).
  * A refusal before the answer starts is thrown as an AppError and answered in the spec's shape.
  */
 export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -52,16 +55,33 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
   const request = await parseRequest(endpoint, contentType, raw);
   const client = new ClientState(res);
 
-  // 5 Plan: pool from memory, sleeping keys and switched Levels from Redis (one round trip).
-  const state = await deps.health.state(caller.ownerId);
+  // 5 Every rate-limit window of the call checked and counted, and the pool's key state read, side
+  // by side in Redis; then the route from memory. A call refused before any upstream costs nothing.
+  const admittedAt = Date.now();
+  const windows = callWindows(caller, pool, deps.defaultModelLimits, request.model);
+  const [state, admission] = await Promise.all([
+    deps.health.state(caller.ownerId),
+    deps.limiter.admit(windows, admittedAt),
+  ]);
+  assertAdmitted(admission, admittedAt);
+  for (const [name, value] of Object.entries(rateLimitHeaders(admission.windows, admittedAt))) {
+    res.setHeader(name, value);
+  }
   switchBackCooledLevels(deps, caller.ownerId, state);
   const plan = await planCall(
-    { health: deps.health, roundRobin: deps.roundRobin, probeIntervalMs: deps.config.PROXY_PROBE_INTERVAL_MS },
+    {
+      health: deps.health,
+      roundRobin: deps.roundRobin,
+      probeIntervalMs: deps.config.PROXY_PROBE_INTERVAL_MS,
+    },
     pool,
     caller,
     request.model,
     state,
-  );
+  ).catch((error: unknown) => {
+    void deps.limiter.refund(windows, admittedAt);
+    throw error;
+  });
 
   // 6 Failover: each key of each step in turn until one answers with something not its fault.
   const failedHere = new Set<string>();
@@ -176,7 +196,7 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
 
       // 8 Usage: one event per served call, into the durable outbox before anything else.
       if (endpoint.metering !== 'none') {
-        await emitUsage(deps, { caller, request, step, key, status, relayed, started });
+        await emitUsage(deps, { caller, request, step, key, status, relayed, started, windows });
       }
       return;
     }
@@ -199,9 +219,11 @@ async function emitUsage(
     status: number;
     relayed: RelayedAnswer;
     started: number;
+    windows: LimitWindow[];
   },
 ): Promise<void> {
   const { usage, partial, estimated } = usageOfServedCall(call.request, call.relayed);
+  void deps.limiter.addTokens(call.windows, usage.promptTokens + usage.completionTokens, Date.now());
   const json = call.request.json ?? {};
   const formSize = call.request.form?.find((part) => part.name === 'size')?.data.toString('utf8');
   const event = toUsageEvent({
