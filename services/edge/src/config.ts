@@ -1,4 +1,5 @@
 import {
+  AddressList,
   addressVariable,
   apiBalanceEnv,
   natsEnv,
@@ -31,6 +32,18 @@ const shape = {
   GW_BODY_LIMIT: z.string().default('1mb'),
   /** Backstop for lost invalidation events (docs/decisions.md §8). */
   GW_AUTH_CACHE_TTL_MS: env.integer(30_000),
+  /** How long an unknown key is remembered as unknown (one lookup per key per this). */
+  GW_AUTH_UNKNOWN_TTL_MS: env.integer(5_000),
+  /** Failed authentications one client address may make in a minute (this replica), then 429. */
+  GW_AUTH_FAILURES_PER_MINUTE: env.integer(60, { min: 1 }),
+  /**
+   * Proxies in front of the edge whose X-Forwarded-For is believed (addresses and CIDRs,
+   * separated by spaces or commas); empty: the socket peer is the client.
+   */
+  GW_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .refine((text) => 'size' in AddressList.parse(text), 'must be addresses and CIDRs'),
   /** How often key last-use times go to accounts in one batch. */
   GW_KEY_USE_FLUSH_MS: env.integer(10_000, { min: 100 }),
   /** USD a user must keep to use the Manage console (shown by GET /x-conf as UserMinBalance). */

@@ -1,6 +1,7 @@
-import type { PromiseClient } from '@gw/kit';
+import type { AddressList, PromiseClient } from '@gw/kit';
 import type { accounts, config as configPb, keypool, news } from '@gw/proto';
 import type { AuthCache } from './auth/auth-cache.js';
+import type { FailedAuthLimiter } from './auth/failed-auth.js';
 import type { KeyUseRecorder } from './auth/key-use.js';
 import type { Config } from './config.js';
 import type { HealthReport } from './health.js';
@@ -10,6 +11,8 @@ export interface EdgeDeps {
   config: Config;
   cache: AuthCache;
   keyUses: KeyUseRecorder;
+  failedAuth: FailedAuthLimiter;
+  trustedProxies: AddressList;
   accounts: PromiseClient<accounts.AccountsServiceClient>;
   keypool: PromiseClient<keypool.KeypoolServiceClient>;
   configs: PromiseClient<configPb.ConfigServiceClient>;

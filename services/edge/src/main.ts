@@ -1,4 +1,5 @@
 import {
+  AddressList,
   AppError,
   connectNats,
   createGrpcClient,
@@ -10,6 +11,7 @@ import {
 } from '@gw/kit';
 import { accounts, config as configPb, events, keypool, news } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
+import { FailedAuthLimiter } from './auth/failed-auth.js';
 import { KeyUseRecorder } from './auth/key-use.js';
 import { buildApp } from './app.js';
 import { loadEdgeConfig } from './config.js';
@@ -34,16 +36,25 @@ runService('edge', async (log) => {
     config.GW_INTERNAL_TOKEN,
   );
   const newsClient = createGrpcClient(news.NewsServiceClient, config.NEWS_ADDR, config.GW_INTERNAL_TOKEN);
-  const cache = new AuthCache(async (keyHash) => {
-    try {
-      return (await accountsClient.authenticateKey({ keyHash })).account;
-    } catch (error) {
-      if (error instanceof AppError && error.code === ErrorCode.NotFound) {
-        return undefined;
+  const cache = new AuthCache(
+    async (keyHash) => {
+      try {
+        return (await accountsClient.authenticateKey({ keyHash })).account;
+      } catch (error) {
+        if (error instanceof AppError && error.code === ErrorCode.NotFound) {
+          return undefined;
+        }
+        throw error;
       }
-      throw error;
-    }
-  }, config.GW_AUTH_CACHE_TTL_MS);
+    },
+    config.GW_AUTH_CACHE_TTL_MS,
+    Date.now,
+    config.GW_AUTH_UNKNOWN_TTL_MS,
+  );
+  const trustedProxies = AddressList.parse(config.GW_TRUSTED_PROXIES);
+  if ('invalid' in trustedProxies) {
+    throw new Error(`GW_TRUSTED_PROXIES: ${trustedProxies.invalid} is not an address or CIDR`);
+  }
   const keyUses = new KeyUseRecorder(
     async (uses) => {
       await accountsClient.recordKeyUse({
@@ -71,6 +82,8 @@ runService('edge', async (log) => {
       config,
       cache,
       keyUses,
+      failedAuth: new FailedAuthLimiter(config.GW_AUTH_FAILURES_PER_MINUTE),
+      trustedProxies,
       accounts: accountsClient,
       keypool: keypoolClient,
       configs: configClient,

@@ -71,6 +71,7 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
         spendBlocked: account.spendBlocked,
         replayed: true,
         blockedNow: false,
+        dailyReachedNow: false,
         softAlertMonth: undefined,
       };
     }
@@ -104,11 +105,15 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
       spendBlocked: spend.next.spendBlocked,
       replayed: false,
       blockedNow: spend.blockedNow,
+      dailyReachedNow: spend.dailyReachedNow,
       softAlertMonth: spend.softAlertMonth,
     };
   });
+  // The edges admit AI calls from cached accounts: each crossing tells them to look again.
   if (outcome.blockedNow) {
     deps.events.accountChanged(outcome.accountId, 'spend_blocked');
+  } else if (outcome.dailyReachedNow) {
+    deps.events.accountChanged(outcome.accountId, 'daily_limit');
   } else if (
     !outcome.replayed &&
     crossedFloor(outcome.balanceNano, amountNano, deps.policy.apiBalanceFloorNano)
@@ -119,6 +124,6 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
   if (outcome.softAlertMonth) {
     await deps.alerts.softLimitReached(outcome.accountId, outcome.softAlertMonth);
   }
-  const { blockedNow: _blocked, softAlertMonth: _month, ...result } = outcome;
+  const { blockedNow: _blocked, dailyReachedNow: _daily, softAlertMonth: _month, ...result } = outcome;
   return result;
 }

@@ -10,6 +10,7 @@ const state = (overrides: Partial<SpendState> = {}): SpendState => ({
   spendBlocked: false,
   hardLimitNano: 0n,
   softLimitNano: 0n,
+  dailyLimitNano: 0n,
   ...overrides,
 });
 
@@ -100,5 +101,16 @@ describe('applySpend', () => {
     expect(again.softAlertMonth).toBeUndefined();
     const below = applySpend(state({ softLimitNano: 10n }), 9n, now);
     expect(below.softAlertMonth).toBeUndefined();
+  });
+
+  it("reports the charge that reaches the day's DailyLimit, once, and a new UTC day starts from zero", () => {
+    const limit = { dailyLimitNano: 10n, dayStart: '2026-11-22' };
+    expect(applySpend(state({ ...limit, daySpendNano: 8n }), 1n, now).dailyReachedNow).toBe(false);
+    expect(applySpend(state({ ...limit, daySpendNano: 8n }), 2n, now).dailyReachedNow).toBe(true);
+    expect(applySpend(state({ ...limit, daySpendNano: 11n }), 2n, now).dailyReachedNow).toBe(false);
+    // Yesterday's spend does not count: 9 today is below the limit.
+    const tomorrow = new Date('2026-11-23T00:00:00Z');
+    expect(applySpend(state({ ...limit, daySpendNano: 11n }), 9n, tomorrow).dailyReachedNow).toBe(false);
+    expect(applySpend(state({ dailyLimitNano: 0n }), 99n, now).dailyReachedNow).toBe(false);
   });
 });

@@ -9,12 +9,15 @@ export interface SpendState {
   spendBlocked: boolean;
   hardLimitNano: bigint;
   softLimitNano: bigint;
+  dailyLimitNano: bigint;
 }
 
 export interface SpendOutcome {
   next: SpendUpdate;
   /** HardLimit was reached by this charge: the edge must learn at once. */
   blockedNow: boolean;
+  /** The day's DailyLimit was reached by this charge: the edge must learn at once too. */
+  dailyReachedNow: boolean;
   /** 'YYYY-MM' when this charge is the month's first SoftLimit crossing. */
   softAlertMonth: string | undefined;
 }
@@ -39,6 +42,11 @@ export function spendOf(
 
 export function isHardLimitReached(hardLimitNano: bigint, monthSpendNano: bigint): boolean {
   return hardLimitNano > 0n && monthSpendNano >= hardLimitNano;
+}
+
+/** The UTC day's spend reached DailyLimit (0: no daily limit). */
+export function isDailyLimitReached(dailyLimitNano: bigint, daySpendNano: bigint): boolean {
+  return dailyLimitNano > 0n && daySpendNano >= dailyLimitNano;
 }
 
 /**
@@ -66,6 +74,9 @@ export function applySpend(state: SpendState, amountNano: bigint, now: Date): Sp
       softAlertMonth: softCrossed ? month : state.softAlertMonth,
     },
     blockedNow: spendBlocked && !wasBlocked,
+    dailyReachedNow:
+      isDailyLimitReached(state.dailyLimitNano, daySpendNano) &&
+      !isDailyLimitReached(state.dailyLimitNano, current.daySpendNano),
     softAlertMonth: softCrossed ? month.slice(0, 7) : undefined,
   };
 }

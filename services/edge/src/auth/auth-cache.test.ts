@@ -93,4 +93,40 @@ describe('AuthCache', () => {
     await cache.get('nope');
     expect(calls).toBe(2);
   });
+
+  it('remembers an unknown key for its short TTL, and forgets it on any account change', async () => {
+    let now = 0;
+    let calls = 0;
+    let known: accounts.Account | undefined = undefined;
+    const cache = new AuthCache(
+      async () => {
+        calls += 1;
+        return known;
+      },
+      30_000,
+      () => now,
+      500,
+    );
+    expect(await cache.get('bad')).toBeUndefined();
+    expect(await cache.get('bad')).toBeUndefined();
+    expect(calls).toBe(1);
+    now = 501;
+    await cache.get('bad');
+    expect(calls).toBe(2);
+    known = account(9n);
+    cache.invalidateAccount(9n);
+    expect((await cache.get('bad'))?.id).toBe(9n);
+    expect(calls).toBe(3);
+  });
+
+  it('asks every time for unknown keys when the negative TTL is zero', async () => {
+    let calls = 0;
+    const cache = new AuthCache(async () => {
+      calls += 1;
+      return undefined;
+    }, 30_000);
+    await cache.get('bad');
+    await cache.get('bad');
+    expect(calls).toBe(2);
+  });
 });

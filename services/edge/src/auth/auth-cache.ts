@@ -7,6 +7,9 @@ interface Entry {
   expiresAt: number;
 }
 
+/** At most this many unknown keys are remembered (the oldest go first). */
+const MAX_UNKNOWN = 10_000;
+
 /**
  * API-key hash → account, answered from memory on the hot path. A miss asks accounts once
  * (concurrent misses for the same hash share one call). Entries leave on gw.account.changed.<id>
@@ -18,12 +21,15 @@ export class AuthCache {
   /** Each account has one key at a time, so an invalidation by id finds its entry directly. */
   private readonly hashByAccount = new Map<bigint, string>();
   private readonly inFlight = new Map<string, Promise<Account | undefined>>();
+  /** Unknown keys, briefly: a repeated bad key costs one lookup per `unknownTtlMs`. */
+  private readonly unknown = new Map<string, number>();
   private epoch = 0;
 
   constructor(
     private readonly lookup: (keyHash: string) => Promise<Account | undefined>,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly unknownTtlMs = 0,
   ) {}
 
   async get(keyHash: string): Promise<Account | undefined> {
@@ -32,6 +38,9 @@ export class AuthCache {
       return entry.account;
     }
     this.entries.delete(keyHash);
+    if ((this.unknown.get(keyHash) ?? 0) > this.now()) {
+      return undefined;
+    }
     const pending = this.inFlight.get(keyHash);
     if (pending) {
       return pending;
@@ -42,6 +51,8 @@ export class AuthCache {
         if (account && startedAt === this.epoch) {
           this.entries.set(keyHash, { account, expiresAt: this.now() + this.ttlMs });
           this.hashByAccount.set(account.id, keyHash);
+        } else if (!account && this.unknownTtlMs > 0 && startedAt === this.epoch) {
+          this.rememberUnknown(keyHash);
         }
         return account;
       })
@@ -50,9 +61,13 @@ export class AuthCache {
     return fetching;
   }
 
-  /** Drops every cached key of the account (rotation, disable, delete, limits). */
+  /**
+   * Drops every cached key of the account (rotation, disable, delete, limits). A key may have
+   * become valid (a rotation to a chosen key): unknown keys are forgotten too.
+   */
   invalidateAccount(accountId: bigint, keyHash?: string): void {
     this.epoch += 1;
+    this.unknown.clear();
     if (keyHash) {
       this.entries.delete(keyHash);
     }
@@ -65,5 +80,16 @@ export class AuthCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  private rememberUnknown(keyHash: string): void {
+    this.unknown.delete(keyHash);
+    this.unknown.set(keyHash, this.now() + this.unknownTtlMs);
+    if (this.unknown.size > MAX_UNKNOWN) {
+      const oldest = this.unknown.keys().next().value;
+      if (oldest !== undefined) {
+        this.unknown.delete(oldest);
+      }
+    }
   }
 }

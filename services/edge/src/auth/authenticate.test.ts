@@ -1,34 +1,91 @@
-import { createLogger, hashApiKey } from '@gw/kit';
+import { AddressList, createLogger, hashApiKey } from '@gw/kit';
 import { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
 import { AuthCache } from './auth-cache.js';
-import { resolveCaller } from './authenticate.js';
+import { resolveCaller, type Use } from './authenticate.js';
+import { FailedAuthLimiter } from './failed-auth.js';
 import { KeyUseRecorder } from './key-use.js';
 
 const KEY = 'sk-gw-a-key-for-the-bearer-scheme-tests';
+const CLIENT = '203.0.113.9';
 
-function deps() {
-  const account = accounts.Account.fromPartial({ id: 7n, status: true });
+function deps(account: Partial<accounts.Account> = {}, failuresPerMinute = 100) {
+  const stored = accounts.Account.fromPartial({ id: 7n, status: true, ...account });
+  const lookups: string[] = [];
   return {
-    cache: new AuthCache(async (hash) => (hash === hashApiKey(KEY) ? account : undefined), 30_000),
+    lookups,
+    cache: new AuthCache(
+      async (hash) => {
+        lookups.push(hash);
+        return hash === hashApiKey(KEY) ? stored : undefined;
+      },
+      30_000,
+      Date.now,
+      5_000,
+    ),
     keyUses: new KeyUseRecorder(async () => undefined, createLogger('test', 'silent'), 60_000),
+    failedAuth: new FailedAuthLimiter(failuresPerMinute),
+    trustedProxies: AddressList.parse('') as AddressList,
   };
 }
+
+const call = (
+  d: ReturnType<typeof deps>,
+  authorization: string | undefined,
+  use: Use = 'read',
+  client = CLIENT,
+) => resolveCaller(d, { authorization, client }, 'user', use);
 
 describe('resolveCaller', () => {
   it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])(
     'accepts the %s scheme (RFC 9110: case-insensitive)',
     async (scheme) => {
-      expect((await resolveCaller(deps(), `${scheme} ${KEY}`, 'user')).id).toBe(7n);
+      expect((await call(deps(), `${scheme} ${KEY}`)).id).toBe(7n);
     },
   );
 
   it.each([undefined, '', KEY, `Basic ${KEY}`, `Bearer  ${KEY}`, 'Bearer '])(
     'refuses a missing or malformed Authorization (%s) with 401',
     async (authorization) => {
-      await expect(resolveCaller(deps(), authorization, 'user')).rejects.toMatchObject({
-        code: 'unauthenticated',
-      });
+      await expect(call(deps(), authorization)).rejects.toMatchObject({ code: 'unauthenticated' });
     },
   );
+
+  it('holds a key to AllowIPs (CIDRs, IPv6, IPv4-mapped) and refuses every other address', async () => {
+    const d = deps({ allowIps: '198.51.100.0/24, 2001:db8::/32' });
+    expect((await call(d, `Bearer ${KEY}`, 'read', '198.51.100.20')).id).toBe(7n);
+    expect((await call(d, `Bearer ${KEY}`, 'read', '::ffff:198.51.100.20')).id).toBe(7n);
+    expect((await call(d, `Bearer ${KEY}`, 'read', '2001:db8::5')).id).toBe(7n);
+    await expect(call(d, `Bearer ${KEY}`, 'read', '198.51.101.1')).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+  });
+
+  it('lets a disabled or suspended account read, and refuses its writes and AI calls saying why', async () => {
+    for (const [state, word] of [
+      [{ status: false }, 'disabled'],
+      [{ suspended: true }, 'suspended'],
+    ] as const) {
+      const d = deps(state);
+      expect((await call(d, `Bearer ${KEY}`, 'read')).id).toBe(7n);
+      for (const use of ['write', 'ai'] as const) {
+        await expect(call(d, `Bearer ${KEY}`, use)).rejects.toMatchObject({
+          code: 'forbidden',
+          message: expect.stringContaining(word) as unknown,
+        });
+      }
+    }
+  });
+
+  it('looks an unknown key up once, and refuses an address that keeps failing without a lookup', async () => {
+    const d = deps({}, 5);
+    for (let i = 0; i < 5; i += 1) {
+      await expect(call(d, 'Bearer sk-gw-not-a-key-of-anyone-at-all')).rejects.toMatchObject({
+        code: 'unauthenticated',
+      });
+    }
+    expect(d.lookups).toHaveLength(1);
+    await expect(call(d, `Bearer ${KEY}`)).rejects.toMatchObject({ code: 'rate_limited' });
+    expect((await call(d, `Bearer ${KEY}`, 'read', '198.51.100.1')).id).toBe(7n);
+  });
 });

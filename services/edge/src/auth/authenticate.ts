@@ -1,19 +1,30 @@
-import { AppError, ErrorCode, hashApiKey } from '@gw/kit';
+import type { IncomingMessage } from 'node:http';
+import { AddressList, AppError, clientAddress, CompiledOnce, ErrorCode, hashApiKey } from '@gw/kit';
 import type { accounts } from '@gw/proto';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AuthCache } from './auth-cache.js';
+import type { FailedAuthLimiter } from './failed-auth.js';
 import type { KeyUseRecorder } from './key-use.js';
 
 /** Who may call a route. `public` routes (signup, health) take no key. */
 export type Access = 'public' | 'user' | 'owner' | 'root';
 
+/** What a request does: reads answer even for a disabled or suspended account. */
+export type Use = 'read' | 'write' | 'ai';
+
 export interface AuthDeps {
   cache: AuthCache;
   keyUses: KeyUseRecorder;
+  failedAuth: FailedAuthLimiter;
+  /** GW_TRUSTED_PROXIES: peers whose X-Forwarded-For is believed. */
+  trustedProxies: AddressList;
 }
 
 /** RFC 9110: the scheme name is case-insensitive; the key is printable ASCII. */
 const BEARER = /^Bearer ([\x21-\x7e]{1,256})$/i;
+
+/** AllowIPs lists arrive with every cached account: each distinct one is parsed once. */
+const allowIpLists = new CompiledOnce((text) => AddressList.parse(text));
 
 export function callerOf(res: Response): accounts.Account {
   const caller = res.locals.caller as accounts.Account | undefined;
@@ -27,28 +38,68 @@ function isOwner(account: accounts.Account): boolean {
   return account.isOwner || account.isRoot;
 }
 
+/** The client of a request: the socket peer, or the client behind trusted proxies. */
+export function clientOf(req: IncomingMessage, trustedProxies: AddressList): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  return clientAddress(
+    req.socket.remoteAddress ?? '',
+    Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
+    trustedProxies,
+  );
+}
+
+/** AllowIPs: an empty list allows every address; a list that cannot be read allows none. */
+function assertAllowedAddress(account: accounts.Account, client: string): void {
+  const allowed = allowIpLists.get(account.allowIps);
+  if ('invalid' in allowed ? true : allowed.size > 0 && !allowed.includes(client)) {
+    throw new AppError(ErrorCode.Forbidden, `this key may not be used from ${client}`);
+  }
+}
+
+/** A disabled or suspended account may read; it may not change anything or call AI. */
+function assertActive(account: accounts.Account, use: Use): void {
+  if (use === 'read') {
+    return;
+  }
+  if (account.suspended) {
+    throw new AppError(ErrorCode.Forbidden, 'this account is suspended: AI calls and changes are refused');
+  }
+  if (!account.status) {
+    throw new AppError(ErrorCode.Forbidden, 'this account is disabled: AI calls and changes are refused');
+  }
+}
+
 /**
  * The one check behind every authenticated request, HTTP or WebSocket: Bearer key → account
- * from the cache; 401 for a missing or unknown key, 403 for a disabled account or a role miss.
- * A backing outage surfaces as `unavailable` (503), never as 401.
+ * from the cache (unknown keys remembered briefly); 401 for a missing or unknown key, 429 for an
+ * address that keeps failing, 403 for an address outside AllowIPs, a disabled or suspended
+ * account (except to read) or a role miss. A backing outage surfaces as `unavailable` (503),
+ * never as 401.
  */
 export async function resolveCaller(
   deps: AuthDeps,
-  authorization: string | undefined,
+  request: { authorization: string | undefined; client: string },
   access: Exclude<Access, 'public'>,
+  use: Use,
 ): Promise<accounts.Account> {
-  const match = BEARER.exec(authorization ?? '');
-  if (!match?.[1]) {
-    throw new AppError(ErrorCode.Unauthenticated, 'missing or malformed Authorization: Bearer <API_KEY>');
+  const wait = deps.failedAuth.waitFor(request.client);
+  if (wait > 0) {
+    throw new AppError(ErrorCode.RateLimited, 'too many failed authentications from this address', {
+      retryAfterSeconds: Math.ceil(wait / 1000),
+    });
   }
-  const keyHash = hashApiKey(match[1]);
-  const account = await deps.cache.get(keyHash);
-  if (!account) {
-    throw new AppError(ErrorCode.Unauthenticated, 'invalid API key');
+  const key = BEARER.exec(request.authorization ?? '')?.[1];
+  const keyHash = key === undefined ? undefined : hashApiKey(key);
+  const account = keyHash === undefined ? undefined : await deps.cache.get(keyHash);
+  if (keyHash === undefined || !account) {
+    deps.failedAuth.note(request.client);
+    throw new AppError(
+      ErrorCode.Unauthenticated,
+      keyHash ? 'invalid API key' : 'missing or malformed Authorization: Bearer <API_KEY>',
+    );
   }
-  if (!account.status || account.suspended) {
-    throw new AppError(ErrorCode.Forbidden, 'this account is disabled or suspended');
-  }
+  assertAllowedAddress(account, request.client);
+  assertActive(account, use);
   if (access === 'owner' && !isOwner(account)) {
     throw new AppError(ErrorCode.Forbidden, 'only the owner may use this endpoint');
   }
@@ -59,10 +110,19 @@ export async function resolveCaller(
   return account;
 }
 
+function useOf(req: Request): Use {
+  return req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+}
+
 /** Express middleware around resolveCaller; the account lands in res.locals.caller. */
-export function authenticate(deps: AuthDeps, access: Exclude<Access, 'public'>): RequestHandler {
+export function authenticate(deps: AuthDeps, access: Exclude<Access, 'public'>, use?: Use): RequestHandler {
   return async (req, res, next) => {
-    res.locals.caller = await resolveCaller(deps, req.get('authorization'), access);
+    res.locals.caller = await resolveCaller(
+      deps,
+      { authorization: req.get('authorization'), client: clientOf(req, deps.trustedProxies) },
+      access,
+      use ?? useOf(req),
+    );
     next();
   };
 }

@@ -17,7 +17,7 @@ import {
 import type { accounts } from '@gw/proto';
 import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { authenticate, callerOf, resolveCaller } from '../auth/authenticate.js';
+import { authenticate, callerOf, clientOf, resolveCaller } from '../auth/authenticate.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
 
@@ -90,8 +90,8 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
 
   const router = express.Router();
   // 1 authenticate · 2 admission · 3 forward.
-  router.use(onlyAiPaths, authenticate(deps, 'user'), (req, res, next) => {
-    assertMayCallAi(callerOf(res), deps.config.USER_API_BALANCE);
+  router.use(onlyAiPaths, authenticate(deps, 'user', 'ai'), (req, res, next) => {
+    assertMayCallAi(callerOf(res), deps.config.USER_API_BALANCE, new Date());
     return proxy(req, res, next);
   });
 
@@ -104,8 +104,13 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
     }
     void (async () => {
       // 1 authenticate · 2 admission
-      const account = await resolveCaller(deps, req.headers.authorization, 'user');
-      assertMayCallAi(account, deps.config.USER_API_BALANCE);
+      const account = await resolveCaller(
+        deps,
+        { authorization: req.headers.authorization, client: clientOf(req, deps.trustedProxies) },
+        'user',
+        'ai',
+      );
+      assertMayCallAi(account, deps.config.USER_API_BALANCE, new Date());
       // 3 forward
       delete req.headers.authorization;
       req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;

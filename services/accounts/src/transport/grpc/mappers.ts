@@ -52,6 +52,7 @@ export function toProtoAccount(view: AccountView): pb.Account {
     keyLast4: a.keyLast4,
     keyLastUsedAt: a.keyLastUsedAt?.toISOString() ?? '',
     daySpendNano: a.daySpendNano,
+    spendDay: a.dayStart ?? '',
     monthSpendNano: a.monthSpendNano,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),

@@ -8,6 +8,7 @@ const ENDING_REASONS: Record<string, string> = {
   disabled: 'the account was disabled',
   suspended: 'the account was suspended',
   spend_blocked: "the account's monthly HardLimit is reached",
+  daily_limit: "the account's DailyLimit for today is reached",
   balance_low: 'the balance reached the floor for AI calls',
 };
 

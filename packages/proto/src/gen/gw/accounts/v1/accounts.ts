@@ -129,6 +129,11 @@ export interface Account {
   updatedAt: string;
   /** empty when never used; written in batches by the edge */
   keyLastUsedAt: string;
+  /**
+   * The UTC day ('YYYY-MM-DD') day_spend_nano belongs to, so a cached account's day spend stops
+   * counting at midnight ("" when it never spent).
+   */
+  spendDay: string;
 }
 
 /** Fields a caller may set on create or update; unset means "keep" (update) or "default" (create). */
@@ -591,6 +596,7 @@ function createBaseAccount(): Account {
     createdAt: "",
     updatedAt: "",
     keyLastUsedAt: "",
+    spendDay: "",
   };
 }
 
@@ -787,6 +793,9 @@ export const Account: MessageFns<Account> = {
     }
     if (message.keyLastUsedAt !== "") {
       writer.uint32(378).string(message.keyLastUsedAt);
+    }
+    if (message.spendDay !== "") {
+      writer.uint32(482).string(message.spendDay);
     }
     return writer;
   },
@@ -1180,6 +1189,14 @@ export const Account: MessageFns<Account> = {
             message.keyLastUsedAt = reader.string();
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.spendDay = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1343,6 +1360,11 @@ export const Account: MessageFns<Account> = {
         : isSet(object.key_last_used_at)
         ? globalThis.String(object.key_last_used_at)
         : "",
+      spendDay: isSet(object.spendDay)
+        ? globalThis.String(object.spendDay)
+        : isSet(object.spend_day)
+        ? globalThis.String(object.spend_day)
+        : "",
     };
   },
 
@@ -1489,6 +1511,9 @@ export const Account: MessageFns<Account> = {
     if (message.keyLastUsedAt !== "") {
       obj.keyLastUsedAt = message.keyLastUsedAt;
     }
+    if (message.spendDay !== "") {
+      obj.spendDay = message.spendDay;
+    }
     return obj;
   },
 
@@ -1560,6 +1585,7 @@ export const Account: MessageFns<Account> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.keyLastUsedAt = object.keyLastUsedAt ?? "";
+    message.spendDay = object.spendDay ?? "";
     return message;
   },
 };

@@ -14,7 +14,7 @@ export const protobufFileName = "gw/events/v1/events.proto";
 /** gw.account.changed.<id>: the account's key, status or limits changed; caches drop it. */
 export interface AccountChanged {
   accountId: bigint;
-  /** rotated | updated | disabled | suspended | deleted | spend_blocked | balance_low */
+  /** rotated | updated | disabled | suspended | deleted | spend_blocked | daily_limit | balance_low */
   reason: string;
   /** the hash that stopped being valid, when a key changed */
   keyHash: string;
