@@ -29,8 +29,13 @@ export interface Gateway {
   natsUrl: string;
   env: Record<string, string>;
   processes: Map<string, RunningProcess>;
-  /** Starts one more edge replica against the same services; returns its base URL. */
-  startEdgeReplica(): Promise<string>;
+  /**
+   * Starts one more edge replica against the same services, with these variables changed for it
+   * alone (another PROXY_ADDR, GW_TRUSTED_PROXIES, …); returns its base URL.
+   */
+  startEdgeReplica(changes?: Record<string, string>): Promise<string>;
+  /** Starts one more proxy replica against the same services; resolves with its address once it serves. */
+  startProxyReplica(): Promise<string>;
   /**
    * Starts a backing process again (after it was stopped, or stopping it first) with these
    * variables changed for it and every later start; resolves once it serves.
@@ -129,9 +134,9 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const startEdge = async (name: string, port?: number) => {
+  const startEdge = async (name: string, port?: number, changes: Record<string, string> = {}) => {
     port ??= await freePort();
-    const edge = serviceProcess('edge', { ...env, PORT: String(port) }, options.compiledRoot);
+    const edge = serviceProcess('edge', { ...env, ...changes, PORT: String(port) }, options.compiledRoot);
     processes.set(name, edge);
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitFor(() => edgeHealthy(baseUrl), `${name} /healthz`, 60_000, 200);
@@ -150,7 +155,13 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
       natsUrl: env.NATS_URL ?? '',
       env,
       processes,
-      startEdgeReplica: () => startEdge(`edge-${++replicas}`),
+      startEdgeReplica: (changes) => startEdge(`edge-${++replicas}`, undefined, changes),
+      async startProxyReplica() {
+        const replicaEnv = { ...env, PROXY_ADDR: `127.0.0.1:${await freePort()}` };
+        processes.set(`proxy-${++replicas}`, serviceProcess('proxy', replicaEnv, options.compiledRoot));
+        await waitFor(() => serving('proxy', replicaEnv), 'proxy replica serving', 60_000, 200);
+        return replicaEnv.PROXY_ADDR;
+      },
       async restartService(name, changes = {}) {
         await processes.get(name)?.stop();
         Object.assign(env, changes);

@@ -11,7 +11,6 @@ import {
   STREAMS,
 } from '@gw/kit';
 import { config as configProto, keypool } from '@gw/proto';
-import { Redis } from 'ioredis';
 import { loadProxyConfig } from './config.js';
 import type { ProxyDeps } from './deps.js';
 import { modelLimitTableOf } from './domain/limits.js';
@@ -24,6 +23,7 @@ import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
 import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js';
 import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
+import { connectSharedState } from './transport/redis/connection.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
 import { RedisRateLimiter } from './transport/redis/rate-limiter.js';
 import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
@@ -44,14 +44,7 @@ runService('proxy', async (log) => {
   });
   await outbox.open();
 
-  // Shared key state: never let a slow Redis hold a request (fail open after 250 ms).
-  const redis = new Redis(config.REDIS_URL, {
-    enableOfflineQueue: false,
-    commandTimeout: 250,
-    maxRetriesPerRequest: 1,
-    lazyConnect: false,
-  });
-  redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
+  const redis = connectSharedState(config.REDIS_URL, log);
 
   const keys = new GrpcKeySource(
     createGrpcClient(keypool.KeypoolServiceClient, config.KEYPOOL_ADDR, config.GW_INTERNAL_TOKEN),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
-import { startGateway, waitFor, type Gateway } from '@gw/testkit';
+import { createUser, startGateway, waitFor, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -158,6 +158,22 @@ describe('GET /v1/realtime through the edge', () => {
       20,
     );
     ws.close();
+  });
+
+  it('counts a session as one request at upgrade, and ends it once its token window is spent', async () => {
+    const user = await createUser(gw, { extra: { RPM: 1, TPM: 40 } });
+    const { ws, frames, closed } = session(await openSession(gw, 'gpt-rt-1', user.key));
+    await waitFor(async () => frames.some((frame) => frame.type === 'session.created'), 'session.created');
+    // The session was this minute's one request.
+    expect(await openSession(gw, 'gpt-rt-1', user.key)).toEqual({ status: 429 });
+
+    // Each response uses 30 tokens: after the first 30 < 40 the session goes on, after the second it ends.
+    ws.send(JSON.stringify({ type: 'response.create' }));
+    await waitFor(async () => frames.some((frame) => frame.type === 'response.done'), 'first response');
+    ws.send(JSON.stringify({ type: 'response.create' }));
+    expect(await closed).toBe(1008);
+    expect(frames.filter((frame) => frame.type === 'response.done')).toHaveLength(2);
+    expect(frames.at(-1)).toMatchObject({ type: 'error', error: { code: 'rate_limited' } });
   });
 
   it('refuses an unknown key before upgrading', async () => {

@@ -2,10 +2,15 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { isInScope, isSelfOrInScope } from './dna.js';
 import type { AccountRecord } from './model.js';
 
-/** Tenancy and role checks, named and in one place. */
-export function assertActive(caller: AccountRecord): void {
-  if (!caller.status || caller.suspended) {
-    throw new AppError(ErrorCode.Forbidden, 'this account is disabled or suspended');
+// Tenancy and role checks, named and in one place.
+
+/** A disabled or suspended account may still read; it may not change anything. */
+export function assertMayWrite(caller: AccountRecord): void {
+  if (caller.suspended) {
+    throw new AppError(ErrorCode.Forbidden, 'this account is suspended: changes are refused');
+  }
+  if (!caller.status) {
+    throw new AppError(ErrorCode.Forbidden, 'this account is disabled: changes are refused');
   }
 }
 

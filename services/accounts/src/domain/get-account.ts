@@ -20,7 +20,7 @@ export interface GetAccountInput {
  * 403 and one that exists nowhere is 404 (docs/decisions.md §9).
  */
 export async function getAccount(deps: AccountsDeps, input: GetAccountInput): Promise<AccountView> {
-  const caller = await loadCaller(deps, input.callerId);
+  const caller = await loadCaller(deps, input.callerId, 'read');
   const identifier = parseIdentifier(input.identifier);
   if (!identifier) {
     throw new AppError(ErrorCode.InvalidRequest, 'identifier is not an id, name, e-mail or DNA path');

@@ -60,7 +60,7 @@ function lookupOf(identifier: ReturnType<typeof parseIdentifier>): AccountLookup
  * caller's subtree, 404 when it exists nowhere (docs/decisions.md §9).
  */
 export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput): Promise<AccountPage> {
-  const caller = await loadCaller(deps, input.callerId);
+  const caller = await loadCaller(deps, input.callerId, 'read');
   const { page, size, offset } = pageOf(input.page, input.size);
   const order = orderOf(input.order);
   const now = deps.clock.now();

@@ -31,7 +31,7 @@ export interface OperationPage {
 
 /** The caller's operation log, newest first: what it did and what was done to it. */
 export async function listOperations(deps: AccountsDeps, input: ListOperationsInput): Promise<OperationPage> {
-  const caller = await loadCaller(deps, input.callerId);
+  const caller = await loadCaller(deps, input.callerId, 'read');
   const page = input.page === 0 ? 1 : input.page;
   const size = input.size === 0 ? DEFAULT_LOG_PAGE_SIZE : input.size;
   if (!Number.isInteger(page) || page < 1 || page > 1_000_000) {

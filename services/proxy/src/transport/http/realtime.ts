@@ -7,7 +7,8 @@ import { isModelAllowed } from '../../domain/allowlists.js';
 import { assertAdmitted, callWindows } from '../../domain/call-limits.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
 import { isTokenField } from '../../domain/limits.js';
-import type { PoolKey } from '../../domain/pool.js';
+import type { OwnerPool, PoolKey } from '../../domain/pool.js';
+import type { PoolState } from '../../domain/ports.js';
 import { forwardableRequestHeaders } from '../../domain/providers.js';
 import { recordFailure } from '../../domain/record-failure.js';
 import { planRoute, refusalError, type RouteStep } from '../../domain/route-plan.js';
@@ -82,48 +83,18 @@ export async function relayRealtime(
   for (const name of HANDSHAKE_HEADERS) {
     Reflect.deleteProperty(headers, name);
   }
-  let chosen: { upstream: WebSocket; step: RouteStep; key: PoolKey; earlyFrames: () => Frame[] } | undefined;
-  const failed = new Set<string>();
-  search: for (const step of planned.plan.steps) {
-    for (const key of step.keys) {
-      // Realtime speaks the standard provider type only.
-      if (failed.has(key.id) || key.type !== 'standard') {
-        continue;
-      }
-      const attempt = await openUpstreamSocket(
-        key,
-        step.model,
-        url.searchParams,
-        headers,
-        deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
-        upstreamPolicy(deps, pool),
-      );
-      if (attempt.ok) {
-        chosen = { upstream: attempt.socket, step, key, earlyFrames: attempt.takeEarlyFrames };
-        break search;
-      }
-      const outcome = attempt.status === undefined ? undefined : classifyStatus(attempt.status);
-      if (outcome?.kind === 'client_error') {
-        // The client's own fault (an unknown model, a bad parameter): no other key would differ.
-        const code = attempt.status === 404 ? ErrorCode.NotFound : ErrorCode.InvalidRequest;
-        throw new AppError(code, `upstream refused the session (${attempt.status})`);
-      }
-      failed.add(key.id);
-      const failure =
-        outcome?.kind === 'failure' ? outcome.class : (attempt.failure ?? FailureClass.Connection);
-      await recordFailure(failureDeps(deps), {
-        pool,
-        state,
-        key,
-        level: step.level,
-        model: step.model,
-        failure,
-      });
-    }
-  }
-  if (!chosen) {
-    throw new AppError(ErrorCode.Unavailable, 'no upstream could serve this session');
-  }
+  // A session that never reached an upstream was not a request: its count is taken back.
+  const chosen = await connectUpstream(
+    deps,
+    pool,
+    state,
+    planned.plan.steps,
+    url.searchParams,
+    headers,
+  ).catch((error: unknown) => {
+    void deps.limiter.refund(windows, admittedAt);
+    throw error;
+  });
   const { upstream, step, key, earlyFrames } = chosen;
   void deps.health.recordSuccess(caller.ownerId, key.id);
 
@@ -225,4 +196,60 @@ export async function relayRealtime(
     accepted.on('close', (code, reason) => upstream.close(sendableCode(code), reason));
     accepted.on('error', () => upstream.terminate());
   });
+}
+
+interface Connected {
+  upstream: WebSocket;
+  step: RouteStep;
+  key: PoolKey;
+  earlyFrames: () => Frame[];
+}
+
+/** Opens the session on the first key of the plan that accepts it; a key that refuses or fails hands over. */
+async function connectUpstream(
+  deps: ProxyDeps,
+  pool: OwnerPool,
+  state: PoolState,
+  steps: readonly RouteStep[],
+  query: URLSearchParams,
+  headers: Record<string, string>,
+): Promise<Connected> {
+  const failed = new Set<string>();
+  for (const step of steps) {
+    for (const key of step.keys) {
+      // Realtime speaks the standard provider type only.
+      if (failed.has(key.id) || key.type !== 'standard') {
+        continue;
+      }
+      const attempt = await openUpstreamSocket(
+        key,
+        step.model,
+        query,
+        headers,
+        deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
+        upstreamPolicy(deps, pool),
+      );
+      if (attempt.ok) {
+        return { upstream: attempt.socket, step, key, earlyFrames: attempt.takeEarlyFrames };
+      }
+      const outcome = attempt.status === undefined ? undefined : classifyStatus(attempt.status);
+      if (outcome?.kind === 'client_error') {
+        // The client's own fault (an unknown model, a bad parameter): no other key would differ.
+        const code = attempt.status === 404 ? ErrorCode.NotFound : ErrorCode.InvalidRequest;
+        throw new AppError(code, `upstream refused the session (${attempt.status})`);
+      }
+      failed.add(key.id);
+      const failure =
+        outcome?.kind === 'failure' ? outcome.class : (attempt.failure ?? FailureClass.Connection);
+      await recordFailure(failureDeps(deps), {
+        pool,
+        state,
+        key,
+        level: step.level,
+        model: step.model,
+        failure,
+      });
+    }
+  }
+  throw new AppError(ErrorCode.Unavailable, 'no upstream could serve this session');
 }

@@ -1,0 +1,116 @@
+import { ErrorCode } from '@gw/kit';
+import {
+  AUTH_CACHE_UNTIL_EVENT,
+  createUser,
+  expectError,
+  startGateway,
+  waitFor,
+  type Created,
+  type Gateway,
+} from '@gw/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Who may use a key from where, and what a disabled or suspended account may still do. The
+ * tests' own address is 127.0.0.1; other client addresses arrive through an edge replica that
+ * trusts 127.0.0.1 as a proxy and reads X-Forwarded-For.
+ */
+describe('access lists and account state at the edge', () => {
+  let gw: Gateway;
+  /** An edge behind a "load balancer" at 127.0.0.1. */
+  let behindProxy: string;
+
+  beforeAll(async () => {
+    gw = await startGateway({ env: AUTH_CACHE_UNTIL_EVENT });
+    behindProxy = await gw.startEdgeReplica({
+      GW_TRUSTED_PROXIES: '127.0.0.1/32, ::1',
+      GW_AUTH_FAILURES_PER_MINUTE: '3',
+    });
+  });
+
+  afterAll(async () => {
+    await gw.stop();
+  });
+
+  const status = (user: Created, forwardedFor?: string, base = behindProxy) =>
+    gw.request('/dashboard/status', {
+      key: user.key,
+      base,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    });
+
+  const update = async (user: Created, changes: Record<string, unknown>) => {
+    const response = await gw.request(`/x-users/${user.id}`, { method: 'PUT', json: changes });
+    expect(response.status, await response.clone().text()).toBe(200);
+  };
+
+  it('AllowIPs holds CIDRs and single addresses, IPv4 and IPv6, an IPv4-mapped client matching its IPv4 range', async () => {
+    const user = await createUser(gw, { extra: { AllowIPs: '10.0.0.0/8, 192.0.2.7 2001:db8::/32' } });
+    expect((await status(user, '10.20.30.40')).status).toBe(200);
+    expect((await status(user, '192.0.2.7')).status).toBe(200);
+    expect((await status(user, '2001:db8:1::5')).status).toBe(200);
+    expect((await status(user, '::ffff:10.1.2.3')).status).toBe(200);
+    await expectError(await status(user, '192.0.2.8'), 403, ErrorCode.Forbidden, '192.0.2.8');
+    await expectError(await status(user, '2001:db9::1'), 403, ErrorCode.Forbidden);
+    // The edge the tests reach directly: the client is the socket peer, 127.0.0.1, not listed.
+    await expectError(await status(user, undefined, gw.baseUrl), 403, ErrorCode.Forbidden, '127.0.0.1');
+  });
+
+  it('believes X-Forwarded-For only from trusted proxies: the right-most untrusted hop is the client', async () => {
+    const user = await createUser(gw, { extra: { AllowIPs: '10.0.0.0/8' } });
+    // A forged header straight to an edge that trusts no proxy changes nothing.
+    await expectError(await status(user, '10.1.1.1', gw.baseUrl), 403, ErrorCode.Forbidden, '127.0.0.1');
+    // Through the trusted proxy: the hop it saw is the client, whatever the client wrote before it.
+    expect((await status(user, '203.0.113.9, 10.1.1.1')).status).toBe(200);
+    await expectError(await status(user, '10.1.1.1, 203.0.113.9'), 403, ErrorCode.Forbidden, '203.0.113.9');
+    // Trusted hops at the right end are skipped.
+    expect((await status(user, '10.1.1.1, 127.0.0.1')).status).toBe(200);
+  });
+
+  it('refuses AI calls and changes of a disabled or suspended account with a reason, and keeps its reads', async () => {
+    const user = await createUser(gw, { credit: 5 });
+    const attempts = async () => ({
+      ai: await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        key: user.key,
+        json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+      }),
+      write: await gw.request('/x-users', {
+        method: 'POST',
+        key: user.key,
+        json: { Name: `${user.name}sub`, Email: `${user.name}sub@example.com`, CreditGranted: 2 },
+      }),
+      read: await gw.request('/dashboard/status', { key: user.key }),
+    });
+
+    await update(user, { Status: false });
+    await waitFor(async () => (await attempts()).ai.status === 403, 'the disabled state at the edge');
+    let seen = await attempts();
+    await expectError(seen.ai, 403, ErrorCode.Forbidden, 'disabled');
+    await expectError(seen.write, 403, ErrorCode.Forbidden, 'disabled');
+    expect(seen.read.status).toBe(200);
+
+    await update(user, { Status: true, Suspended: true });
+    await waitFor(async () => {
+      const body = await (await attempts()).ai.text();
+      return body.includes('suspended');
+    }, 'the suspended state at the edge');
+    seen = await attempts();
+    await expectError(seen.ai, 403, ErrorCode.Forbidden, 'suspended');
+    await expectError(seen.write, 403, ErrorCode.Forbidden, 'suspended');
+    expect(seen.read.status).toBe(200);
+  });
+
+  it('refuses a client address that keeps failing authentication (429 with Retry-After), other addresses unaffected', async () => {
+    const user = await createUser(gw);
+    const from = (client: string, key: string) =>
+      gw.request('/dashboard/status', { key, base: behindProxy, headers: { 'x-forwarded-for': client } });
+    for (let i = 0; i < 3; i++) {
+      await expectError(await from('198.51.100.1', `sk-random-${i}`), 401, ErrorCode.Unauthenticated);
+    }
+    const refused = await from('198.51.100.1', user.key);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    await expectError(refused, 429, ErrorCode.RateLimited, 'failed authentications');
+    expect((await from('198.51.100.2', user.key)).status).toBe(200);
+  });
+});

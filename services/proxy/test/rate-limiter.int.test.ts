@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createLogger, type Logger } from '@gw/kit';
+import { startRedisServer, waitFor, type PrivateRedis } from '@gw/testkit';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUCKET_MS, LIMIT_FIELDS, WINDOW_MS, type LimitWindow } from '../src/domain/limits.js';
+import { LocalLimiter } from '../src/domain/local-limiter.js';
+import { connectSharedState } from '../src/transport/redis/connection.js';
+import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
+
+/** A logger that keeps the messages of its warnings. */
+function recordingLogger(): { log: Logger; warnings: string[] } {
+  const warnings: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const line = JSON.parse(chunk.toString()) as { level: number; msg: string };
+      if (line.level === 40) {
+        warnings.push(line.msg);
+      }
+      done();
+    },
+  });
+  return { log: createLogger('proxy-test', 'warn', sink), warnings };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing sequence can be replayed. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The proxy's connection, once ready (before that, it fails commands rather than queue them). */
+async function connected(url: string, log: Logger): Promise<Redis> {
+  const redis = connectSharedState(url, log);
+  await waitFor(async () => redis.status === 'ready', `connected to ${url}`, 5_000, 20);
+  return redis;
+}
+
+/** Mid-bucket, so a window's end is not at a bucket boundary. */
+const T0 = 1_800_000_000_000 + 400;
+
+describe('rate limits in Redis (one script per call)', () => {
+  let redis: Redis;
+  const silent = createLogger('proxy-test', 'silent');
+  const limiter = () => new RedisRateLimiter(redis, `gw-test-${randomBytes(6).toString('hex')}:`, silent);
+
+  beforeAll(async () => {
+    redis = await connected(SHARED_REDIS, silent);
+  });
+
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  it('admits the Nth request, refuses the N+1th until its oldest bucket leaves the window, then admits', async () => {
+    const rpm: LimitWindow[] = [{ scope: 'a:1', field: 'rpm', limit: 3 }];
+    const shared = limiter();
+    for (let n = 1; n <= 3; n++) {
+      const admission = await shared.admit(rpm, T0);
+      expect(admission.ok).toBe(true);
+      expect(admission.windows[0]?.count).toBe(n);
+    }
+    const refused = await shared.admit(rpm, T0 + 1);
+    const bucketStart = T0 - (T0 % BUCKET_MS.rpm);
+    expect(refused).toMatchObject({ ok: false, retryAt: bucketStart + WINDOW_MS.rpm + BUCKET_MS.rpm });
+    expect(refused.windows[0]?.count).toBe(3);
+    expect((await shared.admit(rpm, refused.retryAt - 1)).ok).toBe(false);
+    expect((await shared.admit(rpm, refused.retryAt)).ok).toBe(true);
+  });
+
+  it('counts tokens once the usage is known and refuses while a token window is full', async () => {
+    const windows: LimitWindow[] = [
+      { scope: 'a:2', field: 'rpm', limit: 100 },
+      { scope: 'a:2', field: 'tpm', limit: 50 },
+    ];
+    const shared = limiter();
+    expect((await shared.admit(windows, T0)).ok).toBe(true);
+    await shared.addTokens(windows, 49, T0);
+    // 49 < 50: room for one more call, whatever it will use.
+    expect((await shared.admit(windows, T0)).ok).toBe(true);
+    await shared.addTokens(windows, 30, T0);
+    const refused = await shared.admit(windows, T0);
+    expect(refused.ok).toBe(false);
+    expect(refused.windows.map((w) => w.count)).toEqual([2, 79]);
+  });
+
+  it('takes back a refunded request', async () => {
+    const rpd: LimitWindow[] = [{ scope: 'a:3', field: 'rpd', limit: 1 }];
+    const shared = limiter();
+    expect((await shared.admit(rpd, T0)).ok).toBe(true);
+    expect((await shared.admit(rpd, T0)).ok).toBe(false);
+    await shared.refund(rpd, T0);
+    expect((await shared.admit(rpd, T0)).ok).toBe(true);
+  });
+
+  it('decides exactly as the local fallback does, operation for operation', async () => {
+    const random = seeded(20261123);
+    const shared = limiter();
+    const local = new LocalLimiter();
+    let now = T0;
+    for (let step = 0; step < 600; step++) {
+      // Steps of up to 20 s cross minute buckets often, hour buckets sometimes.
+      now += Math.floor(random() * 20_000);
+      const windows = LIMIT_FIELDS.filter(() => random() < 0.5).map((field) => ({
+        scope: `a:${Math.floor(random() * 2)}`,
+        field,
+        limit: 1 + Math.floor(random() * 8),
+      }));
+      const operation = random();
+      if (operation < 0.7) {
+        const [fromRedis, fromMemory] = await Promise.all([
+          shared.admit(windows, now),
+          local.admit(windows, now),
+        ]);
+        expect(fromRedis, `step ${step}`).toEqual(fromMemory);
+      } else if (operation < 0.9) {
+        const tokens = Math.floor(random() * 4);
+        await Promise.all([shared.addTokens(windows, tokens, now), local.addTokens(windows, tokens, now)]);
+      } else {
+        await Promise.all([shared.refund(windows, now), local.refund(windows, now)]);
+      }
+    }
+  });
+
+  it('holds one limit for every replica: concurrent calls through two limiters admit exactly the limit', async () => {
+    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
+    const other = await connected(SHARED_REDIS, silent);
+    const replicas = [
+      new RedisRateLimiter(redis, prefix, silent),
+      new RedisRateLimiter(other, prefix, silent),
+    ];
+    const windows: LimitWindow[] = [{ scope: 'a:4', field: 'rph', limit: 10 }];
+    const admissions = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => replicas[i % 2]!.admit(windows, T0)),
+    );
+    await other.quit();
+    expect(admissions.filter((a) => a.ok)).toHaveLength(10);
+  });
+});
+
+describe('rate limits while Redis is out (a private redis-server, stopped and started)', () => {
+  let server: PrivateRedis;
+  let redis: Redis;
+  const recorded = recordingLogger();
+  let limiter: RedisRateLimiter;
+  const windows: LimitWindow[] = [{ scope: 'a:9', field: 'rpm', limit: 3 }];
+  const admitted = async (count: number) => {
+    const results = [];
+    for (let i = 0; i < count; i++) {
+      results.push((await limiter.admit(windows, Date.now())).ok);
+    }
+    return results;
+  };
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    redis = await connected(server.url, recorded.log);
+    limiter = new RedisRateLimiter(redis, 'gw-test:', recorded.log);
+  });
+
+  afterAll(async () => {
+    redis.disconnect();
+    await server.stop();
+  });
+
+  it('fails open to this replica’s own counters, bounded by the limit, warning once; shared again once Redis is back', async () => {
+    expect(await admitted(4)).toEqual([true, true, true, false]);
+
+    await server.stop();
+    // Redis forgot nothing the fallback needs: the local counters start empty and hold the limit.
+    expect(await admitted(4)).toEqual([true, true, true, false]);
+    expect(recorded.warnings.filter((m) => m.includes('Redis unreachable'))).toHaveLength(1);
+
+    await server.start();
+    await waitFor(async () => redis.status === 'ready', 'reconnected to the private Redis', 15_000, 50);
+    // Redis came back empty (no persistence): shared counting starts over, and holds the limit.
+    expect(await admitted(4)).toEqual([true, true, true, false]);
+    expect(await redis.hlen('gw-test:rl:a:9:rpm')).toBeGreaterThan(0);
+  });
+});
