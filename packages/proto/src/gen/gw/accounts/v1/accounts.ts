@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { ModelLimits } from "../../common/v1/limits.js";
 
 export const protobufPackage = "gw.accounts.v1";
 
@@ -116,6 +117,13 @@ export interface Account {
   allowModels: string;
   allowLevels: string;
   resources: string;
+  /**
+   * Deprecated: the same ModelLimits as JSON text, filled for services that predate
+   * model_limits. Removed in the contract release after the one that added model_limits, once
+   * every deployed service reads model_limits (docs/adr/0006-typed-contract-fields.md).
+   *
+   * @deprecated
+   */
   modelLimitsJson: string;
   modelMapper: string;
   levelMapper: string;
@@ -129,6 +137,8 @@ export interface Account {
   updatedAt: string;
   /** empty when never used; written in batches by the edge */
   keyLastUsedAt: string;
+  /** always set */
+  modelLimits?: ModelLimits | undefined;
 }
 
 /** Fields a caller may set on create or update; unset means "keep" (update) or "default" (create). */
@@ -155,7 +165,15 @@ export interface AccountFields {
   allowIps?: string | undefined;
   allowModels?: string | undefined;
   allowLevels?: string | undefined;
-  resources?: string | undefined;
+  resources?:
+    | string
+    | undefined;
+  /**
+   * Deprecated: ModelLimits as a JSON object, read only when model_limits is unset (a caller
+   * that predates it). Removed in the contract release after the one that added model_limits.
+   *
+   * @deprecated
+   */
   modelLimitsJson?: string | undefined;
   modelMapper?:
     | string
@@ -166,7 +184,11 @@ export interface AccountFields {
   factor?: number | undefined;
   levelMapper?: string | undefined;
   gear?: number | undefined;
-  tier?: number | undefined;
+  tier?:
+    | number
+    | undefined;
+  /** Replaces the account's ModelLimits; an empty one clears them. */
+  modelLimits?: ModelLimits | undefined;
 }
 
 export interface AuthenticateKeyRequest {
@@ -591,6 +613,7 @@ function createBaseAccount(): Account {
     createdAt: "",
     updatedAt: "",
     keyLastUsedAt: "",
+    modelLimits: undefined,
   };
 }
 
@@ -787,6 +810,9 @@ export const Account: MessageFns<Account> = {
     }
     if (message.keyLastUsedAt !== "") {
       writer.uint32(378).string(message.keyLastUsedAt);
+    }
+    if (message.modelLimits !== undefined) {
+      ModelLimits.encode(message.modelLimits, writer.uint32(386).fork()).join();
     }
     return writer;
   },
@@ -1180,6 +1206,14 @@ export const Account: MessageFns<Account> = {
             message.keyLastUsedAt = reader.string();
             continue;
           }
+          case 48: {
+            if (tag !== 386) {
+              break;
+            }
+
+            message.modelLimits = ModelLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1343,6 +1377,11 @@ export const Account: MessageFns<Account> = {
         : isSet(object.key_last_used_at)
         ? globalThis.String(object.key_last_used_at)
         : "",
+      modelLimits: isSet(object.modelLimits)
+        ? ModelLimits.fromJSON(object.modelLimits)
+        : isSet(object.model_limits)
+        ? ModelLimits.fromJSON(object.model_limits)
+        : undefined,
     };
   },
 
@@ -1489,6 +1528,9 @@ export const Account: MessageFns<Account> = {
     if (message.keyLastUsedAt !== "") {
       obj.keyLastUsedAt = message.keyLastUsedAt;
     }
+    if (message.modelLimits !== undefined) {
+      obj.modelLimits = ModelLimits.toJSON(message.modelLimits);
+    }
     return obj;
   },
 
@@ -1560,6 +1602,9 @@ export const Account: MessageFns<Account> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.keyLastUsedAt = object.keyLastUsedAt ?? "";
+    message.modelLimits = (object.modelLimits !== undefined && object.modelLimits !== null)
+      ? ModelLimits.fromPartial(object.modelLimits)
+      : undefined;
     return message;
   },
 };
@@ -1597,6 +1642,7 @@ function createBaseAccountFields(): AccountFields {
     levelMapper: undefined,
     gear: undefined,
     tier: undefined,
+    modelLimits: undefined,
   };
 }
 
@@ -1727,6 +1773,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     }
     if (message.tier !== undefined) {
       writer.uint32(248).int32(message.tier);
+    }
+    if (message.modelLimits !== undefined) {
+      ModelLimits.encode(message.modelLimits, writer.uint32(258).fork()).join();
     }
     return writer;
   },
@@ -1992,6 +2041,14 @@ export const AccountFields: MessageFns<AccountFields> = {
             message.tier = reader.int32();
             continue;
           }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.modelLimits = ModelLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2089,6 +2146,11 @@ export const AccountFields: MessageFns<AccountFields> = {
         : undefined,
       gear: isSet(object.gear) ? globalThis.Number(object.gear) : undefined,
       tier: isSet(object.tier) ? globalThis.Number(object.tier) : undefined,
+      modelLimits: isSet(object.modelLimits)
+        ? ModelLimits.fromJSON(object.modelLimits)
+        : isSet(object.model_limits)
+        ? ModelLimits.fromJSON(object.model_limits)
+        : undefined,
     };
   },
 
@@ -2187,6 +2249,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     if (message.tier !== undefined) {
       obj.tier = Math.round(message.tier);
     }
+    if (message.modelLimits !== undefined) {
+      obj.modelLimits = ModelLimits.toJSON(message.modelLimits);
+    }
     return obj;
   },
 
@@ -2236,6 +2301,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     message.levelMapper = object.levelMapper ?? undefined;
     message.gear = object.gear ?? undefined;
     message.tier = object.tier ?? undefined;
+    message.modelLimits = (object.modelLimits !== undefined && object.modelLimits !== null)
+      ? ModelLimits.fromPartial(object.modelLimits)
+      : undefined;
     return message;
   },
 };
