@@ -30,3 +30,6 @@ export * from './mail-jobs.js';
 export * from './mail-server.js';
 export * from './resolve.js';
 export * from './upstream-host.js';
+export * from './model-limits.js';
+export * from './key-config.js';
+export * from './config-view.js';
