@@ -1,7 +1,17 @@
-import { nanoToUsd } from '@gw/kit';
+import { fromModelLimitsMessage, nanoToUsd, type ModelLimitsObject } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 
 type Account = accounts.Account;
+
+/** The account's ModelLimits object. */
+function modelLimitsOf(account: Account): ModelLimitsObject {
+  if (account.modelLimits) {
+    return fromModelLimitsMessage(account.modelLimits);
+  }
+  // An accounts service that predates model_limits sends only the JSON (docs/adr/0006-typed-contract-fields.md).
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  return JSON.parse(account.modelLimitsJson || '{}') as ModelLimitsObject;
+}
 
 /** Keys are shown only by their visible prefix and last four characters. */
 export function maskedKey(account: Account): string {
@@ -54,7 +64,7 @@ export function managementView(account: Account) {
     AllowModels: account.allowModels,
     AllowLevels: account.allowLevels,
     Resources: account.resources,
-    ModelLimits: JSON.parse(account.modelLimitsJson || '{}') as unknown,
+    ModelLimits: modelLimitsOf(account),
     ModelMapper: account.modelMapper,
     QRCode: account.qrCode,
     PublicKey: maskedKey(account),
@@ -73,7 +83,6 @@ function listOf(text: string): string[] {
  * account's day and month spend; request and token counts are billing's and read 0 here.
  */
 export function userInfoView(account: Account) {
-  const modelLimits = JSON.parse(account.modelLimitsJson || '{}') as Record<string, Record<string, number>>;
   return {
     object: 'user_info',
     user: {
@@ -119,7 +128,7 @@ export function userInfoView(account: Account) {
       resources: listOf(account.resources),
     },
     model_limits: Object.fromEntries(
-      Object.entries(modelLimits).map(([model, limits]) => [
+      Object.entries(modelLimitsOf(account)).map(([model, limits]) => [
         model,
         { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 },
       ]),
