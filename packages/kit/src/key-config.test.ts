@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyConfigObject, providerTypeOf, readKeyConfig } from './key-config.js';
+import { keyConfigObject, readKeyConfig } from './key-config.js';
 
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n';
 
@@ -91,17 +91,5 @@ describe('keyConfigObject', () => {
   ])('gives back the Config object it was read from: %j', (raw) => {
     const read = readKeyConfig(raw);
     expect(read.ok && keyConfigObject(read.config)).toEqual(raw);
-  });
-
-  it('names the provider type', () => {
-    const type = (raw: unknown) => {
-      const read = readKeyConfig(raw);
-      return read.ok ? providerTypeOf(read.config) : undefined;
-    };
-    expect([type({}), type({ provider_type: 'cloud_a' }), type({ provider_type: 'cloud_b' })]).toEqual([
-      'standard',
-      'cloud_a',
-      'cloud_b',
-    ]);
   });
 });

@@ -35,17 +35,6 @@ function unknownField(value: Record<string, unknown>, allowed: readonly string[]
   return Object.keys(value).find((key) => !allowed.includes(key));
 }
 
-export function providerTypeOf(config: KeyConfig): ProviderType {
-  switch (config.providerType?.$case) {
-    case undefined:
-      return 'standard';
-    case 'cloudA':
-      return 'cloud_a';
-    case 'cloudB':
-      return 'cloud_b';
-  }
-}
-
 /** A Config object as written (undefined or null: the standard type) → the contract. */
 export function readKeyConfig(raw: unknown): KeyConfigRead {
   if (raw === undefined || raw === null) {

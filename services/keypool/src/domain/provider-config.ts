@@ -38,7 +38,7 @@ function fail(field: string, reason: string): ConfigCheck {
 }
 
 /** A private_key as pasted: literal `\n` sequences become newlines, surrounding space goes. */
-export function cleanPrivateKey(value: string): string {
+function cleanPrivateKey(value: string): string {
   return `${value.replace(/\\n/g, '\n').replace(/\r\n/g, '\n').trim()}\n`;
 }
 
