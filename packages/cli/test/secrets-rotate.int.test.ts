@@ -143,7 +143,10 @@ describe('gw secrets rotate-key', () => {
       expect(snapshot.keys.map((key) => key.secretKey).sort()).toEqual(
         [CLOUD_B_SECRET, PROVIDER_SECRET].sort(),
       );
-      expect(snapshot.keys.map((key) => key.configJson).join()).toContain(PEM_BODY);
+      const privateKeys = snapshot.keys.map((key) =>
+        key.config?.providerType?.$case === 'cloudB' ? key.config.providerType.value.privateKey : '',
+      );
+      expect(privateKeys.join()).toContain(PEM_BODY);
       const owner = await configs.getOwnerConfig({ ownerId: rootId, revealSecrets: true });
       expect(owner.values.EMAIL_PASS).toBe(EMAIL_PASS);
     } finally {

@@ -403,7 +403,10 @@ describe('provider keys (/x-keys, /x-gkey, /x-ekey, /x-dkey)', () => {
     const snapshot = await client.getSnapshot({ ownerId: rootOwner });
     const served = snapshot.keys.find((entry) => entry.id === BigInt(key.ID));
     expect(served?.secretKey).toBe(placeholder);
-    expect(JSON.parse(served?.configJson ?? '{}')).toMatchObject({ private_key: PEM, project_id: 'proj-1' });
+    expect(served?.config?.providerType).toMatchObject({
+      $case: 'cloudB',
+      value: { privateKey: PEM, projectId: 'proj-1' },
+    });
     expect(JSON.stringify(await (await gw.request(`/x-keys/${key.ID}`)).json())).not.toContain('MIIEvQ');
   });
 

@@ -1,4 +1,11 @@
-import { AI_ENDPOINTS, parseMapper, splitMapperEntries } from '@gw/kit';
+import {
+  AI_ENDPOINTS,
+  LIMIT_NAMES,
+  parseMapper,
+  splitMapperEntries,
+  type LimitName,
+  type ModelLimitsObject,
+} from '@gw/kit';
 import { invalid } from './invalid.js';
 import { validatePricing } from './pricing.js';
 
@@ -34,7 +41,6 @@ export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export const MAPPER_KEYS = ['MODEL_MAPPER', 'MODEL_FAILOVER', 'LEVEL_MAPPER', 'SWITCH_OVER'] as const;
 type MapperKey = (typeof MAPPER_KEYS)[number];
-export const LIMIT_FIELDS = ['rpm', 'rph', 'rpd', 'tpm', 'tph', 'tpd'] as const;
 export const SECRET_KEYS: readonly ConfigKey[] = ['EMAIL_PASS'];
 /** How a stored secret is shown; sent back unchanged, it keeps the stored secret. */
 export const SECRET_MASK = '********';
@@ -194,14 +200,12 @@ export function parseResources(text: string): string[] {
   return paths;
 }
 
-type Limits = Record<string, Partial<Record<(typeof LIMIT_FIELDS)[number], number>>>;
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** MODEL_LIMITS: `{ model: { rpm..tpd: non-negative integer } }`, nothing else. */
-export function parseModelLimits(text: string): Limits {
+export function parseModelLimits(text: string): ModelLimitsObject {
   if (text.length > MAX_VALUE_LENGTH) {
     invalid('MODEL_LIMITS', 'is too long');
   }
@@ -218,7 +222,7 @@ export function parseModelLimits(text: string): Limits {
   if (models.length > MAX_LIMIT_MODELS) {
     invalid('MODEL_LIMITS', `at most ${MAX_LIMIT_MODELS} models`);
   }
-  const limits: Limits = {};
+  const limits: ModelLimitsObject = {};
   for (const [model, value] of models) {
     if (!MODEL_PATTERN.test(model)) {
       invalid(`MODEL_LIMITS.${model.slice(0, 64)}`, 'is not a model pattern');
@@ -226,15 +230,15 @@ export function parseModelLimits(text: string): Limits {
     if (!isPlainObject(value)) {
       invalid(`MODEL_LIMITS.${model}`, 'must be an object of rpm, rph, rpd, tpm, tph, tpd');
     }
-    const entry: Limits[string] = {};
+    const entry: ModelLimitsObject[string] = {};
     for (const [name, amount] of Object.entries(value)) {
-      if (!(LIMIT_FIELDS as readonly string[]).includes(name)) {
-        invalid(`MODEL_LIMITS.${model}.${name.slice(0, 64)}`, `is not one of ${LIMIT_FIELDS.join(', ')}`);
+      if (!(LIMIT_NAMES as readonly string[]).includes(name)) {
+        invalid(`MODEL_LIMITS.${model}.${name.slice(0, 64)}`, `is not one of ${LIMIT_NAMES.join(', ')}`);
       }
       if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0) {
         invalid(`MODEL_LIMITS.${model}.${name}`, 'must be a non-negative integer');
       }
-      entry[name as (typeof LIMIT_FIELDS)[number]] = amount;
+      entry[name as LimitName] = amount;
     }
     limits[model] = entry;
   }
@@ -376,53 +380,4 @@ export function applyConfigChanges(
     next[key] = result === '' ? undefined : result;
   }
   return next;
-}
-
-/** GET /x-config shapes: mapper keys, RESOURCES and MODEL_LIMITS as objects; defaults filled in. */
-export function configView(values: Readonly<Record<string, string>>): Record<ConfigKey, unknown> {
-  const view = {} as Record<ConfigKey, unknown>;
-  for (const key of CONFIG_KEYS) {
-    const value = values[key] ?? '';
-    switch (key) {
-      case 'MODEL_MAPPER':
-        view[key] = Object.fromEntries(mapperEntries(value));
-        break;
-      case 'MODEL_FAILOVER':
-        view[key] = Object.fromEntries(
-          [...mapperEntries(value)].map(([primary, backups]) => [primary, backups.split('|')]),
-        );
-        break;
-      case 'LEVEL_MAPPER':
-        view[key] = Object.fromEntries(
-          [...mapperEntries(value)].map(([pattern, target]) => [pattern, Number(target)]),
-        );
-        break;
-      case 'SWITCH_OVER':
-        view[key] = Object.fromEntries([...mapperEntries(value)].map(([from, to]) => [from, Number(to)]));
-        break;
-      case 'RESOURCES':
-        view[key] = Object.fromEntries(
-          value
-            .split(',')
-            .filter(Boolean)
-            .map((path) => [path, true]),
-        );
-        break;
-      case 'MODEL_LIMITS':
-        view[key] = value === '' ? {} : (JSON.parse(value) as unknown);
-        break;
-      case 'EMAIL_PASS':
-        view[key] = value === '' ? '' : SECRET_MASK;
-        break;
-      case 'PRICING':
-      case 'SVC_MAIL':
-      case 'EMAIL_SMTP':
-      case 'EMAIL_PORT':
-      case 'EMAIL_AUTH':
-      case 'EMAIL_TLS':
-        view[key] = value;
-        break;
-    }
-  }
-  return view;
 }

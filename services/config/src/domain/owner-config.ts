@@ -1,12 +1,14 @@
 import { AppError, ErrorCode, type SecretBox } from '@gw/kit';
-import { configView, SECRET_KEYS, SECRET_MASK } from './config-values.js';
+import type { config } from '@gw/proto';
+import { SECRET_KEYS, SECRET_MASK } from './config-values.js';
+import { configView } from './config-view.js';
 
 export interface OwnerConfig {
   version: bigint;
   /** Stored canonical strings; secrets masked unless revealed. */
   values: Record<string, string>;
-  /** GET /x-config shapes, JSON. */
-  configsJson: string;
+  /** GET /x-config's view, typed. */
+  view: config.ConfigView;
 }
 
 export const passAad = (ownerId: bigint) => `config:email_pass:${ownerId}`;
@@ -38,5 +40,5 @@ export function ownerConfig(
       values[key] = SECRET_MASK;
     }
   }
-  return { version, values, configsJson: JSON.stringify(configView(values)) };
+  return { version, values, view: configView(values) };
 }

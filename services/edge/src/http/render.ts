@@ -1,4 +1,4 @@
-import { nanoToUsd } from '@gw/kit';
+import { accountModelLimits, nanoToUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 
 type Account = accounts.Account;
@@ -54,7 +54,7 @@ export function managementView(account: Account) {
     AllowModels: account.allowModels,
     AllowLevels: account.allowLevels,
     Resources: account.resources,
-    ModelLimits: JSON.parse(account.modelLimitsJson || '{}') as unknown,
+    ModelLimits: accountModelLimits(account),
     ModelMapper: account.modelMapper,
     QRCode: account.qrCode,
     PublicKey: maskedKey(account),
@@ -73,7 +73,6 @@ function listOf(text: string): string[] {
  * account's day and month spend; request and token counts are billing's and read 0 here.
  */
 export function userInfoView(account: Account) {
-  const modelLimits = JSON.parse(account.modelLimitsJson || '{}') as Record<string, Record<string, number>>;
   return {
     object: 'user_info',
     user: {
@@ -119,7 +118,7 @@ export function userInfoView(account: Account) {
       resources: listOf(account.resources),
     },
     model_limits: Object.fromEntries(
-      Object.entries(modelLimits).map(([model, limits]) => [
+      Object.entries(accountModelLimits(account)).map(([model, limits]) => [
         model,
         { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 },
       ]),

@@ -1,6 +1,7 @@
 import { Agent, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  accountModelLimits,
   AppError,
   CALLER_HEADER,
   encodeCaller,
@@ -38,7 +39,7 @@ export function callerIdentity(account: accounts.Account): CallerIdentity {
       tph: Number(account.tph),
       tpd: Number(account.tpd),
     },
-    modelLimits: account.modelLimitsJson,
+    modelLimits: JSON.stringify(accountModelLimits(account)),
   };
 }
 

@@ -34,13 +34,7 @@ export async function createKey(
   if (fields.provider === undefined) {
     required('Provider');
   }
-  const changes = await keyRowChanges(
-    deps,
-    input.ownerId,
-    input.ownerIsRoot,
-    { configJson: '', ...fields },
-    undefined,
-  );
+  const changes = await keyRowChanges(deps, input.ownerId, input.ownerIsRoot, fields, undefined);
   const row: KeyRow = {
     ownerId: input.ownerId,
     name: '',

@@ -1,7 +1,7 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, readKeyConfig, type KeyConfig } from '@gw/kit';
 import { MAX_LEVEL, MIN_LEVEL, MIN_SECRET_LENGTH, type KeyRecord, type KeyRow } from './model.js';
 import type { KeypoolDeps } from './ports.js';
-import { CLOUD_B_SECRET_LENGTH, parseProviderConfig, type ParsedProviderConfig } from './provider-config.js';
+import { checkProviderConfig, CLOUD_B_SECRET_LENGTH, type ParsedProviderConfig } from './provider-config.js';
 import {
   checkProviderUrl,
   checkResolvedAddress,
@@ -17,8 +17,11 @@ export interface KeyFieldsInput {
   provider?: string;
   secretKey?: string;
   status?: boolean;
-  /** A JSON object as text; '' means the standard type. */
-  configJson?: string;
+  /**
+   * The key's Config; as text, the JSON object an edge that predates the typed field sends ('' is
+   * the standard type). Unset: kept on update, the standard type on create.
+   */
+  config?: KeyConfig | string;
 }
 
 function invalid(field: string, reason: string): never {
@@ -81,14 +84,22 @@ function checkSecret(secret: string, providerType: string): string {
   return secret;
 }
 
-function parseConfig(configJson: string): ParsedProviderConfig {
+function configFromJson(text: string): KeyConfig {
   let raw: unknown;
   try {
-    raw = configJson.trim() === '' ? undefined : JSON.parse(configJson);
+    raw = text.trim() === '' ? undefined : JSON.parse(text);
   } catch {
     invalid('Config', 'must be a JSON object');
   }
-  const check = parseProviderConfig(raw);
+  const read = readKeyConfig(raw);
+  if (!read.ok) {
+    invalid(read.field, read.reason);
+  }
+  return read.config;
+}
+
+function checkConfig(config: KeyConfig): ParsedProviderConfig {
+  const check = checkProviderConfig(config);
   if (!check.ok) {
     invalid(check.field, check.reason);
   }
@@ -119,8 +130,11 @@ export async function keyRowChanges(
     changes.providerHost = url.hostname.toLowerCase().replace(/\.+$/, '');
   }
   let providerType = existing?.providerType ?? 'standard';
-  if (fields.configJson !== undefined) {
-    const config = parseConfig(fields.configJson);
+  const given = typeof fields.config === 'string' ? configFromJson(fields.config) : fields.config;
+  // Unset: an update keeps the stored Config, a create stores the standard type.
+  const keyConfig = given ?? (existing ? undefined : {});
+  if (keyConfig !== undefined) {
+    const config = checkConfig(keyConfig);
     for (const url of config.urls) {
       await checkUrlField(deps, url.field, url.value, ownerIsRoot);
     }

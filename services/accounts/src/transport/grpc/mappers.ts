@@ -1,3 +1,4 @@
+import { fromModelLimitsMessage, toModelLimitsMessage } from '@gw/kit';
 import type { accounts as pb } from '@gw/proto';
 import type { AccountFields } from '../../domain/create-account.js';
 import type { AccountView } from '../../domain/model.js';
@@ -44,6 +45,9 @@ export function toProtoAccount(view: AccountView): pb.Account {
     allowModels: a.allowModels,
     allowLevels: a.allowLevels,
     resources: a.resources,
+    modelLimits: toModelLimitsMessage(a.modelLimits),
+    // Deprecated field, filled for readers that predate model_limits (docs/adr/0006-typed-contract-fields.md).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     modelLimitsJson: JSON.stringify(a.modelLimits),
     modelMapper: a.modelMapper,
     levelMapper: a.levelMapper,
@@ -64,11 +68,15 @@ export function fromProtoFields(fields: pb.AccountFields | undefined): AccountFi
   if (!fields) {
     return {};
   }
-  const { modelLimitsJson, ...rest } = fields;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  const { modelLimits, modelLimitsJson, ...rest } = fields;
   const out: AccountFields = Object.fromEntries(
     (Object.entries(rest) as Array<[string, unknown]>).filter(([, value]) => value !== undefined),
   );
-  if (modelLimitsJson !== undefined) {
+  if (modelLimits) {
+    out.modelLimits = fromModelLimitsMessage(modelLimits);
+  } else if (modelLimitsJson !== undefined) {
+    // Only an edge that predates model_limits sends the JSON (docs/adr/0006-typed-contract-fields.md).
     out.modelLimits = JSON.parse(modelLimitsJson) as Record<string, unknown>;
   }
   return out;

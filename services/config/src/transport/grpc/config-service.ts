@@ -1,25 +1,42 @@
-import type { AsyncHandlers } from '@gw/kit';
+import { configViewObject, type AsyncHandlers } from '@gw/kit';
 import type { config as pb } from '@gw/proto';
 import { autoConfigLevels } from '../../domain/auto-config-levels.js';
 import { deleteConfig } from '../../domain/delete-config.js';
 import { getConfig } from '../../domain/get-config.js';
+import type { OwnerConfig } from '../../domain/owner-config.js';
 import type { ConfigDeps } from '../../domain/ports.js';
 import { updateConfig } from '../../domain/update-config.js';
+
+/** The answer of get, update and delete: the view typed, and as JSON for older readers. */
+function toProtoConfig(owner: OwnerConfig): pb.GetOwnerConfigResponse {
+  return {
+    version: owner.version,
+    values: owner.values,
+    configs: owner.view,
+    // Deprecated field, filled for readers that predate `configs` (docs/adr/0006-typed-contract-fields.md).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    configsJson: JSON.stringify(configViewObject(owner.view)),
+  };
+}
 
 /** Thin gRPC adapter: decode, call one operation, encode. Errors map in the kit's server. */
 export function configHandlers(deps: ConfigDeps): AsyncHandlers<pb.ConfigServiceServer> {
   return {
     getOwnerConfig: async (request) =>
-      getConfig(deps, { ownerId: request.ownerId, revealSecrets: request.revealSecrets ?? false }),
+      toProtoConfig(
+        await getConfig(deps, { ownerId: request.ownerId, revealSecrets: request.revealSecrets ?? false }),
+      ),
     updateOwnerConfig: async (request) =>
-      updateConfig(deps, {
-        ownerId: request.ownerId,
-        values: request.values,
-        mergeLimits: request.mergeLimits,
-        ownerIsRoot: request.ownerIsRoot ?? false,
-      }),
+      toProtoConfig(
+        await updateConfig(deps, {
+          ownerId: request.ownerId,
+          values: request.values,
+          mergeLimits: request.mergeLimits,
+          ownerIsRoot: request.ownerIsRoot ?? false,
+        }),
+      ),
     deleteOwnerConfig: async (request) =>
-      deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys }),
+      toProtoConfig(await deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys })),
     autoConfigLevels: async (request) => autoConfigLevels(deps, request),
   };
 }

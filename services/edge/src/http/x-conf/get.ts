@@ -3,6 +3,7 @@ import type { keypool } from '@gw/proto';
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
 import type { Route } from '../route.js';
+import { configsOf } from '../x-config/render.js';
 import { keyRecord } from '../x-keys/render.js';
 
 /**
@@ -20,7 +21,7 @@ export const getConf: Route = {
       deps.keypool.listSleepingKeys({ ownerId }),
       deps.keypool.listKeys({ ownerId, status: false, provider: '', page: 1, size: 1000 }),
     ]);
-    const configs = JSON.parse(config.configsJson || '{}') as Record<string, unknown>;
+    const configs = configsOf(config);
     const sleepingKeys = await Promise.all(
       sleeping.keys.map(async (entry) => {
         const found = await deps.keypool.listKeys({

@@ -1,6 +1,7 @@
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
 import { parseBody, type Route } from '../route.js';
+import { configsOf } from '../x-config/render.js';
 import { postConfBody } from './schemas.js';
 
 /** POST /x-conf field → owner configuration key. */
@@ -46,7 +47,7 @@ export const postConf: Route = {
         mergeLimits: true,
         operatorId: caller.id,
       });
-      const configs = JSON.parse(answer.configsJson || '{}') as Record<string, unknown>;
+      const configs = configsOf(answer);
       for (const [field, key] of Object.entries(CONFIG_FIELDS)) {
         if (values[key] !== undefined) {
           echo[field] = configs[key];

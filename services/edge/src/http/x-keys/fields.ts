@@ -1,3 +1,4 @@
+import { AppError, ErrorCode, readKeyConfig } from '@gw/kit';
 import type { accounts, keypool } from '@gw/proto';
 import type { Request } from 'express';
 import { isRootPool, ownerIdOf } from '../owner.js';
@@ -13,6 +14,15 @@ export function poolWriter(caller: accounts.Account, req: Request) {
   };
 }
 
+/** A Config object → the contract's KeyConfig; what it cannot carry is refused, naming the field. */
+function keyConfig(config: Record<string, unknown>): keypool.KeyConfig {
+  const read = readKeyConfig(config);
+  if (!read.ok) {
+    throw new AppError(ErrorCode.InvalidRequest, `${read.field}: ${read.reason}`, { field: read.field });
+  }
+  return read.config;
+}
+
 /** The PascalCase body of a create or an update → the contract's key fields (`config` accepted too). */
 export function toKeyFields(body: UpdateKeyBody): keypool.KeyFields {
   const config = body.Config ?? body.config;
@@ -22,6 +32,9 @@ export function toKeyFields(body: UpdateKeyBody): keypool.KeyFields {
     provider: body.Provider,
     secretKey: body.SecretKey,
     status: body.Status,
+    config: config === undefined ? undefined : keyConfig(config),
+    // Deprecated field, filled for a keypool that predates config (docs/adr/0006-typed-contract-fields.md).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     configJson: config === undefined ? undefined : JSON.stringify(config),
   };
 }

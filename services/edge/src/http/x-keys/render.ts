@@ -1,5 +1,15 @@
+import { keyConfigObject } from '@gw/kit';
 import type { keypool } from '@gw/proto';
 import type { Response } from 'express';
+
+function configOf(key: keypool.ProviderKey): Record<string, unknown> {
+  if (key.config) {
+    return keyConfigObject(key.config);
+  }
+  // A keypool that predates config sends only the JSON (docs/adr/0006-typed-contract-fields.md).
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  return JSON.parse(key.configJson || '{}') as Record<string, unknown>;
+}
 
 /** The spec's key record (PascalCase); SecretKey is already masked by the keypool. */
 export function keyRecord(key: keypool.ProviderKey) {
@@ -10,7 +20,7 @@ export function keyRecord(key: keypool.ProviderKey) {
     Provider: key.provider,
     SecretKey: key.secretKey,
     Status: key.status,
-    Config: JSON.parse(key.configJson || '{}') as unknown,
+    Config: configOf(key),
     CreatedAt: key.createdAt,
     UpdatedAt: key.updatedAt,
   };

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, parseUsd } from '@gw/kit';
+import { AppError, ErrorCode, parseUsd, toModelLimitsMessage } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import type { UpdateUserBody } from './schemas.js';
 
@@ -45,6 +45,9 @@ export function toAccountFields(body: UpdateUserBody): accounts.AccountFields {
     allowModels: body.AllowModels,
     allowLevels: body.AllowLevels,
     modelMapper: body.ModelMapper,
+    modelLimits: body.ModelLimits === undefined ? undefined : toModelLimitsMessage(body.ModelLimits),
+    // Deprecated field, filled for an accounts service that predates model_limits (docs/adr/0006-typed-contract-fields.md).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     modelLimitsJson: body.ModelLimits === undefined ? undefined : JSON.stringify(body.ModelLimits),
     level: body.Level,
     role: body.Role,

@@ -5,6 +5,16 @@ const usdAmount = z.number();
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = (max: number) => z.string().max(max);
 
+/** A ModelLimits member: `{ rpm, rph, rpd, tpm, tph, tpd }`, each optional, nothing else. */
+const rateLimits = z.strictObject({
+  rpm: count.optional(),
+  rph: count.optional(),
+  rpd: count.optional(),
+  tpm: count.optional(),
+  tph: count.optional(),
+  tpd: count.optional(),
+});
+
 /** Fields a creator may set on a new account as well as on an existing one. */
 const sharedFields = {
   Alias: text(256).optional(),
@@ -24,7 +34,7 @@ const sharedFields = {
   AllowModels: text(4096).optional(),
   AllowLevels: text(256).optional(),
   Resources: text(4096).optional(),
-  ModelLimits: z.record(z.string().max(256), z.record(z.string(), count)).optional(),
+  ModelLimits: z.record(z.string().max(256), rateLimits).optional(),
 };
 
 /** POST /x-users. Unknown fields are refused (no mass assignment of Balance, DNA, ID, ...). */

@@ -1,6 +1,18 @@
+import { readKeyConfig } from '@gw/kit';
 import type { keypool as pb } from '@gw/proto';
 import type { KeyFieldsInput } from '../../domain/key-fields.js';
 import type { KeyView, SleepingKey } from '../../domain/model.js';
+
+/** A stored Config (checked when it was written) in the contract's form. */
+function toProtoConfig(key: KeyView): pb.KeyConfig {
+  const read = readKeyConfig(key.config);
+  if (!read.ok) {
+    throw new Error(
+      `key ${key.id}: the stored Config does not fit the contract (${read.field}: ${read.reason})`,
+    );
+  }
+  return read.config;
+}
 
 export function toProtoKey(key: KeyView): pb.ProviderKey {
   return {
@@ -11,6 +23,9 @@ export function toProtoKey(key: KeyView): pb.ProviderKey {
     provider: key.provider,
     secretKey: key.secretKey,
     status: key.status,
+    config: toProtoConfig(key),
+    // Deprecated field, filled for readers that predate config (docs/adr/0006-typed-contract-fields.md).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     configJson: JSON.stringify(key.config),
     createdAt: key.createdAt.toISOString(),
     updatedAt: key.updatedAt.toISOString(),
@@ -24,7 +39,9 @@ export function fromProtoFields(fields: pb.KeyFields | undefined): KeyFieldsInpu
     provider: fields?.provider,
     secretKey: fields?.secretKey,
     status: fields?.status,
-    configJson: fields?.configJson,
+    // Only an edge that predates config sends the JSON alone (docs/adr/0006-typed-contract-fields.md).
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    config: fields?.config ?? fields?.configJson,
   };
 }
 

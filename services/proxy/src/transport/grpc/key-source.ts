@@ -1,6 +1,7 @@
 import {
   AppError,
   ErrorCode,
+  keyConfigObject,
   SUBJECTS,
   subscribeEvents,
   type Logger,
@@ -10,6 +11,16 @@ import {
 import { events, type config, type keypool } from '@gw/proto';
 import type { KeySource } from '../../domain/ports.js';
 import { ownerPool, parseKeyConfig, poolKey, providerTypeOf, type OwnerPool } from '../../domain/pool.js';
+
+/** A snapshot key's Config object (what the domain reads: `model_mapping`, `base_url`, …). */
+export function keyConfigOf(key: keypool.ProviderKey): Record<string, unknown> {
+  if (key.config) {
+    return keyConfigObject(key.config);
+  }
+  // A keypool that predates config sends only the JSON (docs/adr/0006-typed-contract-fields.md).
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  return parseKeyConfig(key.configJson);
+}
 
 /** Backstop for lost invalidation events. */
 const MAX_AGE_MS = 30_000;
@@ -81,7 +92,7 @@ export class GrpcKeySource implements KeySource {
         config: values.values,
         ownerIsRoot: snapshot.ownerIsRoot,
         keys: snapshot.keys.map((key) => {
-          const keyConfig = parseKeyConfig(key.configJson);
+          const keyConfig = keyConfigOf(key);
           return poolKey({
             id: String(key.id),
             name: key.name,

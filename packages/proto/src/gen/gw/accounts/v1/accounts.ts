@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { ModelLimits } from "../../common/v1/limits.js";
 
 export const protobufPackage = "gw.accounts.v1";
 
@@ -116,6 +117,13 @@ export interface Account {
   allowModels: string;
   allowLevels: string;
   resources: string;
+  /**
+   * Deprecated: the same ModelLimits as JSON text, filled for services that predate
+   * model_limits. Removed in the contract release after the one that added model_limits, once
+   * every deployed service reads model_limits (docs/adr/0006-typed-contract-fields.md).
+   *
+   * @deprecated
+   */
   modelLimitsJson: string;
   modelMapper: string;
   levelMapper: string;
@@ -129,6 +137,10 @@ export interface Account {
   updatedAt: string;
   /** empty when never used; written in batches by the edge */
   keyLastUsedAt: string;
+  /** always set */
+  modelLimits?:
+    | ModelLimits
+    | undefined;
   /**
    * The UTC day ('YYYY-MM-DD') day_spend_nano belongs to, so a cached account's day spend stops
    * counting at midnight ("" when it never spent).
@@ -160,7 +172,15 @@ export interface AccountFields {
   allowIps?: string | undefined;
   allowModels?: string | undefined;
   allowLevels?: string | undefined;
-  resources?: string | undefined;
+  resources?:
+    | string
+    | undefined;
+  /**
+   * Deprecated: ModelLimits as a JSON object, read only when model_limits is unset (a caller
+   * that predates it). Removed in the contract release after the one that added model_limits.
+   *
+   * @deprecated
+   */
   modelLimitsJson?: string | undefined;
   modelMapper?:
     | string
@@ -171,7 +191,11 @@ export interface AccountFields {
   factor?: number | undefined;
   levelMapper?: string | undefined;
   gear?: number | undefined;
-  tier?: number | undefined;
+  tier?:
+    | number
+    | undefined;
+  /** Replaces the account's ModelLimits; an empty one clears them. */
+  modelLimits?: ModelLimits | undefined;
 }
 
 export interface AuthenticateKeyRequest {
@@ -596,6 +620,7 @@ function createBaseAccount(): Account {
     createdAt: "",
     updatedAt: "",
     keyLastUsedAt: "",
+    modelLimits: undefined,
     spendDay: "",
   };
 }
@@ -794,8 +819,11 @@ export const Account: MessageFns<Account> = {
     if (message.keyLastUsedAt !== "") {
       writer.uint32(378).string(message.keyLastUsedAt);
     }
+    if (message.modelLimits !== undefined) {
+      ModelLimits.encode(message.modelLimits, writer.uint32(386).fork()).join();
+    }
     if (message.spendDay !== "") {
-      writer.uint32(482).string(message.spendDay);
+      writer.uint32(394).string(message.spendDay);
     }
     return writer;
   },
@@ -1189,8 +1217,16 @@ export const Account: MessageFns<Account> = {
             message.keyLastUsedAt = reader.string();
             continue;
           }
-          case 60: {
-            if (tag !== 482) {
+          case 48: {
+            if (tag !== 386) {
+              break;
+            }
+
+            message.modelLimits = ModelLimits.decode(reader, reader.uint32());
+            continue;
+          }
+          case 49: {
+            if (tag !== 394) {
               break;
             }
 
@@ -1360,6 +1396,11 @@ export const Account: MessageFns<Account> = {
         : isSet(object.key_last_used_at)
         ? globalThis.String(object.key_last_used_at)
         : "",
+      modelLimits: isSet(object.modelLimits)
+        ? ModelLimits.fromJSON(object.modelLimits)
+        : isSet(object.model_limits)
+        ? ModelLimits.fromJSON(object.model_limits)
+        : undefined,
       spendDay: isSet(object.spendDay)
         ? globalThis.String(object.spendDay)
         : isSet(object.spend_day)
@@ -1511,6 +1552,9 @@ export const Account: MessageFns<Account> = {
     if (message.keyLastUsedAt !== "") {
       obj.keyLastUsedAt = message.keyLastUsedAt;
     }
+    if (message.modelLimits !== undefined) {
+      obj.modelLimits = ModelLimits.toJSON(message.modelLimits);
+    }
     if (message.spendDay !== "") {
       obj.spendDay = message.spendDay;
     }
@@ -1585,6 +1629,9 @@ export const Account: MessageFns<Account> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.keyLastUsedAt = object.keyLastUsedAt ?? "";
+    message.modelLimits = (object.modelLimits !== undefined && object.modelLimits !== null)
+      ? ModelLimits.fromPartial(object.modelLimits)
+      : undefined;
     message.spendDay = object.spendDay ?? "";
     return message;
   },
@@ -1623,6 +1670,7 @@ function createBaseAccountFields(): AccountFields {
     levelMapper: undefined,
     gear: undefined,
     tier: undefined,
+    modelLimits: undefined,
   };
 }
 
@@ -1753,6 +1801,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     }
     if (message.tier !== undefined) {
       writer.uint32(248).int32(message.tier);
+    }
+    if (message.modelLimits !== undefined) {
+      ModelLimits.encode(message.modelLimits, writer.uint32(258).fork()).join();
     }
     return writer;
   },
@@ -2018,6 +2069,14 @@ export const AccountFields: MessageFns<AccountFields> = {
             message.tier = reader.int32();
             continue;
           }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.modelLimits = ModelLimits.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2115,6 +2174,11 @@ export const AccountFields: MessageFns<AccountFields> = {
         : undefined,
       gear: isSet(object.gear) ? globalThis.Number(object.gear) : undefined,
       tier: isSet(object.tier) ? globalThis.Number(object.tier) : undefined,
+      modelLimits: isSet(object.modelLimits)
+        ? ModelLimits.fromJSON(object.modelLimits)
+        : isSet(object.model_limits)
+        ? ModelLimits.fromJSON(object.model_limits)
+        : undefined,
     };
   },
 
@@ -2213,6 +2277,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     if (message.tier !== undefined) {
       obj.tier = Math.round(message.tier);
     }
+    if (message.modelLimits !== undefined) {
+      obj.modelLimits = ModelLimits.toJSON(message.modelLimits);
+    }
     return obj;
   },
 
@@ -2262,6 +2329,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     message.levelMapper = object.levelMapper ?? undefined;
     message.gear = object.gear ?? undefined;
     message.tier = object.tier ?? undefined;
+    message.modelLimits = (object.modelLimits !== undefined && object.modelLimits !== null)
+      ? ModelLimits.fromPartial(object.modelLimits)
+      : undefined;
     return message;
   },
 };

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { ModelLimits } from "../../common/v1/limits.js";
 
 export const protobufPackage = "gw.config.v1";
 
@@ -40,15 +41,69 @@ export interface GetOwnerConfigResponse {
   version: bigint;
   values: { [key: string]: string };
   /**
-   * Every allowed key as GET /x-config shows it (defaults included): mapper keys, RESOURCES and
-   * MODEL_LIMITS as objects, PRICING and the mail settings as strings, EMAIL_PASS masked.
+   * Deprecated: configs as the JSON object GET /x-config shows, filled for services that
+   * predate configs. Removed in the contract release after the one that added configs, once
+   * every deployed service reads configs (docs/adr/0006-typed-contract-fields.md).
+   *
+   * @deprecated
    */
   configsJson: string;
+  /** always set */
+  configs?: ConfigView | undefined;
 }
 
 export interface GetOwnerConfigResponse_ValuesEntry {
   key: string;
   value: string;
+}
+
+/**
+ * Every allowed key as GET /x-config shows it, defaults included. Mapper entries keep their
+ * stored order (of two equally specific patterns the first wins). EMAIL_PASS is always masked.
+ */
+export interface ConfigView {
+  modelMapper: ModelMapping[];
+  modelFailover: ModelFailover[];
+  levelMapper: LevelMapping[];
+  switchOver: LevelSwitch[];
+  /** catalogue paths */
+  resources: string[];
+  modelLimits?:
+    | ModelLimits
+    | undefined;
+  /** the stored text: PRICING stays raw JSON */
+  pricing: string;
+  svcMail: string;
+  emailSmtp: string;
+  emailPort: string;
+  emailAuth: string;
+  /** "********" when set, "" otherwise */
+  emailPass: string;
+  emailTls: string;
+}
+
+/** MODEL_MAPPER: requests for a model matching pattern go to model. */
+export interface ModelMapping {
+  pattern: string;
+  model: string;
+}
+
+/** MODEL_FAILOVER: a model matching pattern fails over to the backups, in order. */
+export interface ModelFailover {
+  pattern: string;
+  backups: string[];
+}
+
+/** LEVEL_MAPPER: a model matching pattern is served by keys of level. */
+export interface LevelMapping {
+  pattern: string;
+  level: number;
+}
+
+/** SWITCH_OVER: when level has no usable key, backup_level serves. */
+export interface LevelSwitch {
+  level: number;
+  backupLevel: number;
 }
 
 export interface UpdateOwnerConfigRequest {
@@ -82,8 +137,13 @@ export interface UpdateOwnerConfigResponse {
   version: bigint;
   /** the whole configuration after the change, secrets masked */
   values: { [key: string]: string };
-  /** as in GetOwnerConfigResponse */
+  /**
+   * Deprecated, as in GetOwnerConfigResponse.
+   *
+   * @deprecated
+   */
   configsJson: string;
+  configs?: ConfigView | undefined;
 }
 
 export interface UpdateOwnerConfigResponse_ValuesEntry {
@@ -100,7 +160,13 @@ export interface DeleteOwnerConfigRequest {
 export interface DeleteOwnerConfigResponse {
   version: bigint;
   values: { [key: string]: string };
+  /**
+   * Deprecated, as in GetOwnerConfigResponse.
+   *
+   * @deprecated
+   */
   configsJson: string;
+  configs?: ConfigView | undefined;
 }
 
 export interface DeleteOwnerConfigResponse_ValuesEntry {
@@ -226,7 +292,7 @@ export const GetOwnerConfigRequest: MessageFns<GetOwnerConfigRequest> = {
 };
 
 function createBaseGetOwnerConfigResponse(): GetOwnerConfigResponse {
-  return { version: 0n, values: {}, configsJson: "" };
+  return { version: 0n, values: {}, configsJson: "", configs: undefined };
 }
 
 export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
@@ -242,6 +308,9 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
     });
     if (message.configsJson !== "") {
       writer.uint32(26).string(message.configsJson);
+    }
+    if (message.configs !== undefined) {
+      ConfigView.encode(message.configs, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -286,6 +355,14 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
             message.configsJson = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.configs = ConfigView.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -320,6 +397,7 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
         : isSet(object.configs_json)
         ? globalThis.String(object.configs_json)
         : "",
+      configs: isSet(object.configs) ? ConfigView.fromJSON(object.configs) : undefined,
     };
   },
 
@@ -340,6 +418,9 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
     if (message.configsJson !== "") {
       obj.configsJson = message.configsJson;
     }
+    if (message.configs !== undefined) {
+      obj.configs = ConfigView.toJSON(message.configs);
+    }
     return obj;
   },
 
@@ -359,6 +440,9 @@ export const GetOwnerConfigResponse: MessageFns<GetOwnerConfigResponse> = {
       {},
     );
     message.configsJson = object.configsJson ?? "";
+    message.configs = (object.configs !== undefined && object.configs !== null)
+      ? ConfigView.fromPartial(object.configs)
+      : undefined;
     return message;
   },
 };
@@ -448,6 +532,673 @@ export const GetOwnerConfigResponse_ValuesEntry: MessageFns<GetOwnerConfigRespon
     const message = createBaseGetOwnerConfigResponse_ValuesEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseConfigView(): ConfigView {
+  return {
+    modelMapper: [],
+    modelFailover: [],
+    levelMapper: [],
+    switchOver: [],
+    resources: [],
+    modelLimits: undefined,
+    pricing: "",
+    svcMail: "",
+    emailSmtp: "",
+    emailPort: "",
+    emailAuth: "",
+    emailPass: "",
+    emailTls: "",
+  };
+}
+
+export const ConfigView: MessageFns<ConfigView> = {
+  encode(message: ConfigView, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.modelMapper) {
+      ModelMapping.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.modelFailover) {
+      ModelFailover.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.levelMapper) {
+      LevelMapping.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.switchOver) {
+      LevelSwitch.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.resources) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.modelLimits !== undefined) {
+      ModelLimits.encode(message.modelLimits, writer.uint32(50).fork()).join();
+    }
+    if (message.pricing !== "") {
+      writer.uint32(58).string(message.pricing);
+    }
+    if (message.svcMail !== "") {
+      writer.uint32(66).string(message.svcMail);
+    }
+    if (message.emailSmtp !== "") {
+      writer.uint32(74).string(message.emailSmtp);
+    }
+    if (message.emailPort !== "") {
+      writer.uint32(82).string(message.emailPort);
+    }
+    if (message.emailAuth !== "") {
+      writer.uint32(90).string(message.emailAuth);
+    }
+    if (message.emailPass !== "") {
+      writer.uint32(98).string(message.emailPass);
+    }
+    if (message.emailTls !== "") {
+      writer.uint32(106).string(message.emailTls);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfigView {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfigView();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.modelMapper.push(ModelMapping.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.modelFailover.push(ModelFailover.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.levelMapper.push(LevelMapping.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.switchOver.push(LevelSwitch.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.resources.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.modelLimits = ModelLimits.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.pricing = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.svcMail = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.emailSmtp = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.emailPort = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.emailAuth = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.emailPass = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.emailTls = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfigView {
+    return {
+      modelMapper: globalThis.Array.isArray(object?.modelMapper)
+        ? object.modelMapper.map((e: any) => ModelMapping.fromJSON(e))
+        : globalThis.Array.isArray(object?.model_mapper)
+        ? object.model_mapper.map((e: any) => ModelMapping.fromJSON(e))
+        : [],
+      modelFailover: globalThis.Array.isArray(object?.modelFailover)
+        ? object.modelFailover.map((e: any) => ModelFailover.fromJSON(e))
+        : globalThis.Array.isArray(object?.model_failover)
+        ? object.model_failover.map((e: any) => ModelFailover.fromJSON(e))
+        : [],
+      levelMapper: globalThis.Array.isArray(object?.levelMapper)
+        ? object.levelMapper.map((e: any) => LevelMapping.fromJSON(e))
+        : globalThis.Array.isArray(object?.level_mapper)
+        ? object.level_mapper.map((e: any) => LevelMapping.fromJSON(e))
+        : [],
+      switchOver: globalThis.Array.isArray(object?.switchOver)
+        ? object.switchOver.map((e: any) => LevelSwitch.fromJSON(e))
+        : globalThis.Array.isArray(object?.switch_over)
+        ? object.switch_over.map((e: any) => LevelSwitch.fromJSON(e))
+        : [],
+      resources: globalThis.Array.isArray(object?.resources)
+        ? object.resources.map((e: any) => globalThis.String(e))
+        : [],
+      modelLimits: isSet(object.modelLimits)
+        ? ModelLimits.fromJSON(object.modelLimits)
+        : isSet(object.model_limits)
+        ? ModelLimits.fromJSON(object.model_limits)
+        : undefined,
+      pricing: isSet(object.pricing) ? globalThis.String(object.pricing) : "",
+      svcMail: isSet(object.svcMail)
+        ? globalThis.String(object.svcMail)
+        : isSet(object.svc_mail)
+        ? globalThis.String(object.svc_mail)
+        : "",
+      emailSmtp: isSet(object.emailSmtp)
+        ? globalThis.String(object.emailSmtp)
+        : isSet(object.email_smtp)
+        ? globalThis.String(object.email_smtp)
+        : "",
+      emailPort: isSet(object.emailPort)
+        ? globalThis.String(object.emailPort)
+        : isSet(object.email_port)
+        ? globalThis.String(object.email_port)
+        : "",
+      emailAuth: isSet(object.emailAuth)
+        ? globalThis.String(object.emailAuth)
+        : isSet(object.email_auth)
+        ? globalThis.String(object.email_auth)
+        : "",
+      emailPass: isSet(object.emailPass)
+        ? globalThis.String(object.emailPass)
+        : isSet(object.email_pass)
+        ? globalThis.String(object.email_pass)
+        : "",
+      emailTls: isSet(object.emailTls)
+        ? globalThis.String(object.emailTls)
+        : isSet(object.email_tls)
+        ? globalThis.String(object.email_tls)
+        : "",
+    };
+  },
+
+  toJSON(message: ConfigView): unknown {
+    const obj: any = {};
+    if (message.modelMapper?.length) {
+      obj.modelMapper = message.modelMapper.map((e) => ModelMapping.toJSON(e));
+    }
+    if (message.modelFailover?.length) {
+      obj.modelFailover = message.modelFailover.map((e) => ModelFailover.toJSON(e));
+    }
+    if (message.levelMapper?.length) {
+      obj.levelMapper = message.levelMapper.map((e) => LevelMapping.toJSON(e));
+    }
+    if (message.switchOver?.length) {
+      obj.switchOver = message.switchOver.map((e) => LevelSwitch.toJSON(e));
+    }
+    if (message.resources?.length) {
+      obj.resources = message.resources;
+    }
+    if (message.modelLimits !== undefined) {
+      obj.modelLimits = ModelLimits.toJSON(message.modelLimits);
+    }
+    if (message.pricing !== "") {
+      obj.pricing = message.pricing;
+    }
+    if (message.svcMail !== "") {
+      obj.svcMail = message.svcMail;
+    }
+    if (message.emailSmtp !== "") {
+      obj.emailSmtp = message.emailSmtp;
+    }
+    if (message.emailPort !== "") {
+      obj.emailPort = message.emailPort;
+    }
+    if (message.emailAuth !== "") {
+      obj.emailAuth = message.emailAuth;
+    }
+    if (message.emailPass !== "") {
+      obj.emailPass = message.emailPass;
+    }
+    if (message.emailTls !== "") {
+      obj.emailTls = message.emailTls;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfigView>, I>>(base?: I): ConfigView {
+    return ConfigView.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfigView>, I>>(object: I): ConfigView {
+    const message = createBaseConfigView();
+    message.modelMapper = object.modelMapper?.map((e) => ModelMapping.fromPartial(e)) || [];
+    message.modelFailover = object.modelFailover?.map((e) => ModelFailover.fromPartial(e)) || [];
+    message.levelMapper = object.levelMapper?.map((e) => LevelMapping.fromPartial(e)) || [];
+    message.switchOver = object.switchOver?.map((e) => LevelSwitch.fromPartial(e)) || [];
+    message.resources = object.resources?.map((e) => e) || [];
+    message.modelLimits = (object.modelLimits !== undefined && object.modelLimits !== null)
+      ? ModelLimits.fromPartial(object.modelLimits)
+      : undefined;
+    message.pricing = object.pricing ?? "";
+    message.svcMail = object.svcMail ?? "";
+    message.emailSmtp = object.emailSmtp ?? "";
+    message.emailPort = object.emailPort ?? "";
+    message.emailAuth = object.emailAuth ?? "";
+    message.emailPass = object.emailPass ?? "";
+    message.emailTls = object.emailTls ?? "";
+    return message;
+  },
+};
+
+function createBaseModelMapping(): ModelMapping {
+  return { pattern: "", model: "" };
+}
+
+export const ModelMapping: MessageFns<ModelMapping> = {
+  encode(message: ModelMapping, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pattern !== "") {
+      writer.uint32(10).string(message.pattern);
+    }
+    if (message.model !== "") {
+      writer.uint32(18).string(message.model);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ModelMapping {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseModelMapping();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pattern = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ModelMapping {
+    return {
+      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : "",
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+    };
+  },
+
+  toJSON(message: ModelMapping): unknown {
+    const obj: any = {};
+    if (message.pattern !== "") {
+      obj.pattern = message.pattern;
+    }
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ModelMapping>, I>>(base?: I): ModelMapping {
+    return ModelMapping.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ModelMapping>, I>>(object: I): ModelMapping {
+    const message = createBaseModelMapping();
+    message.pattern = object.pattern ?? "";
+    message.model = object.model ?? "";
+    return message;
+  },
+};
+
+function createBaseModelFailover(): ModelFailover {
+  return { pattern: "", backups: [] };
+}
+
+export const ModelFailover: MessageFns<ModelFailover> = {
+  encode(message: ModelFailover, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pattern !== "") {
+      writer.uint32(10).string(message.pattern);
+    }
+    for (const v of message.backups) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ModelFailover {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseModelFailover();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pattern = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.backups.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ModelFailover {
+    return {
+      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : "",
+      backups: globalThis.Array.isArray(object?.backups) ? object.backups.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ModelFailover): unknown {
+    const obj: any = {};
+    if (message.pattern !== "") {
+      obj.pattern = message.pattern;
+    }
+    if (message.backups?.length) {
+      obj.backups = message.backups;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ModelFailover>, I>>(base?: I): ModelFailover {
+    return ModelFailover.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ModelFailover>, I>>(object: I): ModelFailover {
+    const message = createBaseModelFailover();
+    message.pattern = object.pattern ?? "";
+    message.backups = object.backups?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLevelMapping(): LevelMapping {
+  return { pattern: "", level: 0 };
+}
+
+export const LevelMapping: MessageFns<LevelMapping> = {
+  encode(message: LevelMapping, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pattern !== "") {
+      writer.uint32(10).string(message.pattern);
+    }
+    if (message.level !== 0) {
+      writer.uint32(16).int32(message.level);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LevelMapping {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLevelMapping();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pattern = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LevelMapping {
+    return {
+      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : "",
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+    };
+  },
+
+  toJSON(message: LevelMapping): unknown {
+    const obj: any = {};
+    if (message.pattern !== "") {
+      obj.pattern = message.pattern;
+    }
+    if (message.level !== 0) {
+      obj.level = Math.round(message.level);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LevelMapping>, I>>(base?: I): LevelMapping {
+    return LevelMapping.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LevelMapping>, I>>(object: I): LevelMapping {
+    const message = createBaseLevelMapping();
+    message.pattern = object.pattern ?? "";
+    message.level = object.level ?? 0;
+    return message;
+  },
+};
+
+function createBaseLevelSwitch(): LevelSwitch {
+  return { level: 0, backupLevel: 0 };
+}
+
+export const LevelSwitch: MessageFns<LevelSwitch> = {
+  encode(message: LevelSwitch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.level !== 0) {
+      writer.uint32(8).int32(message.level);
+    }
+    if (message.backupLevel !== 0) {
+      writer.uint32(16).int32(message.backupLevel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LevelSwitch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLevelSwitch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.level = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.backupLevel = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LevelSwitch {
+    return {
+      level: isSet(object.level) ? globalThis.Number(object.level) : 0,
+      backupLevel: isSet(object.backupLevel)
+        ? globalThis.Number(object.backupLevel)
+        : isSet(object.backup_level)
+        ? globalThis.Number(object.backup_level)
+        : 0,
+    };
+  },
+
+  toJSON(message: LevelSwitch): unknown {
+    const obj: any = {};
+    if (message.level !== 0) {
+      obj.level = Math.round(message.level);
+    }
+    if (message.backupLevel !== 0) {
+      obj.backupLevel = Math.round(message.backupLevel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LevelSwitch>, I>>(base?: I): LevelSwitch {
+    return LevelSwitch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LevelSwitch>, I>>(object: I): LevelSwitch {
+    const message = createBaseLevelSwitch();
+    message.level = object.level ?? 0;
+    message.backupLevel = object.backupLevel ?? 0;
     return message;
   },
 };
@@ -725,7 +1476,7 @@ export const UpdateOwnerConfigRequest_ValuesEntry: MessageFns<UpdateOwnerConfigR
 };
 
 function createBaseUpdateOwnerConfigResponse(): UpdateOwnerConfigResponse {
-  return { version: 0n, values: {}, configsJson: "" };
+  return { version: 0n, values: {}, configsJson: "", configs: undefined };
 }
 
 export const UpdateOwnerConfigResponse: MessageFns<UpdateOwnerConfigResponse> = {
@@ -741,6 +1492,9 @@ export const UpdateOwnerConfigResponse: MessageFns<UpdateOwnerConfigResponse> = 
     });
     if (message.configsJson !== "") {
       writer.uint32(26).string(message.configsJson);
+    }
+    if (message.configs !== undefined) {
+      ConfigView.encode(message.configs, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -785,6 +1539,14 @@ export const UpdateOwnerConfigResponse: MessageFns<UpdateOwnerConfigResponse> = 
             message.configsJson = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.configs = ConfigView.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -819,6 +1581,7 @@ export const UpdateOwnerConfigResponse: MessageFns<UpdateOwnerConfigResponse> = 
         : isSet(object.configs_json)
         ? globalThis.String(object.configs_json)
         : "",
+      configs: isSet(object.configs) ? ConfigView.fromJSON(object.configs) : undefined,
     };
   },
 
@@ -839,6 +1602,9 @@ export const UpdateOwnerConfigResponse: MessageFns<UpdateOwnerConfigResponse> = 
     if (message.configsJson !== "") {
       obj.configsJson = message.configsJson;
     }
+    if (message.configs !== undefined) {
+      obj.configs = ConfigView.toJSON(message.configs);
+    }
     return obj;
   },
 
@@ -858,6 +1624,9 @@ export const UpdateOwnerConfigResponse: MessageFns<UpdateOwnerConfigResponse> = 
       {},
     );
     message.configsJson = object.configsJson ?? "";
+    message.configs = (object.configs !== undefined && object.configs !== null)
+      ? ConfigView.fromPartial(object.configs)
+      : undefined;
     return message;
   },
 };
@@ -1065,7 +1834,7 @@ export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
 };
 
 function createBaseDeleteOwnerConfigResponse(): DeleteOwnerConfigResponse {
-  return { version: 0n, values: {}, configsJson: "" };
+  return { version: 0n, values: {}, configsJson: "", configs: undefined };
 }
 
 export const DeleteOwnerConfigResponse: MessageFns<DeleteOwnerConfigResponse> = {
@@ -1081,6 +1850,9 @@ export const DeleteOwnerConfigResponse: MessageFns<DeleteOwnerConfigResponse> = 
     });
     if (message.configsJson !== "") {
       writer.uint32(26).string(message.configsJson);
+    }
+    if (message.configs !== undefined) {
+      ConfigView.encode(message.configs, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1125,6 +1897,14 @@ export const DeleteOwnerConfigResponse: MessageFns<DeleteOwnerConfigResponse> = 
             message.configsJson = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.configs = ConfigView.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1159,6 +1939,7 @@ export const DeleteOwnerConfigResponse: MessageFns<DeleteOwnerConfigResponse> = 
         : isSet(object.configs_json)
         ? globalThis.String(object.configs_json)
         : "",
+      configs: isSet(object.configs) ? ConfigView.fromJSON(object.configs) : undefined,
     };
   },
 
@@ -1179,6 +1960,9 @@ export const DeleteOwnerConfigResponse: MessageFns<DeleteOwnerConfigResponse> = 
     if (message.configsJson !== "") {
       obj.configsJson = message.configsJson;
     }
+    if (message.configs !== undefined) {
+      obj.configs = ConfigView.toJSON(message.configs);
+    }
     return obj;
   },
 
@@ -1198,6 +1982,9 @@ export const DeleteOwnerConfigResponse: MessageFns<DeleteOwnerConfigResponse> = 
       {},
     );
     message.configsJson = object.configsJson ?? "";
+    message.configs = (object.configs !== undefined && object.configs !== null)
+      ? ConfigView.fromPartial(object.configs)
+      : undefined;
     return message;
   },
 };

@@ -36,13 +36,66 @@ export interface ProviderKey {
   secretKey: string;
   status: boolean;
   /**
-   * The provider-type configuration as a JSON object. Sensitive fields (private_key) are
-   * plaintext only inside GetSnapshot and masked everywhere else.
+   * Deprecated: config as a JSON object, filled for services that predate config. Removed in
+   * the contract release after the one that added config, once every deployed service reads
+   * config (docs/adr/0006-typed-contract-fields.md).
+   *
+   * @deprecated
    */
   configJson: string;
   /** ISO 8601, UTC */
   createdAt: string;
   updatedAt: string;
+  /**
+   * The provider-type configuration (always set). The sensitive field (cloud_b private_key) is
+   * plaintext only inside GetSnapshot and "[encrypted]" everywhere else.
+   */
+  config?: KeyConfig | undefined;
+}
+
+/**
+ * A key's Config, shaped by its provider type. No provider_type set: the standard type, which
+ * has no fields.
+ */
+export interface KeyConfig {
+  providerType?: { $case: "cloudA"; value: CloudAConfig } | { $case: "cloudB"; value: CloudBConfig } | undefined;
+}
+
+export interface CloudAConfig {
+  /** Model pattern → deployment name (wildcards allowed, `*` the default). Unset: none given. */
+  modelMapping?:
+    | DeploymentMapping
+    | undefined;
+  /** Unset: none given (the system defaults apply). */
+  apiVersions?: ApiVersions | undefined;
+}
+
+/** The members of `model_mapping`, in the order they are stored; each pattern appears once. */
+export interface DeploymentMapping {
+  entries: Deployment[];
+}
+
+export interface Deployment {
+  pattern: string;
+  deployment: string;
+}
+
+/** An API version per kind of call; an unset field is not part of the object. */
+export interface ApiVersions {
+  chat?: string | undefined;
+  embeddings?: string | undefined;
+  responses?: string | undefined;
+  audio?: string | undefined;
+  images?: string | undefined;
+}
+
+export interface CloudBConfig {
+  /** includes the project and location */
+  baseUrl: string;
+  projectId: string;
+  clientEmail: string;
+  /** PEM */
+  privateKey: string;
 }
 
 /** Fields a caller may set; unset means "keep" (update) or "default" (create). */
@@ -54,8 +107,18 @@ export interface KeyFields {
   status?:
     | boolean
     | undefined;
-  /** a JSON object; "" or "{}" means the standard type */
-  configJson?: string | undefined;
+  /**
+   * Deprecated: Config as a JSON object ("" or "{}" means the standard type), read only when
+   * config is unset (a caller that predates it). Removed in the contract release after the one
+   * that added config.
+   *
+   * @deprecated
+   */
+  configJson?:
+    | string
+    | undefined;
+  /** replaces the key's Config; an empty one is the standard type */
+  config?: KeyConfig | undefined;
 }
 
 export interface ListKeysRequest {
@@ -236,6 +299,7 @@ function createBaseProviderKey(): ProviderKey {
     configJson: "",
     createdAt: "",
     updatedAt: "",
+    config: undefined,
   };
 }
 
@@ -276,6 +340,9 @@ export const ProviderKey: MessageFns<ProviderKey> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(82).string(message.updatedAt);
+    }
+    if (message.config !== undefined) {
+      KeyConfig.encode(message.config, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -373,6 +440,14 @@ export const ProviderKey: MessageFns<ProviderKey> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.config = KeyConfig.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -413,6 +488,7 @@ export const ProviderKey: MessageFns<ProviderKey> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      config: isSet(object.config) ? KeyConfig.fromJSON(object.config) : undefined,
     };
   },
 
@@ -448,6 +524,9 @@ export const ProviderKey: MessageFns<ProviderKey> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.config !== undefined) {
+      obj.config = KeyConfig.toJSON(message.config);
+    }
     return obj;
   },
 
@@ -466,6 +545,631 @@ export const ProviderKey: MessageFns<ProviderKey> = {
     message.configJson = object.configJson ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.config = (object.config !== undefined && object.config !== null)
+      ? KeyConfig.fromPartial(object.config)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseKeyConfig(): KeyConfig {
+  return { providerType: undefined };
+}
+
+export const KeyConfig: MessageFns<KeyConfig> = {
+  encode(message: KeyConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.providerType?.$case) {
+      case "cloudA":
+        CloudAConfig.encode(message.providerType.value, writer.uint32(10).fork()).join();
+        break;
+      case "cloudB":
+        CloudBConfig.encode(message.providerType.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeyConfig();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerType = { $case: "cloudA", value: CloudAConfig.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerType = { $case: "cloudB", value: CloudBConfig.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): KeyConfig {
+    return {
+      providerType: isSet(object.cloudA)
+        ? { $case: "cloudA", value: CloudAConfig.fromJSON(object.cloudA) }
+        : isSet(object.cloud_a)
+        ? { $case: "cloudA", value: CloudAConfig.fromJSON(object.cloud_a) }
+        : isSet(object.cloudB)
+        ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloudB) }
+        : isSet(object.cloud_b)
+        ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloud_b) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: KeyConfig): unknown {
+    const obj: any = {};
+    if (message.providerType?.$case === "cloudA") {
+      obj.cloudA = CloudAConfig.toJSON(message.providerType.value);
+    } else if (message.providerType?.$case === "cloudB") {
+      obj.cloudB = CloudBConfig.toJSON(message.providerType.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<KeyConfig>, I>>(base?: I): KeyConfig {
+    return KeyConfig.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<KeyConfig>, I>>(object: I): KeyConfig {
+    const message = createBaseKeyConfig();
+    switch (object.providerType?.$case) {
+      case "cloudA": {
+        if (object.providerType?.value !== undefined && object.providerType?.value !== null) {
+          message.providerType = { $case: "cloudA", value: CloudAConfig.fromPartial(object.providerType.value) };
+        }
+        break;
+      }
+      case "cloudB": {
+        if (object.providerType?.value !== undefined && object.providerType?.value !== null) {
+          message.providerType = { $case: "cloudB", value: CloudBConfig.fromPartial(object.providerType.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseCloudAConfig(): CloudAConfig {
+  return { modelMapping: undefined, apiVersions: undefined };
+}
+
+export const CloudAConfig: MessageFns<CloudAConfig> = {
+  encode(message: CloudAConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.modelMapping !== undefined) {
+      DeploymentMapping.encode(message.modelMapping, writer.uint32(10).fork()).join();
+    }
+    if (message.apiVersions !== undefined) {
+      ApiVersions.encode(message.apiVersions, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CloudAConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCloudAConfig();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.modelMapping = DeploymentMapping.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.apiVersions = ApiVersions.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CloudAConfig {
+    return {
+      modelMapping: isSet(object.modelMapping)
+        ? DeploymentMapping.fromJSON(object.modelMapping)
+        : isSet(object.model_mapping)
+        ? DeploymentMapping.fromJSON(object.model_mapping)
+        : undefined,
+      apiVersions: isSet(object.apiVersions)
+        ? ApiVersions.fromJSON(object.apiVersions)
+        : isSet(object.api_versions)
+        ? ApiVersions.fromJSON(object.api_versions)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CloudAConfig): unknown {
+    const obj: any = {};
+    if (message.modelMapping !== undefined) {
+      obj.modelMapping = DeploymentMapping.toJSON(message.modelMapping);
+    }
+    if (message.apiVersions !== undefined) {
+      obj.apiVersions = ApiVersions.toJSON(message.apiVersions);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CloudAConfig>, I>>(base?: I): CloudAConfig {
+    return CloudAConfig.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CloudAConfig>, I>>(object: I): CloudAConfig {
+    const message = createBaseCloudAConfig();
+    message.modelMapping = (object.modelMapping !== undefined && object.modelMapping !== null)
+      ? DeploymentMapping.fromPartial(object.modelMapping)
+      : undefined;
+    message.apiVersions = (object.apiVersions !== undefined && object.apiVersions !== null)
+      ? ApiVersions.fromPartial(object.apiVersions)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeploymentMapping(): DeploymentMapping {
+  return { entries: [] };
+}
+
+export const DeploymentMapping: MessageFns<DeploymentMapping> = {
+  encode(message: DeploymentMapping, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      Deployment.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeploymentMapping {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeploymentMapping();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(Deployment.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeploymentMapping {
+    return {
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => Deployment.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: DeploymentMapping): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => Deployment.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeploymentMapping>, I>>(base?: I): DeploymentMapping {
+    return DeploymentMapping.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeploymentMapping>, I>>(object: I): DeploymentMapping {
+    const message = createBaseDeploymentMapping();
+    message.entries = object.entries?.map((e) => Deployment.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeployment(): Deployment {
+  return { pattern: "", deployment: "" };
+}
+
+export const Deployment: MessageFns<Deployment> = {
+  encode(message: Deployment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pattern !== "") {
+      writer.uint32(10).string(message.pattern);
+    }
+    if (message.deployment !== "") {
+      writer.uint32(18).string(message.deployment);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Deployment {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeployment();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pattern = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deployment = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Deployment {
+    return {
+      pattern: isSet(object.pattern) ? globalThis.String(object.pattern) : "",
+      deployment: isSet(object.deployment) ? globalThis.String(object.deployment) : "",
+    };
+  },
+
+  toJSON(message: Deployment): unknown {
+    const obj: any = {};
+    if (message.pattern !== "") {
+      obj.pattern = message.pattern;
+    }
+    if (message.deployment !== "") {
+      obj.deployment = message.deployment;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Deployment>, I>>(base?: I): Deployment {
+    return Deployment.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Deployment>, I>>(object: I): Deployment {
+    const message = createBaseDeployment();
+    message.pattern = object.pattern ?? "";
+    message.deployment = object.deployment ?? "";
+    return message;
+  },
+};
+
+function createBaseApiVersions(): ApiVersions {
+  return { chat: undefined, embeddings: undefined, responses: undefined, audio: undefined, images: undefined };
+}
+
+export const ApiVersions: MessageFns<ApiVersions> = {
+  encode(message: ApiVersions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chat !== undefined) {
+      writer.uint32(10).string(message.chat);
+    }
+    if (message.embeddings !== undefined) {
+      writer.uint32(18).string(message.embeddings);
+    }
+    if (message.responses !== undefined) {
+      writer.uint32(26).string(message.responses);
+    }
+    if (message.audio !== undefined) {
+      writer.uint32(34).string(message.audio);
+    }
+    if (message.images !== undefined) {
+      writer.uint32(42).string(message.images);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApiVersions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApiVersions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chat = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.embeddings = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.responses = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.audio = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.images = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApiVersions {
+    return {
+      chat: isSet(object.chat) ? globalThis.String(object.chat) : undefined,
+      embeddings: isSet(object.embeddings) ? globalThis.String(object.embeddings) : undefined,
+      responses: isSet(object.responses) ? globalThis.String(object.responses) : undefined,
+      audio: isSet(object.audio) ? globalThis.String(object.audio) : undefined,
+      images: isSet(object.images) ? globalThis.String(object.images) : undefined,
+    };
+  },
+
+  toJSON(message: ApiVersions): unknown {
+    const obj: any = {};
+    if (message.chat !== undefined) {
+      obj.chat = message.chat;
+    }
+    if (message.embeddings !== undefined) {
+      obj.embeddings = message.embeddings;
+    }
+    if (message.responses !== undefined) {
+      obj.responses = message.responses;
+    }
+    if (message.audio !== undefined) {
+      obj.audio = message.audio;
+    }
+    if (message.images !== undefined) {
+      obj.images = message.images;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApiVersions>, I>>(base?: I): ApiVersions {
+    return ApiVersions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApiVersions>, I>>(object: I): ApiVersions {
+    const message = createBaseApiVersions();
+    message.chat = object.chat ?? undefined;
+    message.embeddings = object.embeddings ?? undefined;
+    message.responses = object.responses ?? undefined;
+    message.audio = object.audio ?? undefined;
+    message.images = object.images ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCloudBConfig(): CloudBConfig {
+  return { baseUrl: "", projectId: "", clientEmail: "", privateKey: "" };
+}
+
+export const CloudBConfig: MessageFns<CloudBConfig> = {
+  encode(message: CloudBConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.baseUrl !== "") {
+      writer.uint32(10).string(message.baseUrl);
+    }
+    if (message.projectId !== "") {
+      writer.uint32(18).string(message.projectId);
+    }
+    if (message.clientEmail !== "") {
+      writer.uint32(26).string(message.clientEmail);
+    }
+    if (message.privateKey !== "") {
+      writer.uint32(34).string(message.privateKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CloudBConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCloudBConfig();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.baseUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientEmail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.privateKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CloudBConfig {
+    return {
+      baseUrl: isSet(object.baseUrl)
+        ? globalThis.String(object.baseUrl)
+        : isSet(object.base_url)
+        ? globalThis.String(object.base_url)
+        : "",
+      projectId: isSet(object.projectId)
+        ? globalThis.String(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.String(object.project_id)
+        : "",
+      clientEmail: isSet(object.clientEmail)
+        ? globalThis.String(object.clientEmail)
+        : isSet(object.client_email)
+        ? globalThis.String(object.client_email)
+        : "",
+      privateKey: isSet(object.privateKey)
+        ? globalThis.String(object.privateKey)
+        : isSet(object.private_key)
+        ? globalThis.String(object.private_key)
+        : "",
+    };
+  },
+
+  toJSON(message: CloudBConfig): unknown {
+    const obj: any = {};
+    if (message.baseUrl !== "") {
+      obj.baseUrl = message.baseUrl;
+    }
+    if (message.projectId !== "") {
+      obj.projectId = message.projectId;
+    }
+    if (message.clientEmail !== "") {
+      obj.clientEmail = message.clientEmail;
+    }
+    if (message.privateKey !== "") {
+      obj.privateKey = message.privateKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CloudBConfig>, I>>(base?: I): CloudBConfig {
+    return CloudBConfig.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CloudBConfig>, I>>(object: I): CloudBConfig {
+    const message = createBaseCloudBConfig();
+    message.baseUrl = object.baseUrl ?? "";
+    message.projectId = object.projectId ?? "";
+    message.clientEmail = object.clientEmail ?? "";
+    message.privateKey = object.privateKey ?? "";
     return message;
   },
 };
@@ -478,6 +1182,7 @@ function createBaseKeyFields(): KeyFields {
     secretKey: undefined,
     status: undefined,
     configJson: undefined,
+    config: undefined,
   };
 }
 
@@ -500,6 +1205,9 @@ export const KeyFields: MessageFns<KeyFields> = {
     }
     if (message.configJson !== undefined) {
       writer.uint32(50).string(message.configJson);
+    }
+    if (message.config !== undefined) {
+      KeyConfig.encode(message.config, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -565,6 +1273,14 @@ export const KeyFields: MessageFns<KeyFields> = {
             message.configJson = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.config = KeyConfig.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -593,6 +1309,7 @@ export const KeyFields: MessageFns<KeyFields> = {
         : isSet(object.config_json)
         ? globalThis.String(object.config_json)
         : undefined,
+      config: isSet(object.config) ? KeyConfig.fromJSON(object.config) : undefined,
     };
   },
 
@@ -616,6 +1333,9 @@ export const KeyFields: MessageFns<KeyFields> = {
     if (message.configJson !== undefined) {
       obj.configJson = message.configJson;
     }
+    if (message.config !== undefined) {
+      obj.config = KeyConfig.toJSON(message.config);
+    }
     return obj;
   },
 
@@ -630,6 +1350,9 @@ export const KeyFields: MessageFns<KeyFields> = {
     message.secretKey = object.secretKey ?? undefined;
     message.status = object.status ?? undefined;
     message.configJson = object.configJson ?? undefined;
+    message.config = (object.config !== undefined && object.config !== null)
+      ? KeyConfig.fromPartial(object.config)
+      : undefined;
     return message;
   },
 };

@@ -1,0 +1,88 @@
+import { configViewObject, createGrpcClient, type PromiseClient } from '@gw/kit';
+import { config as configPb } from '@gw/proto';
+import { startGateway, type Gateway } from '@gw/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+type Answer = Pick<configPb.GetOwnerConfigResponse, 'configs' | 'configsJson'>;
+
+/** The typed view of an answer, checked against the deprecated JSON filled beside it. */
+function viewOf(answer: Answer): configPb.ConfigView {
+  expect(answer.configs).toBeDefined();
+  const view = answer.configs ?? configPb.ConfigView.create();
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  expect(JSON.parse(answer.configsJson)).toEqual(configViewObject(view));
+  return view;
+}
+
+describe('GetOwnerConfig, UpdateOwnerConfig and DeleteOwnerConfig answer a typed ConfigView', () => {
+  let gw: Gateway;
+  let client: PromiseClient<configPb.ConfigServiceClient>;
+  let ownerId: bigint;
+
+  beforeAll(async () => {
+    gw = await startGateway();
+    client = createGrpcClient(
+      configPb.ConfigServiceClient,
+      gw.env.CONFIG_ADDR ?? '',
+      gw.env.GW_INTERNAL_TOKEN ?? '',
+    );
+    ownerId = BigInt(((await (await gw.request('/dashboard/status')).json()) as { id: number }).id);
+  });
+
+  afterAll(async () => {
+    (client as PromiseClient<configPb.ConfigServiceClient> | undefined)?.close();
+    await (gw as Gateway | undefined)?.stop();
+  });
+
+  it('types every key, keeps mapper entries in their order and PRICING as its text', async () => {
+    const pricing = '{"ChatPricing":{"gpt-4o":{"InputText":2.5}}}';
+    const updated = await client.updateOwnerConfig({
+      ownerId,
+      operatorId: ownerId,
+      mergeLimits: false,
+      values: {
+        MODEL_MAPPER: 'gpt-4o*=gpt-4o-2024, gpt-4*=gpt-4-turbo',
+        MODEL_FAILOVER: 'gpt-4o=gpt-4o-mini|claude-3-haiku',
+        LEVEL_MAPPER: 'gpt-*=2, claude-*=3',
+        SWITCH_OVER: '2=1',
+        RESOURCES: '/v1/chat/completions, /v1/embeddings',
+        MODEL_LIMITS: '{"gpt-4o":{"rpm":10,"tpd":0}}',
+        PRICING: pricing,
+        EMAIL_PASS: 'a-password',
+      },
+    });
+    const expected: Partial<configPb.ConfigView> = {
+      modelMapper: [
+        { pattern: 'gpt-4o*', model: 'gpt-4o-2024' },
+        { pattern: 'gpt-4*', model: 'gpt-4-turbo' },
+      ],
+      modelFailover: [{ pattern: 'gpt-4o', backups: ['gpt-4o-mini', 'claude-3-haiku'] }],
+      levelMapper: [
+        { pattern: 'gpt-*', level: 2 },
+        { pattern: 'claude-*', level: 3 },
+      ],
+      switchOver: [{ level: 2, backupLevel: 1 }],
+      resources: ['/v1/chat/completions', '/v1/embeddings'],
+      modelLimits: { entries: [{ pattern: 'gpt-4o', limits: { rpm: 10n, tpd: 0n } }] },
+      pricing,
+      emailPass: '********',
+    };
+    expect(viewOf(updated)).toMatchObject(expected);
+    // The password is revealed in the raw values to readers that ask, never in the view.
+    const revealed = await client.getOwnerConfig({ ownerId, revealSecrets: true });
+    expect(revealed.values.EMAIL_PASS).toBe('a-password');
+    expect(viewOf(revealed)).toMatchObject(expected);
+
+    const deleted = await client.deleteOwnerConfig({
+      ownerId,
+      operatorId: ownerId,
+      keys: ['MODEL_MAPPER', 'MODEL_LIMITS', 'EMAIL_PASS'],
+    });
+    expect(viewOf(deleted)).toMatchObject({
+      modelMapper: [],
+      modelLimits: { entries: [] },
+      emailPass: '',
+      levelMapper: expected.levelMapper,
+    });
+  });
+});

@@ -1,0 +1,40 @@
+import { accounts } from '@gw/proto';
+import { describe, expect, it } from 'vitest';
+import { managementView, userInfoView } from './render.js';
+
+/** An Account as it arrives over the wire. */
+const received = (account: Partial<accounts.Account>) =>
+  accounts.Account.decode(accounts.Account.encode(accounts.Account.fromPartial(account)).finish());
+
+describe('ModelLimits of an account view', () => {
+  it('reads the typed model_limits', () => {
+    const account = received({
+      modelLimits: {
+        entries: [
+          { pattern: 'gpt-4o*', limits: { rpm: 5n, tpm: 9n, tpd: 0n } },
+          { pattern: 'o1', limits: { rph: 2n } },
+        ],
+      },
+      // A stale JSON beside it is ignored.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      modelLimitsJson: '{"stale":{"rpm":1}}',
+    });
+    expect(managementView(account).ModelLimits).toEqual({
+      'gpt-4o*': { rpm: 5, tpm: 9, tpd: 0 },
+      o1: { rph: 2 },
+    });
+    expect(userInfoView(account).model_limits).toEqual({
+      'gpt-4o*': { rpm: 5, tpm: 9 },
+      o1: { rpm: 0, tpm: 0 },
+    });
+  });
+
+  it('reads the JSON of an accounts service that predates model_limits', () => {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    const account = received({ modelLimitsJson: '{"gpt-*":{"rpm":5,"tph":3}}' });
+    expect(account.modelLimits).toBeUndefined();
+    expect(managementView(account).ModelLimits).toEqual({ 'gpt-*': { rpm: 5, tph: 3 } });
+    expect(userInfoView(account).model_limits).toEqual({ 'gpt-*': { rpm: 5, tpm: 0 } });
+    expect(managementView(received({})).ModelLimits).toEqual({});
+  });
+});
