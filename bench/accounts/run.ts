@@ -6,19 +6,15 @@
  *
  *   node --import tsx bench/accounts/run.ts [requests-per-scenario]
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createTestDatabase, startGateway } from '../../packages/testkit/src/index.js';
+import { out, writeResultsSection } from '../gateway.js';
 
 const REQUESTS = Number(process.argv[2] ?? 1000);
 const FANOUT = [10, 10, 10, 10, 9];
-const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
-
-const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main() {
   const database = await createTestDatabase();
@@ -169,16 +165,7 @@ async function main() {
       ...planText,
       '',
     ].join('\n');
-    // Replace only this section: other benchmarks keep theirs.
-    const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n\n';
-    const start = previous.indexOf('## Accounts lookups');
-    const end = start === -1 ? -1 : previous.indexOf('\n## ', start + 1);
-    const updated =
-      start === -1
-        ? `${previous.trimEnd()}\n\n${section}`
-        : `${previous.slice(0, start)}${section}${end === -1 ? '' : previous.slice(end + 1)}`;
-    writeFileSync(RESULTS, updated);
-    out(`wrote ${RESULTS}`);
+    writeResultsSection('## Accounts lookups', section);
   } finally {
     await gw.stop();
     await database.drop();

@@ -7,12 +7,8 @@
  *
  *   node --import tsx bench/proxy/run.ts [requests-per-scenario]
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabase, startGateway } from '../../packages/testkit/src/index.js';
-import { MockUpstream } from '../../services/proxy/test/mock-upstream.js';
+import { chatBody, out, withBenchGateway, writeResultsSection } from '../gateway.js';
 
 const REQUESTS = Number(process.argv[2] ?? 1000);
 const WARMUP = 50;
@@ -20,21 +16,11 @@ const WARMUP = 50;
 const PATH_WARMUP = 500;
 const MODEL = 'bench-model';
 const LEVEL = 1;
-const RESULTS = fileURLToPath(new URL('../RESULTS.md', import.meta.url));
 const HEADING = '## AI forwarding hot path (bench/proxy)';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
-
-const out = (line: string) => process.stdout.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const chatBody = (stream: boolean) => ({
-  model: MODEL,
-  messages: [{ role: 'user', content: 'hi' }],
-  ...(stream ? { stream: true } : {}),
-});
 
 /** Reads a body to its end; returns the milliseconds from `started` to the first chunk. */
 async function drain(response: Response, started: number): Promise<{ firstChunk: number; text: string }> {
@@ -62,50 +48,7 @@ async function main() {
   if (!Number.isInteger(REQUESTS) || REQUESTS < 1 || REQUESTS > 100_000) {
     throw new Error(`requests per scenario must be an integer in 1..100000, got ${process.argv[2]}`);
   }
-  const mock = await MockUpstream.start();
-  const database = await createTestDatabase().catch(async (error: unknown) => {
-    await mock.stop();
-    throw error;
-  });
-  const gw = await startGateway({ databaseUrl: database.url, env: { LOG_LEVEL: 'error' } }).catch(
-    async (error: unknown) => {
-      await database.drop();
-      await mock.stop();
-      throw error;
-    },
-  );
-  try {
-    // One Provider key (40 characters) on Level 1, and the bench model routed there.
-    const secret = `sk-bench-${randomBytes(16).toString('hex').slice(0, 31)}`;
-    const created = await gw.request('/x-keys', {
-      method: 'POST',
-      json: { SecretKey: secret, Level: LEVEL, Provider: mock.url },
-    });
-    if (created.status !== 200) {
-      throw new Error(`POST /x-keys answered ${created.status}: ${await created.text()}`);
-    }
-    const configured = await gw.request('/x-config', {
-      method: 'PUT',
-      json: { LEVEL_MAPPER: `${MODEL}=${LEVEL}` },
-    });
-    if (configured.status !== 200) {
-      throw new Error(`PUT /x-config answered ${configured.status}: ${await configured.text()}`);
-    }
-    // The proxy reloads its pool on core NATS events: give it a moment, then check it serves.
-    await sleep(300);
-    for (let attempt = 1; ; attempt++) {
-      const probe = await gw.request('/v1/chat/completions', { method: 'POST', json: chatBody(false) });
-      const text = await probe.text();
-      if (probe.status === 200) {
-        break;
-      }
-      if (attempt >= 20) {
-        throw new Error(`the gateway does not route ${MODEL}: ${probe.status} ${text}`);
-      }
-      await sleep(100);
-    }
-    out(`gateway at ${gw.baseUrl}, mock upstream at ${mock.url}`);
-
+  await withBenchGateway(MODEL, LEVEL, async ({ gw, mock, secret }) => {
     type Kind = 'json' | 'last-byte' | 'first-chunk';
     // One request; returns the milliseconds the scenario measures.
     const once = async (send: () => Promise<Response>, kind: Kind): Promise<number> => {
@@ -143,10 +86,10 @@ async function main() {
       fetch(`${mock.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify(chatBody(false)),
+        body: JSON.stringify(chatBody(MODEL)),
       });
     const viaGateway = (stream: boolean) => () =>
-      gw.request('/v1/chat/completions', { method: 'POST', json: chatBody(stream) });
+      gw.request('/v1/chat/completions', { method: 'POST', json: chatBody(MODEL, stream) });
 
     // JIT and connection warm-up of the whole path before any scenario: without it the first
     // scenario measured through the gateway pays for it (50 warm-up requests are not enough).
@@ -199,21 +142,8 @@ async function main() {
       'figure is the gateway overhead before a token reaches the client, not a model think time.',
       '',
     ].join('\n');
-    // Replace only this section: other benchmarks keep theirs.
-    const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n\n';
-    const start = previous.indexOf(HEADING);
-    const end = start === -1 ? -1 : previous.indexOf('\n## ', start + 1);
-    const updated =
-      start === -1
-        ? `${previous.trimEnd()}\n\n${section}`
-        : `${previous.slice(0, start)}${section}${end === -1 ? '' : previous.slice(end + 1)}`;
-    writeFileSync(RESULTS, updated);
-    out(`wrote ${RESULTS}`);
-  } finally {
-    await gw.stop();
-    await database.drop();
-    await mock.stop();
-  }
+    writeResultsSection(HEADING, section);
+  });
 }
 
 main().catch((error: unknown) => {

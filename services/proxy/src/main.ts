@@ -45,6 +45,7 @@ runService('proxy', async (log) => {
   await outbox.open();
 
   const redis = connectSharedState(config.REDIS_URL, log);
+  const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
 
   const keys = new GrpcKeySource(
     createGrpcClient(keypool.KeypoolServiceClient, config.KEYPOOL_ADDR, config.GW_INTERNAL_TOKEN),
@@ -63,7 +64,7 @@ runService('proxy', async (log) => {
     keys,
     upstream,
     sessions,
-    limiter: new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log),
+    limiter,
     defaultModelLimits: modelLimitTableOf(config.PROXY_DEFAULT_MODEL_LIMITS),
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
@@ -118,6 +119,7 @@ runService('proxy', async (log) => {
     ['upstream sockets', () => upstream.close()],
     ['nats', () => nc.drain()],
     ['mail queue', () => mail.close()],
+    ['rate limits', () => limiter.flush()],
     ['redis', () => void redis.quit().catch(() => undefined)],
   ];
 });

@@ -106,9 +106,11 @@ describe('rate limits in Redis (one script per call)', () => {
     const shared = limiter();
     const local = new LocalLimiter();
     let now = T0;
-    for (let step = 0; step < 600; step++) {
-      // Steps of up to 20 s cross minute buckets often, hour buckets sometimes.
-      now += Math.floor(random() * 20_000);
+    let lastAdmit = { windows: [] as LimitWindow[], at: T0 };
+    for (let step = 0; step < 2000; step++) {
+      // Mostly steps of up to 20 s (minute buckets turn over), now and then up to two hours (hour
+      // and day windows lose buckets, minute windows empty).
+      now += Math.floor(random() * (random() < 0.05 ? 7_200_000 : 20_000));
       const windows = LIMIT_FIELDS.filter(() => random() < 0.5).map((field) => ({
         scope: `a:${Math.floor(random() * 2)}`,
         field,
@@ -121,13 +123,37 @@ describe('rate limits in Redis (one script per call)', () => {
           local.admit(windows, now),
         ]);
         expect(fromRedis, `step ${step}`).toEqual(fromMemory);
+        lastAdmit = { windows, at: now };
       } else if (operation < 0.9) {
         const tokens = Math.floor(random() * 4);
         await Promise.all([shared.addTokens(windows, tokens, now), local.addTokens(windows, tokens, now)]);
       } else {
-        await Promise.all([shared.refund(windows, now), local.refund(windows, now)]);
+        // As the relay does: the last admitted call taken back, at the time it was admitted.
+        await Promise.all([
+          shared.refund(lastAdmit.windows, lastAdmit.at),
+          local.refund(lastAdmit.windows, lastAdmit.at),
+        ]);
       }
     }
+  });
+
+  it("counts one replica's tokens for every replica within moments, without a call of its own to carry them", async () => {
+    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
+    const other = await connected(SHARED_REDIS, silent);
+    const [first, second] = [
+      new RedisRateLimiter(redis, prefix, silent),
+      new RedisRateLimiter(other, prefix, silent),
+    ];
+    const windows: LimitWindow[] = [{ scope: 'a:5', field: 'tpm', limit: 50 }];
+    const now = Date.now();
+    await first.addTokens(windows, 50, now);
+    await waitFor(
+      async () => !(await second.admit(windows, Date.now())).ok,
+      'the tokens seen by the other replica',
+      2_000,
+      10,
+    );
+    await other.quit();
   });
 
   it('holds one limit for every replica: concurrent calls through two limiters admit exactly the limit', async () => {

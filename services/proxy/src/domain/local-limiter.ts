@@ -33,9 +33,11 @@ export class LocalLimiter implements RateLimiter {
     });
   }
 
+  /** Takes a request back from the bucket it was counted in, while that bucket still holds one. */
   refund(windows: readonly LimitWindow[], now: number): Promise<void> {
     for (const window of windows) {
-      if (!isTokenField(window.field)) {
+      const bucket = now - (now % BUCKET_MS[window.field]);
+      if (!isTokenField(window.field) && (this.buckets(window, now).get(bucket) ?? 0) > 0) {
         this.add(window, -1, now);
       }
     }

@@ -81,6 +81,9 @@ export interface RateLimiter {
   admit(windows: readonly LimitWindow[], now: number): Promise<Admission>;
   /** Takes back a request admit counted (the call was refused before any upstream). */
   refund(windows: readonly LimitWindow[], now: number): Promise<void>;
-  /** Counts a served call's tokens in its token windows. */
+  /**
+   * Counts a served call's tokens in its token windows. They may wait briefly on this replica
+   * (the Redis limiter sends them with the next admission, or within 50 ms).
+   */
   addTokens(windows: readonly LimitWindow[], tokens: number, now: number): Promise<void>;
 }

@@ -5,46 +5,96 @@ import { LocalLimiter } from '../../domain/local-limiter.js';
 import type { Admission, RateLimiter } from '../../domain/ports.js';
 
 /**
- * The sliding windows of domain/limits.ts in Redis, every window of a call checked and counted by
- * one script in one round trip. Per window a hash `<prefix>rl:<scope>:<field>` of bucket start →
- * amount, expiring a window after its last write. ARGV: now, then per key window ms, bucket ms,
- * limit, and 1 for a request window (counted) or 0 for a token window (checked only). Answers
- * over (0/1), then per window its count (before this call) and when its oldest bucket frees.
+ * One window in Redis: a hash `<prefix>rl:<scope>:<field>` of bucket start → amount, beside the
+ * running sum of its buckets (`s`) and the start of its oldest bucket that holds anything (`o`),
+ * so a call reads a few fields instead of every bucket. `live` drops the buckets that left the
+ * window (each bucket is dropped once, so the work per call is constant on average) and answers
+ * the window's sum and its oldest non-empty bucket. The hash expires a window after its last write.
  */
-const ADMIT = `
+const LIVE = `
+local function live(key, now, window, bucket)
+  local current = now - (now % bucket)
+  local from = current - window
+  local state = redis.call('HMGET', key, 's', 'o')
+  local sum = tonumber(state[1]) or 0
+  local cursor = tonumber(state[2]) or current
+  while sum > 0 and cursor < current do
+    local amount = tonumber(redis.call('HGET', key, cursor)) or 0
+    if amount > 0 then
+      if cursor >= from then break end
+      redis.call('HDEL', key, cursor)
+      sum = sum - amount
+    end
+    cursor = cursor + bucket
+  end
+  if sum <= 0 then
+    sum = 0
+    cursor = current
+  end
+  if state[2] and (tonumber(state[1]) ~= sum or tonumber(state[2]) ~= cursor) then
+    redis.call('HSET', key, 's', sum, 'o', cursor)
+  end
+  return sum, cursor
+end
+
+local function add(key, at, amount, window, bucket)
+  redis.call('HINCRBY', key, at, amount)
+  redis.call('HINCRBY', key, 's', amount)
+  if not redis.call('HGET', key, 'o') then redis.call('HSET', key, 'o', at) end
+  redis.call('PEXPIRE', key, window + bucket)
+end
+
+-- Applies changes waiting on this replica: KEYS[first..], from ARGV[arg] on, per key the bucket
+-- start, the amount, window ms and bucket ms. Tokens are added (a replica whose clock is behind
+-- the one that wrote last adds to the oldest kept bucket); a negative amount takes a request
+-- back from its bucket while that bucket still holds one.
+local function apply(first, arg)
+  for i = first, #KEYS do
+    local at = tonumber(ARGV[arg])
+    local amount = tonumber(ARGV[arg + 1])
+    local window = tonumber(ARGV[arg + 2])
+    local bucket = tonumber(ARGV[arg + 3])
+    if amount > 0 then
+      local oldest = tonumber(redis.call('HGET', KEYS[i], 'o'))
+      add(KEYS[i], oldest and math.max(at, oldest) or at, amount, window, bucket)
+    elseif (tonumber(redis.call('HGET', KEYS[i], at)) or 0) > 0 then
+      redis.call('HINCRBY', KEYS[i], at, amount)
+      redis.call('HINCRBY', KEYS[i], 's', amount)
+    end
+    arg = arg + 4
+  end
+end
+`;
+
+/**
+ * Applies the waiting changes, then checks every window of a call and, when none is over,
+ * counts the call in its request windows. KEYS: the call's windows, then the waiting changes'.
+ * ARGV: now, the number of windows, per window its window ms, bucket ms, limit, and 1 for a
+ * request window (counted) or 0 for a token window (checked only), then the changes (see
+ * `apply`). Answers over (0/1), then per window its count (before this call) and when its
+ * oldest bucket frees.
+ */
+const ADMIT = `${LIVE}
 local now = tonumber(ARGV[1])
+local windows = tonumber(ARGV[2])
+apply(windows + 1, 3 + windows * 4)
 local over = 0
 local out = {}
-for i = 1, #KEYS do
-  local window = tonumber(ARGV[2 + (i - 1) * 4])
-  local bucket = tonumber(ARGV[3 + (i - 1) * 4])
-  local limit = tonumber(ARGV[4 + (i - 1) * 4])
-  local counted = tonumber(ARGV[5 + (i - 1) * 4])
-  local from = now - (now % bucket) - window
-  local fields = redis.call('HGETALL', KEYS[i])
-  local count = 0
-  local oldest = nil
-  for j = 1, #fields, 2 do
-    local start = tonumber(fields[j])
-    local amount = tonumber(fields[j + 1])
-    if start < from then
-      redis.call('HDEL', KEYS[i], fields[j])
-    elseif amount > 0 then
-      count = count + amount
-      if oldest == nil or start < oldest then oldest = start end
-    end
-  end
+for i = 1, windows do
+  local window = tonumber(ARGV[3 + (i - 1) * 4])
+  local bucket = tonumber(ARGV[4 + (i - 1) * 4])
+  local limit = tonumber(ARGV[5 + (i - 1) * 4])
+  local counted = tonumber(ARGV[6 + (i - 1) * 4])
+  local count, oldest = live(KEYS[i], now, window, bucket)
   if (counted == 1 and count + 1 > limit) or (counted == 0 and count >= limit) then over = 1 end
   out[#out + 1] = count
-  out[#out + 1] = oldest and (oldest + window + bucket) or now
+  out[#out + 1] = count > 0 and (oldest + window + bucket) or now
 end
 if over == 0 then
-  for i = 1, #KEYS do
-    if tonumber(ARGV[5 + (i - 1) * 4]) == 1 then
-      local window = tonumber(ARGV[2 + (i - 1) * 4])
-      local bucket = tonumber(ARGV[3 + (i - 1) * 4])
-      redis.call('HINCRBY', KEYS[i], now - (now % bucket), 1)
-      redis.call('PEXPIRE', KEYS[i], window + bucket)
+  for i = 1, windows do
+    if tonumber(ARGV[6 + (i - 1) * 4]) == 1 then
+      local bucket = tonumber(ARGV[4 + (i - 1) * 4])
+      add(KEYS[i], now - (now % bucket), 1, tonumber(ARGV[3 + (i - 1) * 4]), bucket)
     end
   end
 end
@@ -52,30 +102,39 @@ table.insert(out, 1, over)
 return out
 `;
 
-/** Adds an amount to the current bucket of each key. ARGV: now, amount, then per key window ms, bucket ms. */
-const ADD = `
-local now = tonumber(ARGV[1])
-local amount = tonumber(ARGV[2])
-for i = 1, #KEYS do
-  local window = tonumber(ARGV[3 + (i - 1) * 2])
-  local bucket = tonumber(ARGV[4 + (i - 1) * 2])
-  redis.call('HINCRBY', KEYS[i], now - (now % bucket), amount)
-  redis.call('PEXPIRE', KEYS[i], window + bucket)
-end
+/** Applies waiting changes alone (see `apply`): ARGV is the changes. */
+const APPLY = `${LIVE}
+apply(1, 1)
 return 1
 `;
 
 type ScriptedRedis = Redis & {
   gwRateAdmit(keys: number, ...args: Array<string | number>): Promise<number[]>;
-  gwRateAdd(keys: number, ...args: Array<string | number>): Promise<number>;
+  gwRateApply(keys: number, ...args: Array<string | number>): Promise<number>;
 };
+
+/** A change to one bucket of one window, waiting to be sent. */
+interface Change {
+  window: LimitWindow;
+  at: number;
+  amount: number;
+}
 
 /** How often the outage warning may repeat. */
 const WARN_EVERY_MS = 60_000;
+/** Tokens wait at most this long on a replica before they count for every replica. */
+const TOKEN_FLUSH_MS = 50;
 
+/**
+ * The windows in Redis, one script per admission. A served call's tokens do not cost a round
+ * trip of their own: they wait on this replica, merged per window and bucket, and go with the
+ * next admission of any call (or alone after TOKEN_FLUSH_MS). A refund goes at once.
+ */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: ScriptedRedis;
   private readonly local = new LocalLimiter();
+  private waiting = new Map<string, Change>();
+  private flushTimer: NodeJS.Timeout | undefined;
   private lastWarning = 0;
 
   constructor(
@@ -85,7 +144,7 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     // ioredis sends EVALSHA and falls back to EVAL when Redis has lost the script (NOSCRIPT).
     redis.defineCommand('gwRateAdmit', { lua: ADMIT });
-    redis.defineCommand('gwRateAdd', { lua: ADD });
+    redis.defineCommand('gwRateApply', { lua: APPLY });
     this.redis = redis as ScriptedRedis;
   }
 
@@ -93,6 +152,7 @@ export class RedisRateLimiter implements RateLimiter {
     if (windows.length === 0) {
       return { ok: true, windows: [], retryAt: now };
     }
+    const changes = this.takeWaiting();
     const args = windows.flatMap((window) => [
       WINDOW_MS[window.field],
       BUCKET_MS[window.field],
@@ -101,10 +161,13 @@ export class RedisRateLimiter implements RateLimiter {
     ]);
     try {
       const [over, ...counts] = await this.redis.gwRateAdmit(
-        windows.length,
+        windows.length + changes.length,
         ...this.keys(windows),
+        ...this.keys(changes.map((change) => change.window)),
         now,
+        windows.length,
         ...args,
+        ...changeArgs(changes),
       );
       const seen = windows.map((window, index) => {
         const count = counts[index * 2] ?? 0;
@@ -117,45 +180,68 @@ export class RedisRateLimiter implements RateLimiter {
       return { ok: over === 0, windows: seen, retryAt: Math.max(now, ...blocking.map((w) => w.freesAt)) };
     } catch (error) {
       this.outage(error);
+      await this.applyLocally(changes);
       return this.local.admit(windows, now);
     }
   }
 
   async refund(windows: readonly LimitWindow[], now: number): Promise<void> {
-    await this.add(
-      windows.filter((window) => !isTokenField(window.field)),
-      -1,
-      now,
-      () => this.local.refund(windows, now),
-    );
-  }
-
-  async addTokens(windows: readonly LimitWindow[], tokens: number, now: number): Promise<void> {
-    if (tokens > 0) {
-      await this.add(
-        windows.filter((window) => isTokenField(window.field)),
-        tokens,
-        now,
-        () => this.local.addTokens(windows, tokens, now),
-      );
+    for (const window of windows) {
+      if (!isTokenField(window.field)) {
+        this.wait({ window, at: now - (now % BUCKET_MS[window.field]), amount: -1 });
+      }
     }
+    await this.flush();
   }
 
-  private async add(
-    windows: readonly LimitWindow[],
-    amount: number,
-    now: number,
-    fallback: () => Promise<void>,
-  ): Promise<void> {
-    if (windows.length === 0) {
+  addTokens(windows: readonly LimitWindow[], tokens: number, now: number): Promise<void> {
+    if (tokens > 0) {
+      for (const window of windows) {
+        if (isTokenField(window.field)) {
+          this.wait({ window, at: now - (now % BUCKET_MS[window.field]), amount: tokens });
+        }
+      }
+      this.flushTimer ??= setTimeout(() => void this.flush(), TOKEN_FLUSH_MS).unref();
+    }
+    return Promise.resolve();
+  }
+
+  /** Sends every waiting change now (a timer, a refund, shutdown). */
+  async flush(): Promise<void> {
+    const changes = this.takeWaiting();
+    if (changes.length === 0) {
       return;
     }
-    const args = windows.flatMap((window) => [WINDOW_MS[window.field], BUCKET_MS[window.field]]);
     try {
-      await this.redis.gwRateAdd(windows.length, ...this.keys(windows), now, amount, ...args);
+      await this.redis.gwRateApply(
+        changes.length,
+        ...this.keys(changes.map((change) => change.window)),
+        ...changeArgs(changes),
+      );
     } catch (error) {
       this.outage(error);
-      await fallback();
+      await this.applyLocally(changes);
+    }
+  }
+
+  private wait(change: Change): void {
+    const id = `${change.window.scope}:${change.window.field}:${change.at}:${change.amount > 0 ? '+' : '-'}`;
+    const merged = this.waiting.get(id);
+    this.waiting.set(id, merged ? { ...merged, amount: merged.amount + change.amount } : change);
+  }
+
+  private takeWaiting(): Change[] {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const changes = [...this.waiting.values()];
+    this.waiting = new Map();
+    return changes;
+  }
+
+  /** Redis could not take the changes: this replica's own counters do. */
+  private async applyLocally(changes: readonly Change[]): Promise<void> {
+    for (const { window, at, amount } of changes) {
+      await (amount > 0 ? this.local.addTokens([window], amount, at) : this.local.refund([window], at));
     }
   }
 
@@ -171,4 +257,13 @@ export class RedisRateLimiter implements RateLimiter {
       this.log.warn({ err: error }, 'rate limits: Redis unreachable, counting on this replica only');
     }
   }
+}
+
+function changeArgs(changes: readonly Change[]): number[] {
+  return changes.flatMap(({ window, at, amount }) => [
+    at,
+    amount,
+    WINDOW_MS[window.field],
+    BUCKET_MS[window.field],
+  ]);
 }
