@@ -103,7 +103,7 @@ function canonical(ip: Ip): Ip {
 export class AddressList {
   private constructor(private readonly ranges: ReadonlyArray<[Ip, number]>) {}
 
-  /** Entries separated by spaces or commas; undefined naming the first entry that is neither. */
+  /** Entries separated by spaces or commas; `{ invalid }` naming the first entry that is neither. */
   static parse(text: string): AddressList | { invalid: string } {
     const ranges: Array<[Ip, number]> = [];
     for (const entry of text.split(/[\s,]+/).filter(Boolean)) {

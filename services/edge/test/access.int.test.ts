@@ -56,6 +56,29 @@ describe('access lists and account state at the edge', () => {
     await expectError(await status(user, undefined, gw.baseUrl), 403, ErrorCode.Forbidden, '127.0.0.1');
   });
 
+  it('refuses an AllowIPs entry that is neither an address nor a CIDR, on create and on update, changing nothing', async () => {
+    const created = await gw.request('/x-users', {
+      method: 'POST',
+      json: {
+        Name: 'badipsuser',
+        Email: 'badipsuser@example.com',
+        CreditGranted: 2,
+        AllowIPs: '10.0.0.0/8 intranet',
+      },
+    });
+    await expectError(created, 400, ErrorCode.InvalidRequest, '"intranet"');
+    expect((await gw.request('/x-users/badipsuser')).status).toBe(404);
+
+    const user = await createUser(gw, { extra: { AllowIPs: '10.0.0.0/8' } });
+    const updated = await gw.request(`/x-users/${user.id}`, {
+      method: 'PUT',
+      json: { AllowIPs: '300.1.1.1' },
+    });
+    await expectError(updated, 400, ErrorCode.InvalidRequest, '"300.1.1.1"');
+    const stored = (await (await gw.request(`/x-users/${user.id}`)).json()) as { AllowIPs?: string };
+    expect(JSON.stringify(stored)).toContain('10.0.0.0/8');
+  });
+
   it('believes X-Forwarded-For only from trusted proxies: the right-most untrusted hop is the client', async () => {
     const user = await createUser(gw, { extra: { AllowIPs: '10.0.0.0/8' } });
     // A forged header straight to an edge that trusts no proxy changes nothing.

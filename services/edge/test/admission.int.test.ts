@@ -90,4 +90,42 @@ describe('admission of AI calls (post-paid, decision 1)', () => {
     await client.debit({ accountId: BigInt(user.id), amountNano: usd(1), idempotencyKey: 'evt_admission_2' });
     await waitFor(() => refusedForQuota(user.key), 'refusal at the HardLimit');
   });
+
+  it("stops AI calls on every replica once the UTC day's DailyLimit is reached, with money and month left", async () => {
+    const user = await createUser(gw, { credit: 10, extra: { HardLimit: 8 } });
+    expect((await gw.request(`/x-users/${user.id}`, { method: 'PUT', json: { DailyLimit: 1 } })).status).toBe(
+      200,
+    );
+    const replica = await gw.startEdgeReplica();
+    const refusedOn = async (base: string) => {
+      const response = await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        key: user.key,
+        base,
+        json: { model: 'gpt-4o-mini', messages: [] },
+      });
+      const body = await response.text();
+      return response.status === 429 && body.includes('DailyLimit');
+    };
+    // Both edges cache the account below its DailyLimit.
+    await client.debit({
+      accountId: BigInt(user.id),
+      amountNano: usd('0.5'),
+      idempotencyKey: 'evt_admission_3',
+    });
+    await waitFor(
+      async () => !(await refusedOn(gw.baseUrl)) && !(await refusedOn(replica)),
+      'both edges admit',
+    );
+
+    await client.debit({
+      accountId: BigInt(user.id),
+      amountNano: usd('0.5'),
+      idempotencyKey: 'evt_admission_4',
+    });
+    await waitFor(() => refusedOn(gw.baseUrl), 'refusal on the first edge', 1_000, 20);
+    await waitFor(() => refusedOn(replica), 'refusal on the replica', 1_000, 20);
+    // Reads still answer.
+    expect((await gw.request('/dashboard/status', { key: user.key, base: replica })).status).toBe(200);
+  });
 });

@@ -1,4 +1,5 @@
 import { AppError, ErrorCode, formatUsd, usd } from '@gw/kit';
+import { assertFieldValues } from './account-fields.js';
 import { takenError, writtenAccount } from './account-write.js';
 import { describeKey, generateApiKey } from './api-key.js';
 import { creditDays, moveCredit } from './credit.js';
@@ -91,6 +92,7 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
   if (problem) {
     throw new AppError(ErrorCode.InvalidRequest, problem);
   }
+  assertFieldValues(fields);
   if (input.creditGrantedNano < MIN_CREDIT_GRANT_NANO) {
     throw new AppError(ErrorCode.InvalidRequest, 'CreditGranted must be at least 2 USD');
   }

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode, formatUsd, newId } from '@gw/kit';
 import { assertManages } from './access.js';
+import { assertFieldValues } from './account-fields.js';
 import { takenError, writtenAccount } from './account-write.js';
 import { applyAllowModels, resourcesOutsideParent } from './allow-models.js';
 import { clawBack, creditDays, moveCredit } from './credit.js';
@@ -76,27 +77,7 @@ function checkFields(
   if (fields.billingEmail !== undefined && fields.billingEmail !== '' && emailProblem(fields.billingEmail)) {
     throw new AppError(ErrorCode.InvalidRequest, 'BillingEmail must be a valid address');
   }
-  for (const field of [
-    'hardLimitNano',
-    'softLimitNano',
-    'dailyLimitNano',
-    'userLimitNano',
-    'autoQuotaNano',
-    'rpm',
-    'rph',
-    'rpd',
-    'tpm',
-    'tph',
-    'tpd',
-  ] as const) {
-    const value = fields[field];
-    if (value !== undefined && value < 0n) {
-      throw new AppError(ErrorCode.InvalidRequest, `${field} must not be negative`);
-    }
-  }
-  if (fields.rates !== undefined && !(Number.isFinite(fields.rates) && fields.rates > 0)) {
-    throw new AppError(ErrorCode.InvalidRequest, 'Rates must be a positive number');
-  }
+  assertFieldValues(fields);
 }
 
 /**
