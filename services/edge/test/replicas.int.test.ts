@@ -1,0 +1,116 @@
+import { createUser, keyTestEnv, randomSecret, startGateway, waitFor, type Gateway } from '@gw/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MockUpstream } from '../../proxy/test/mock-upstream.js';
+
+interface RouteView {
+  Level: number | null;
+}
+
+/**
+ * Two edges and two proxies on the same PostgreSQL, Redis and NATS behave as one gateway: the
+ * second edge sends its AI traffic to the second proxy, as a load balancer in front of each
+ * tier would spread it.
+ */
+describe('replicas behave as one', () => {
+  let gw: Gateway;
+  let mock: MockUpstream;
+  let secondEdge: string;
+  let slowSecret: string;
+
+  const routeLevel = async (model: string, base: string) => {
+    const response = await gw.request(`/x-route?model=${model}`, { base });
+    return ((await response.json()) as RouteView).Level;
+  };
+
+  beforeAll(async () => {
+    mock = await MockUpstream.start();
+    gw = await startGateway({ env: keyTestEnv() });
+    const proxy = await gw.startProxyReplica();
+    secondEdge = await gw.startEdgeReplica({ PROXY_ADDR: proxy });
+    slowSecret = randomSecret();
+    for (const level of [1, 2]) {
+      const created = await gw.request('/x-keys', {
+        method: 'POST',
+        json: { SecretKey: level === 1 ? slowSecret : randomSecret(), Level: level, Provider: mock.url },
+      });
+      expect(created.status).toBe(200);
+    }
+    // Streams of ten chunks 100 ms apart: a call is in flight for about a second.
+    mock.set(slowSecret, { chunks: 10, chunkDelayMs: 100 });
+  });
+
+  afterAll(async () => {
+    await gw.stop();
+    await mock.stop();
+  });
+
+  it('a config change made through one edge reaches the proxy behind the other within a second', async () => {
+    for (const level of [1, 2]) {
+      const changed = await gw.request('/x-config', {
+        method: 'PUT',
+        json: { LEVEL_MAPPER: `rep-*=${level}` },
+      });
+      expect(changed.status).toBe(200);
+      await waitFor(
+        async () => (await routeLevel('rep-a', secondEdge)) === level,
+        `Level ${level} on the second proxy`,
+        1_000,
+        20,
+      );
+      await waitFor(
+        async () => (await routeLevel('rep-a', gw.baseUrl)) === level,
+        `Level ${level} on the first proxy`,
+        1_000,
+        20,
+      );
+    }
+  });
+
+  it('a key rotated through one edge is refused by the other within a second', async () => {
+    const user = await createUser(gw);
+    expect((await gw.request('/dashboard/status', { key: user.key, base: secondEdge })).status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const rotated = await gw.request('/x-self', {
+      method: 'POST',
+      key: user.key,
+      json: { confirm: `${today}-ROTATE-SELF` },
+    });
+    expect(rotated.status).toBe(200);
+    await waitFor(
+      async () => (await gw.request('/dashboard/status', { key: user.key, base: secondEdge })).status === 401,
+      'the old key refused on the second edge',
+      1_000,
+      20,
+    );
+  });
+
+  it('an edge stopped with SIGTERM finishes every call in flight while the other keeps serving', async () => {
+    const configured = await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'rep-*=1' } });
+    expect(configured.status).toBe(200);
+    await waitFor(async () => (await routeLevel('rep-b', secondEdge)) === 1, 'Level 1 on the second proxy');
+    const stream = (base: string) =>
+      gw
+        .request('/v1/chat/completions', {
+          method: 'POST',
+          base,
+          json: { model: 'rep-b', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+        })
+        .then(async (response) => ({ status: response.status, body: await response.text() }));
+
+    const inFlight = Array.from({ length: 6 }, () => stream(secondEdge));
+    await waitFor(
+      async () => mock.for(slowSecret).filter((r) => r.finishedAt === undefined).length >= 6,
+      'six calls upstream',
+    );
+    const edge = [...gw.processes].find(([name]) => name.startsWith('edge-'))?.[1];
+    const stopped = edge?.stop(15_000);
+    // The load balancer now sends everything to the first edge.
+    const meanwhile = Array.from({ length: 6 }, () => stream(gw.baseUrl));
+
+    expect(await stopped).toBe(0);
+    for (const call of [...(await Promise.all(inFlight)), ...(await Promise.all(meanwhile))]) {
+      expect(call.status).toBe(200);
+      expect(call.body).toContain('data: [DONE]');
+    }
+  });
+});
