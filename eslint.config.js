@@ -13,22 +13,22 @@ const SERVICES = readdirSync(new URL('./services', import.meta.url), { withFileT
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-/** The only workspace packages a service may import (STYLE 5). */
+/** The only workspace packages a service may import (CONTRIBUTING.md, Layout). */
 const ALLOWED_GW = ['@gw/kit', '@gw/proto', '@gw/testkit'];
 
 const NO_OTHER_SERVICE = [
   {
     group: ['@gw/*', ...ALLOWED_GW.map((name) => `!${name}`)],
     message:
-      'Import only @gw/kit, @gw/proto and @gw/testkit, never a service (STYLE 5): ask it over gRPC or NATS.',
+      'Import only @gw/kit, @gw/proto and @gw/testkit, never a service (CONTRIBUTING.md, Layout): ask it over gRPC or NATS.',
   },
   {
     regex: String.raw`^(\.\./){2,}(services/)?(${SERVICES.join('|')})/(src|test)(/|$)`,
-    message: 'A service never imports another service (STYLE 5): ask it over gRPC or NATS.',
+    message: 'A service never imports another service (CONTRIBUTING.md, Layout): ask it over gRPC or NATS.',
   },
 ];
 
-const ENV_MESSAGE = 'Read the environment only in config.ts, once, with zod (STYLE 15).';
+const ENV_MESSAGE = 'Read the environment only in config.ts, once, with zod (CONTRIBUTING.md, Layout).';
 const NO_ENV_IMPORT = [
   { name: 'node:process', importNames: ['env'], message: ENV_MESSAGE },
   { name: 'process', importNames: ['env'], message: ENV_MESSAGE },
@@ -54,7 +54,8 @@ const NO_DOMAIN_IO = {
     'fs',
     'fs/*',
   ],
-  message: 'The domain does no I/O: receive a port (store, clock, events) in deps instead (STYLE 3).',
+  message:
+    'The domain does no I/O: receive a port (store, clock, events) in deps instead (CONTRIBUTING.md, Layout).',
 };
 
 const restrictedImports = (patterns) => ['error', { paths: NO_ENV_IMPORT, patterns }];
@@ -127,7 +128,7 @@ export default defineConfig(
       },
     },
   },
-  // STYLE 15: process.env only in config.ts.
+  // process.env only in config.ts (CONTRIBUTING.md, Layout).
   {
     files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
     ignores: ['**/config.ts'],
@@ -135,8 +136,8 @@ export default defineConfig(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: ENV_MESSAGE }],
     },
   },
-  // main.ts may hand process.env to its config loader and do nothing else with it (STYLE 15:
-  // `const config = loadConfig(process.env)` is the first line of main.ts).
+  // main.ts may hand process.env to its config loader and do nothing else with it
+  // (`const config = loadConfig(process.env)` is the first line of main.ts).
   // Admin commands (services/*/src/cli/*.ts) are entry points too.
   {
     files: ['services/*/src/main.ts', 'packages/*/src/main.ts', 'services/*/src/cli/*.ts'],
@@ -152,7 +153,7 @@ export default defineConfig(
       ],
     },
   },
-  // STYLE 5: a service imports packages only (packages never import services either).
+  // A service imports packages only (packages never import services either).
   {
     files: ['services/**/*.ts', 'packages/**/*.ts'],
     rules: {
@@ -160,14 +161,14 @@ export default defineConfig(
       '@typescript-eslint/no-restricted-imports': restrictedImports(NO_OTHER_SERVICE),
     },
   },
-  // STYLE 3: the domain does no I/O.
+  // The domain does no I/O (CONTRIBUTING.md, Layout).
   {
     files: ['services/*/src/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrictedImports([...NO_OTHER_SERVICE, NO_DOMAIN_IO]),
     },
   },
-  // STYLE 17: console only in scripts and benchmarks.
+  // console only in scripts and benchmarks: services log through pino (CONTRIBUTING.md, Logging).
   {
     files: ['scripts/**', 'bench/**', 'packages/*/scripts/**'],
     rules: { 'no-console': 'off' },

@@ -29,7 +29,7 @@ describe('toGrpcStatus', () => {
     expect(toGrpcStatus(code as ErrorCode)).toBe(expected);
   });
 
-  it('uses the numbers the STYLE examples name (not_found 5, rate_limited 8)', () => {
+  it('uses the standard gRPC numbers (not_found 5, rate_limited 8)', () => {
     expect(toGrpcStatus(ErrorCode.NotFound)).toBe(5);
     expect(toGrpcStatus(ErrorCode.RateLimited)).toBe(8);
   });
