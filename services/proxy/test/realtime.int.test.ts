@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SUBJECTS } from '@gw/kit';
-import { events } from '@gw/proto';
+import { createGrpcClient, SUBJECTS, usd } from '@gw/kit';
+import { accounts as accountsProto, events } from '@gw/proto';
 import { createUser, startGateway, waitFor, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -277,6 +277,29 @@ describe('GET /v1/realtime through the edge', () => {
       });
       expect(rotated.status).toBe(200);
       expect((await endedWithin(opened, 1_000)).code).toBe(1008);
+    });
+
+    it('ends a session within a second of its balance reaching the floor for AI calls', async () => {
+      const user = await realtimeUser('rtendbalance');
+      const opened = session(await openSession(gw, 'gpt-rt-end-1', user.key));
+      await waitFor(
+        async () => opened.frames.some((frame) => frame.type === 'session.created'),
+        'session.created',
+      );
+      const accounts = createGrpcClient(
+        accountsProto.AccountsServiceClient,
+        gw.env.ACCOUNTS_ADDR ?? '',
+        gw.env.GW_INTERNAL_TOKEN ?? '',
+      );
+      await accounts.debit({
+        accountId: BigInt(user.id),
+        amountNano: usd(5),
+        idempotencyKey: 'evt_rt_balance_floor',
+      });
+      accounts.close();
+      const ended = await endedWithin(opened, 1_000);
+      expect(ended.code).toBe(1008);
+      expect(ended.error).toMatchObject({ error: { message: expect.stringContaining('balance') } });
     });
 
     it('checks the model named in a binary frame like one in a text frame', async () => {
