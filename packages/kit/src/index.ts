@@ -16,6 +16,7 @@ export * from './caller.js';
 export * from './secret-box.js';
 export * from './key-check.js';
 export * from './audit.js';
+export * from './ip-ranges.js';
 export * from './upstream-address.js';
 export * from './mail-queue.js';
 export * from './http-errors.js';

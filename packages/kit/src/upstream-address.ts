@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { z } from 'zod';
 import { env } from './config.js';
+import { inAnyRange, parseCidrList, parseIpv4, parseIpv6, type IpRange } from './ip-ranges.js';
 import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from './topology.js';
 
 /**
@@ -12,18 +13,11 @@ import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from 
  * - the gateway's own endpoints are refused for every pool: every `<SERVICE>_ADDR` and the edge's
  *   port (`GW_EDGE_PORT`) on any loopback address (and on the host the variable names), and the
  *   host of `GW_PUBLIC_URL` and each `GW_SELF_HOSTS` entry on any port;
- * - loopback and private ranges are allowed for root's pool only (self-hosted models) and refused
- *   for tenant owners' pools.
+ * - loopback and private ranges are allowed for root's pool (self-hosted models) and refused for
+ *   tenant owners' pools, except addresses inside the ranges the operator lists in
+ *   GW_TENANT_PRIVATE_CIDRS (which never unlock link-local, metadata or the gateway itself).
  */
 export type AddressClass = 'public' | 'private' | 'loopback' | 'unspecified' | 'link-local' | 'reserved';
-
-function parseIpv4(text: string): number[] | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4 || parts.some((part) => !/^\d{1,3}$/.test(part) || Number(part) > 255)) {
-    return undefined;
-  }
-  return parts.map(Number);
-}
 
 export function classifyIpv4(octets: readonly number[]): AddressClass {
   const [a = 0, b = 0] = octets;
@@ -48,43 +42,6 @@ export function classifyIpv4(octets: readonly number[]): AddressClass {
     return 'private';
   }
   return 'public';
-}
-
-/** Expands an IPv6 literal (no brackets) into 8 16-bit groups; undefined when it is not one. */
-function parseIpv6(text: string): number[] | undefined {
-  let body = text.toLowerCase();
-  const zone = body.indexOf('%');
-  if (zone >= 0) {
-    body = body.slice(0, zone);
-  }
-  const lastColon = body.lastIndexOf(':');
-  const last = body.slice(lastColon + 1);
-  if (last.includes('.')) {
-    // A trailing dotted quad stands for the last two groups.
-    const v4 = parseIpv4(last);
-    if (!v4) {
-      return undefined;
-    }
-    const hi = (((v4[0] ?? 0) << 8) | (v4[1] ?? 0)).toString(16);
-    const lo = (((v4[2] ?? 0) << 8) | (v4[3] ?? 0)).toString(16);
-    body = `${body.slice(0, lastColon + 1)}${hi}:${lo}`;
-  }
-  const halves = body.split('::');
-  if (halves.length > 2) {
-    return undefined;
-  }
-  const group = (part: string) => (part === '' ? [] : part.split(':'));
-  const head = group(halves[0] ?? '');
-  const rest = halves.length === 2 ? group(halves[1] ?? '') : [];
-  if ([...head, ...rest].some((part) => !/^[0-9a-f]{1,4}$/.test(part))) {
-    return undefined;
-  }
-  const known = head.length + rest.length;
-  if (halves.length === 1 ? known !== 8 : known > 7) {
-    return undefined;
-  }
-  const zeros = new Array<number>(8 - known).fill(0);
-  return [...head, ...zeros.map(String), ...rest].map((part) => parseInt(part, 16));
 }
 
 export function classifyIpv6(groups: readonly number[]): AddressClass {
@@ -223,6 +180,34 @@ export interface UpstreamAddressPolicy {
   /** Root's pool: loopback and private ranges are allowed (self-hosted models). */
   rootPool: boolean;
   self: SelfAddresses;
+  /** Loopback and private addresses a tenant owner's pool may reach too (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate?: readonly IpRange[];
+}
+
+/**
+ * GW_TENANT_PRIVATE_CIDRS: loopback or private ranges (comma or space separated CIDRs or single
+ * addresses) tenant owners' Providers and mail servers may use; empty by default. A service that
+ * checks upstream addresses spreads this into its env schema beside selfAddressEnv.
+ */
+export const tenantPrivateEnv = {
+  GW_TENANT_PRIVATE_CIDRS: z
+    .string()
+    .default('')
+    .superRefine((value, context) => {
+      const { invalid } = parseCidrList(value);
+      if (invalid.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `not CIDR ranges or addresses: ${invalid.slice(0, 5).join(', ')}`,
+        });
+      }
+    })
+    .transform((value) => parseCidrList(value).ranges),
+};
+
+/** Whether a tenant's pool may reach this loopback or private address (operator-listed ranges). */
+function tenantMayReach(address: string, policy: UpstreamAddressPolicy): boolean {
+  return policy.rootPool || inAnyRange(address, policy.tenantPrivate ?? []);
 }
 
 /** Is host:port one of the gateway's own endpoints (by name or address)? */
@@ -258,9 +243,9 @@ export function refuseUpstreamAddress(
     case 'public':
       return undefined;
     case 'private':
-      return policy.rootPool ? undefined : 'must not point at a private network address';
+      return tenantMayReach(address, policy) ? undefined : 'must not point at a private network address';
     case 'loopback':
-      return policy.rootPool ? undefined : 'must not point at a loopback address';
+      return tenantMayReach(address, policy) ? undefined : 'must not point at a loopback address';
     case 'link-local':
       return 'must not point at a link-local or metadata address';
     case 'reserved':

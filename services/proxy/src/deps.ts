@@ -1,4 +1,4 @@
-import type { Logger, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
+import type { IpRange, Logger, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
 import type { KeyHealthStore, KeySource, LevelEvents, OwnerAlerts, UsageOutbox } from './domain/ports.js';
 import type { OwnerPool, PoolKey } from './domain/pool.js';
 import type { ProviderDefaults } from './domain/providers.js';
@@ -21,6 +21,8 @@ export interface ProxyDeps {
   };
   /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
   self: SelfAddresses;
+  /** Loopback and private ranges a tenant owner's pool may reach (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate: readonly IpRange[];
   keys: KeySource;
   upstream: UpstreamClient;
   /** Open realtime sessions, ended when their account is revoked. */
@@ -39,8 +41,11 @@ export interface ProxyDeps {
 }
 
 /** The connect-time address rule for this pool: root's may reach loopback and private models. */
-export function upstreamPolicy(deps: Pick<ProxyDeps, 'self'>, pool: OwnerPool): UpstreamAddressPolicy {
-  return { rootPool: pool.ownerIsRoot, self: deps.self };
+export function upstreamPolicy(
+  deps: Pick<ProxyDeps, 'self' | 'tenantPrivate'>,
+  pool: OwnerPool,
+): UpstreamAddressPolicy {
+  return { rootPool: pool.ownerIsRoot, self: deps.self, tenantPrivate: deps.tenantPrivate };
 }
 
 /** What the failure bookkeeping needs, from the proxy's dependencies. */

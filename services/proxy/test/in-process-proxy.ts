@@ -119,6 +119,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     alerted: [] as string[],
   };
   const deps: ProxyDeps = {
+    tenantPrivate: [],
     config: {
       GW_INTERNAL_TOKEN: TOKEN,
       PROXY_UPSTREAM_TIMEOUT_MS: 1_000,

@@ -1,4 +1,4 @@
-import type { SecretBox, SelfAddresses } from '@gw/kit';
+import type { IpRange, SecretBox, SelfAddresses } from '@gw/kit';
 import type { KeyFilter, KeyRecord, KeyRow, SleepingKey } from './model.js';
 
 export interface KeysStore {
@@ -76,4 +76,6 @@ export interface KeypoolDeps {
   clock: Clock;
   /** The gateway's own endpoints (listen addresses, GW_EDGE_PORT, GW_PUBLIC_URL, GW_SELF_HOSTS). */
   self: SelfAddresses;
+  /** Loopback and private ranges a tenant owner's Provider may use (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate: readonly IpRange[];
 }
