@@ -4,6 +4,9 @@ import { ensureStream, publishDurable, type NatsConnection } from './nats.js';
 import { STREAMS, SUBJECTS } from './subjects.js';
 import { events } from '@gw/proto';
 
+/** What an operation-log entry's target_id names. */
+export type AuditTargetType = 'account' | 'key' | 'config' | 'news';
+
 /** One operation-log entry as any service reports it; never carries a secret. */
 export interface AuditEntry {
   action: string;
@@ -11,6 +14,26 @@ export interface AuditEntry {
   targetId: bigint;
   details: string;
   ipAddress: string;
+  /** Default: by the action (`targetTypeOf`). */
+  targetType?: AuditTargetType;
+  /** Default `success`; a refused or failed operation is `failed`. */
+  status?: 'success' | 'failed';
+  /** The owner whose tree the target is in, when the operator is outside it (root in multi-tenant mode). */
+  tenantId?: bigint;
+}
+
+/** The target type an action implies (`add_key` names a key); entries of older publishers carry none. */
+export function targetTypeOf(action: string): AuditTargetType {
+  if (action.endsWith('_key')) {
+    return 'key';
+  }
+  if (action.endsWith('_config')) {
+    return 'config';
+  }
+  if (action.endsWith('_news')) {
+    return 'news';
+  }
+  return 'account';
 }
 
 export type PublishAudit = (entry: AuditEntry) => void;
@@ -32,7 +55,14 @@ export async function createAuditPublisher(nc: NatsConnection, log: Logger): Pro
   const inFlight = new Set<Promise<unknown>>();
   const publish: PublishAudit = (entry) => {
     const eventId = newId('event');
-    const message = { ...entry, status: 'success', at: new Date().toISOString(), eventId };
+    const message = {
+      ...entry,
+      targetType: entry.targetType ?? targetTypeOf(entry.action),
+      status: entry.status ?? 'success',
+      tenantId: entry.tenantId ?? 0n,
+      at: new Date().toISOString(),
+      eventId,
+    };
     const published = publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId)
       .catch((error: unknown) => {
         log.warn({ err: error, action: entry.action }, 'audit event not published');

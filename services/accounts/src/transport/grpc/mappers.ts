@@ -1,6 +1,6 @@
 import type { accounts as pb } from '@gw/proto';
 import type { AccountFields } from '../../domain/create-account.js';
-import type { AccountView } from '../../domain/model.js';
+import type { AccountView, Inherited } from '../../domain/model.js';
 
 export function toProtoAccount(view: AccountView): pb.Account {
   const { account: a } = view;
@@ -51,10 +51,21 @@ export function toProtoAccount(view: AccountView): pb.Account {
     keyPrefix: a.keyPrefix,
     keyLast4: a.keyLast4,
     keyLastUsedAt: a.keyLastUsedAt?.toISOString() ?? '',
+    inherited: view.inherited && toProtoInherited(view.inherited),
     daySpendNano: a.daySpendNano,
     monthSpendNano: a.monthSpendNano,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
+  };
+}
+
+function toProtoInherited(inherited: Inherited): pb.Inherited {
+  return {
+    allowModels: inherited.allowModels,
+    allowLevels: inherited.allowLevels,
+    resources: inherited.resources,
+    allowIps: inherited.allowIps,
+    ...inherited.limits,
   };
 }
 
