@@ -26,6 +26,39 @@ export interface CallerIdentity {
   modelMapper: string;
   /** Resource allowlist (catalogue paths, comma or space separated); empty allows all inference. */
   resources: string;
+  /**
+   * What the account's ancestors impose (docs/decisions.md §13): each ancestor's non-empty list,
+   * nearest first. The account may use a model, Level or resource only when its own list and
+   * every list here allow it.
+   */
+  inherited: InheritedLists;
+}
+
+export interface InheritedLists {
+  allowModels: string[];
+  allowLevels: string[];
+  resources: string[];
+}
+
+export const NO_INHERITED: InheritedLists = { allowModels: [], allowLevels: [], resources: [] };
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
+
+/** An edge from before `inherited` existed leaves it out: that caller has no ancestor lists. */
+function inheritedOf(value: unknown): InheritedLists | undefined {
+  if (value === undefined) {
+    return NO_INHERITED;
+  }
+  if (typeof value !== 'object' || value === null) {
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  const allowModels = stringList(record.allowModels);
+  const allowLevels = stringList(record.allowLevels);
+  const resources = stringList(record.resources);
+  return allowModels && allowLevels && resources ? { allowModels, allowLevels, resources } : undefined;
 }
 
 export function encodeCaller(caller: CallerIdentity): string {
@@ -42,8 +75,10 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
     const fields = ['accountId', 'ownerId', 'allowModels', 'allowLevels', 'modelMapper'] as const;
     // An edge from before `resources` existed leaves it out: that caller has no resource list.
     const resources = value.resources ?? '';
+    const inherited = inheritedOf(value.inherited);
     if (
       typeof resources !== 'string' ||
+      inherited === undefined ||
       !fields.every((field) => typeof value[field] === 'string') ||
       !/^\d+$/.test(String(value.accountId)) ||
       !/^\d+$/.test(String(value.ownerId))
@@ -57,6 +92,7 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
       allowLevels: String(value.allowLevels),
       modelMapper: String(value.modelMapper),
       resources,
+      inherited,
     };
   } catch {
     return undefined;

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, encodeCaller, type CallerIdentity } from '@gw/kit';
+import { createLogger, encodeCaller, NO_INHERITED, type CallerIdentity } from '@gw/kit';
 import type { events } from '@gw/proto';
 import type { ProxyDeps } from '../src/deps.js';
 import type { FailureClass } from '../src/domain/key-health.js';
@@ -28,6 +28,7 @@ export const CALLER: CallerIdentity = {
   allowLevels: '',
   modelMapper: '',
   resources: '',
+  inherited: NO_INHERITED,
 };
 
 export class MemoryOutbox implements UsageOutbox {

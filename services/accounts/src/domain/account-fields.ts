@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { ACCOUNT_BOUNDS, AppError, ErrorCode } from '@gw/kit';
 import {
   checkAllowIps,
   checkAllowLevels,
@@ -116,7 +116,7 @@ export function checkFieldValues(fields: AccountFields): void {
   ] as const) {
     const value = fields[field];
     if (value !== undefined) {
-      checkInteger(name, value, 0, 1_000_000);
+      checkInteger(name, value, 0, ACCOUNT_BOUNDS.maxAttribute);
     }
   }
   if (fields.allowModels !== undefined) {

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_BOUNDS,
   AI_RESOURCE_PATHS,
   AppError,
   ErrorCode,
@@ -18,15 +19,11 @@ import { LIMIT_FIELDS } from './model.js';
  * excerpt of what was sent.
  */
 
-/** Largest USD amount of any one movement, limit or balance: far inside int64 nano-USD. */
-export const MAX_USD = 1_000_000_000;
+export const MAX_USD = ACCOUNT_BOUNDS.maxUsd;
 export const MAX_AMOUNT_NANO = usd(MAX_USD);
-/** Largest RPM…TPD and ModelLimits value. */
-export const MAX_RATE_LIMIT = 1_000_000_000_000n;
-/** Largest Rates and Factor. */
-export const MAX_MULTIPLIER = 1_000_000;
-/** Entries of ModelLimits and of ModelMapper. */
-export const MAX_MAP_ENTRIES = 1024;
+export const MAX_RATE_LIMIT = BigInt(ACCOUNT_BOUNDS.maxRateLimit);
+const MAX_MULTIPLIER = ACCOUNT_BOUNDS.maxMultiplier;
+const MAX_MAP_ENTRIES = ACCOUNT_BOUNDS.maxMapEntries;
 const MODEL_PATTERN = /^[A-Za-z0-9._:/@+*-]{1,256}$/;
 const MODEL_NAME = /^[A-Za-z0-9._:/@+-]{1,256}$/;
 const RESOURCE_PATHS = new Set(AI_RESOURCE_PATHS);

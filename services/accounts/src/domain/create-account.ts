@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, excerpt, formatUsd, usd } from '@gw/kit';
+import { ACCOUNT_BOUNDS, AppError, ErrorCode, excerpt, formatUsd, usd } from '@gw/kit';
 import {
   assertOwnerOnlyFields,
   assertWithinActor,
@@ -24,7 +24,7 @@ import { nameScopeOf, reportedTenant } from './tenancy.js';
 
 export { OWNER_ONLY_FIELDS, type AccountFields } from './account-fields.js';
 
-export const MIN_CREDIT_GRANT_NANO = usd(2);
+export const MIN_CREDIT_GRANT_NANO = usd(ACCOUNT_BOUNDS.minCreditUsd);
 
 export interface CreateAccountInput {
   callerId: bigint;

@@ -50,7 +50,11 @@ export class AuthCache {
     return fetching;
   }
 
-  /** Drops every cached key of the account (rotation, disable, delete, limits). */
+  /**
+   * Drops every cached key of the account (rotation, disable, delete, limits) and of every account
+   * below it: a cached entry carries what its ancestors impose (docs/decisions.md §13), so a
+   * parent's change must reach its descendants' entries too.
+   */
   invalidateAccount(accountId: bigint, keyHash?: string): void {
     this.epoch += 1;
     if (keyHash) {
@@ -60,6 +64,13 @@ export class AuthCache {
     if (cached) {
       this.entries.delete(cached);
       this.hashByAccount.delete(accountId);
+    }
+    const segment = `.${accountId}.`;
+    for (const [hash, entry] of this.entries) {
+      if (entry.account.dna.includes(segment)) {
+        this.entries.delete(hash);
+        this.hashByAccount.delete(entry.account.id);
+      }
     }
   }
 

@@ -21,7 +21,11 @@ import { authenticate, callerOf, resolveCaller } from '../auth/authenticate.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
 
-/** What the proxy needs to know about the caller; root and owners are served by their own pool. */
+/**
+ * What the proxy needs to know about the caller: the owner whose pool serves it (root and owners
+ * are served by their own), and its effective lists, i.e. its own together with those its
+ * ancestors impose (accounts reads them along the DNA path, docs/decisions.md §13).
+ */
 export function callerIdentity(account: accounts.Account): CallerIdentity {
   return {
     accountId: String(account.id),
@@ -30,6 +34,11 @@ export function callerIdentity(account: accounts.Account): CallerIdentity {
     allowLevels: account.allowLevels,
     modelMapper: account.modelMapper,
     resources: account.resources,
+    inherited: {
+      allowModels: account.inherited?.allowModels ?? [],
+      allowLevels: account.inherited?.allowLevels ?? [],
+      resources: account.inherited?.resources ?? [],
+    },
   };
 }
 

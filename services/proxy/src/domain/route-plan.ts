@@ -1,5 +1,5 @@
 import { AppError, ErrorCode, keyModelField, type CallerIdentity } from '@gw/kit';
-import { accountMapper, isLevelAllowed, isModelAllowed } from './allowlists.js';
+import { accountMapper, ancestorsAllowModel, callerMayUseLevel, callerMayUseModel } from './allowlists.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 
 /**
@@ -157,13 +157,14 @@ export function planRoute(
     plan,
   });
 
-  if (!isModelAllowed(caller.allowModels, model)) {
+  const accountMapped = accountMapper(caller.modelMapper).lookup(model) ?? model;
+  if (!callerMayUseModel(caller, model) || !ancestorsAllowModel(caller, accountMapped)) {
     return refuse('model_not_allowed', `model ${model} is not allowed for this key`);
   }
   if (level === undefined) {
     return refuse('model_not_routed', `model ${modelMapped} is not routed to any Level`);
   }
-  if (!isLevelAllowed(caller.allowLevels, level)) {
+  if (!callerMayUseLevel(caller, level)) {
     return refuse('level_not_allowed', `Level ${level} is not allowed for this key`);
   }
 
@@ -180,7 +181,7 @@ export function planRoute(
   const seen = new Set<string>();
   for (const candidate of ordered) {
     const id = `${candidate.model}\u0000${candidate.level}`;
-    if (seen.has(id) || !isLevelAllowed(caller.allowLevels, candidate.level)) {
+    if (seen.has(id) || !callerMayUseLevel(caller, candidate.level)) {
       continue;
     }
     seen.add(id);
