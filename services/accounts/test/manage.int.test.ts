@@ -415,7 +415,9 @@ describe('PUT|POST and DELETE /x-users/{identifier}', () => {
         const update = await put(identifier, { HardLimit: 7 }, key);
         const remove = await del(identifier, key);
         const got = { read: read.status, update: update.status, delete: remove.status };
-        expect(got, `${actor} on ${identifier}`).toEqual(expected[actor]);
+        // A DNA path on /x-dna names a subtree, which A1 may list under its own path.
+        const readSelf = actor === 'self' && identifier === a1.dna ? { read: 200 } : {};
+        expect(got, `${actor} on ${identifier}`).toEqual({ ...expected[actor], ...readSelf });
         for (const response of [read, update, remove]) {
           if (response.status === 403) {
             expect(await response.text()).not.toContain(a1.name);
