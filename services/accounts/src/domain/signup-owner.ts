@@ -13,7 +13,9 @@ const UNAVAILABLE = 'Sign-up is temporarily unavailable';
  * Missing or disabled, or root in multi-tenant mode (whose subaccounts are owners): signup is
  * unavailable.
  */
-export async function loadSignupOwner(deps: SignupDeps): Promise<AccountRecord> {
+export async function loadSignupOwner(
+  deps: Pick<SignupDeps, 'store' | 'policy'> & { signupPolicy: Pick<SignupDeps['signupPolicy'], 'owner'> },
+): Promise<AccountRecord> {
   const identifier = parseIdentifier(deps.signupPolicy.owner);
   const rootScope = async () => (await deps.store.accounts.findRoot())?.id ?? 0n;
   let owner: AccountRecord | undefined;

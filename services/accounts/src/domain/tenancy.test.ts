@@ -7,6 +7,7 @@ import { getAccount } from './get-account.js';
 import { listAccounts } from './list-accounts.js';
 import { listOperations } from './list-operations.js';
 import { recordOperation } from './record-operation.js';
+import { loadSignupOwner } from './signup-owner.js';
 import { updateAccount } from './update-account.js';
 
 describe('tenants (GW_TENANCY=multi) over the in-memory stores', () => {
@@ -160,6 +161,26 @@ describe('tenants (GW_TENANCY=multi) over the in-memory stores', () => {
     const accountLog = await listOperations(world.deps, { callerId: a.account.id, page: 1, size: 100 });
     expect(accountLog.entries.map((entry) => entry.action).sort()).toEqual(['add_user', 'update_user']);
     expect(accountLog.entries.every((entry) => entry.targetType === 'account')).toBe(true);
+  });
+});
+
+describe('the signup owner in multi-tenant mode', () => {
+  it('is unavailable as root, and found by name among the owners', async () => {
+    const world = await moneyWorld({ tenancy: 'multi' });
+    const signupTo = (owner: string) => loadSignupOwner({ ...world.deps, signupPolicy: { owner } });
+    await expect(signupTo('root')).rejects.toMatchObject({
+      code: 'unavailable',
+      details: { reason: expect.stringContaining('not root') },
+    });
+    const desk = await createAccount(world.deps, {
+      callerId: world.root.id,
+      fields: { name: 'signupdesk', email: 'desk@example.com', isOwner: true },
+      creditGrantedNano: usd(10),
+      days: undefined,
+      idempotencyKey: '',
+    });
+    await expect(signupTo('SignupDesk')).resolves.toMatchObject({ id: desk.account.id });
+    await expect(signupTo(String(desk.account.id))).resolves.toMatchObject({ id: desk.account.id });
   });
 });
 
