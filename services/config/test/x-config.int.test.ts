@@ -202,7 +202,9 @@ describe('owner configuration (/x-config)', () => {
     expect(concurrent.status).toBe(200);
     // Inside the bound, a long bad pattern is named by an excerpt, not echoed whole.
     const long = await put({ MODEL_MAPPER: `${'b'.repeat(100 * 1024)}!=c` });
-    expect((await expectError(long, 400, 'invalid_request', 'MODEL_MAPPER')).error.message.length).toBeLessThan(500);
+    expect(
+      (await expectError(long, 400, 'invalid_request', 'MODEL_MAPPER')).error.message.length,
+    ).toBeLessThan(500);
     // The config service keeps its own bound for every caller, and its answer stays short.
     await expect(
       client.updateOwnerConfig({

@@ -300,11 +300,12 @@ describe('GET /v1/realtime through the edge', () => {
     const url = `${gw.baseUrl.replace('http', 'ws')}/v1/realtime?model=gpt-rt-flood`;
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${gw.rootKey}` } });
     let received = 0;
-    let done = false;
+    // Set by the message handler, which the loop below waits for.
+    const reading = { done: false };
     ws.on('message', (data: Buffer) => {
       received += data.length;
       if (data.length < 1024 && data.toString().includes('response.done')) {
-        done = true;
+        reading.done = true;
       }
     });
     await new Promise((resolve) => ws.once('open', resolve));
@@ -312,7 +313,7 @@ describe('GET /v1/realtime through the edge', () => {
     let peak = baseline;
     ws.send(JSON.stringify({ type: 'response.create' }));
     // A slow reader: mostly paused, reading in short bursts.
-    while (!done) {
+    while (!reading.done) {
       ws.pause();
       await new Promise((resolve) => setTimeout(resolve, 40));
       peak = Math.max(peak, rss());
