@@ -1,3 +1,4 @@
+import { AppError, ErrorCode, excerpt } from './errors.js';
 import { newId } from './ids.js';
 import type { Logger } from './log.js';
 import { ensureStream, publishDurable, type NatsConnection } from './nats.js';
@@ -75,4 +76,43 @@ export async function createAuditPublisher(nc: NatsConnection, log: Logger): Pro
       await Promise.all([...inFlight]);
     },
   });
+}
+
+/** What recordingFailure reports: an AuditEntry with a narrower action, as a service's port has it. */
+interface FailureEntry<A extends string> {
+  action: A;
+  operatorId: bigint;
+  targetId: bigint;
+  details: string;
+  ipAddress: string;
+  status?: 'success' | 'failed';
+}
+
+/**
+ * Runs one management operation and, when it is refused or fails, reports that to the
+ * operator's log with status `failed`, then rethrows. The entry names no target (a refused request
+ * may name one the operator may not know about) and no secret: the reason is the refusal's own
+ * message, shortened, or "internal error". A caller that no longer exists is not reported.
+ */
+export async function recordingFailure<T, A extends string>(
+  audit: (entry: FailureEntry<A>) => void,
+  entry: { action: A; operatorId: bigint; ipAddress: string; attempt: string },
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === ErrorCode.Unauthenticated)) {
+      const reason = error instanceof AppError ? excerpt(error.message, 200) : 'internal error';
+      audit({
+        action: entry.action,
+        operatorId: entry.operatorId,
+        targetId: 0n,
+        details: `${entry.attempt} refused: ${reason}`,
+        ipAddress: entry.ipAddress,
+        status: 'failed',
+      });
+    }
+    throw error;
+  }
 }

@@ -232,6 +232,10 @@ describe('tenants: GW_TENANCY=multi', () => {
     expect(ownerTwo.logs).toContainEqual(
       expect.objectContaining({ action: 'update_user', status: 'failed', target_id: 0 }),
     );
+    // The matrix's refused key update by owner two is in its own log, naming no key.
+    expect(ownerTwo.logs).toContainEqual(
+      expect.objectContaining({ action: 'update_key', status: 'failed', target_id: 0 }),
+    );
     expect(ownerTwo.logs.some((entry) => entry.target_id === one.a1.id)).toBe(false);
     expect(ownerOne.logs).toContainEqual(
       expect.objectContaining({ action: 'add_key', target_type: 'key', target_id: one.keyId }),

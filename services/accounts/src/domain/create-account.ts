@@ -1,4 +1,4 @@
-import { ACCOUNT_BOUNDS, AppError, ErrorCode, excerpt, formatUsd, usd } from '@gw/kit';
+import { ACCOUNT_BOUNDS, AppError, ErrorCode, excerpt, formatUsd, recordingFailure, usd } from '@gw/kit';
 import {
   assertOwnerOnlyFields,
   assertWithinActor,
@@ -12,7 +12,6 @@ import { takenError, writtenAccount } from './account-write.js';
 import { applyAllowModels } from './allow-models.js';
 import { describeKey, generateApiKey } from './api-key.js';
 import { creditDays, moveCredit } from './credit.js';
-import { recordingFailure } from './failed-operation.js';
 import { checkIdempotency, runOnce } from './idempotency.js';
 import { loadAncestors } from './inheritance.js';
 import { loadCaller } from './load-caller.js';
@@ -76,7 +75,11 @@ export async function createAccount(deps: AccountsDeps, input: CreateAccountInpu
     ipAddress: input.ipAddress ?? '',
     attempt: `create ${excerpt(input.fields.name ?? '')}`,
   };
-  return recordingFailure(deps, failure, () => createAs(deps, caller, input));
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => createAs(deps, caller, input),
+  );
 }
 
 async function createAs(

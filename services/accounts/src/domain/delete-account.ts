@@ -1,6 +1,5 @@
-import { AppError, ErrorCode, excerpt, formatUsd } from '@gw/kit';
+import { AppError, ErrorCode, excerpt, formatUsd, recordingFailure } from '@gw/kit';
 import { isInScope } from './dna.js';
-import { recordingFailure } from './failed-operation.js';
 import { checkIdempotency, runOnce } from './idempotency.js';
 import { loadCaller } from './load-caller.js';
 import type { AccountRecord } from './model.js';
@@ -62,7 +61,11 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
     ipAddress: input.ipAddress ?? '',
     attempt: `delete ${excerpt(input.identifier)}`,
   };
-  return recordingFailure(deps, failure, () => deleteAs(deps, caller, input));
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => deleteAs(deps, caller, input),
+  );
 }
 
 async function deleteAs(

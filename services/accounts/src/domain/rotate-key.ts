@@ -1,7 +1,6 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, recordingFailure } from '@gw/kit';
 import { assertRoot } from './access.js';
 import { generateApiKey, weakKeyProblem } from './api-key.js';
-import { recordingFailure } from './failed-operation.js';
 import { loadCaller } from './load-caller.js';
 import type { AccountRecord } from './model.js';
 import type { AccountsDeps } from './ports/deps.js';
@@ -41,7 +40,11 @@ export async function rotateKey(deps: AccountsDeps, input: RotateKeyInput): Prom
     ipAddress: input.ipAddress ?? '',
     attempt: 'key rotation',
   };
-  return recordingFailure(deps, failure, () => rotateAs(deps, caller, input));
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => rotateAs(deps, caller, input),
+  );
 }
 
 async function rotateAs(

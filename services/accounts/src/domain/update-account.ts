@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, excerpt, formatUsd, newId } from '@gw/kit';
+import { AppError, ErrorCode, excerpt, formatUsd, newId, recordingFailure } from '@gw/kit';
 import { assertManages } from './access.js';
 import {
   assertOwnerOnlyFields,
@@ -12,7 +12,6 @@ import { MAX_AMOUNT_NANO, MAX_USD } from './account-values.js';
 import { takenError, writtenAccount } from './account-write.js';
 import { applyAllowModels } from './allow-models.js';
 import { clawBack, creditDays, moveCredit } from './credit.js';
-import { recordingFailure } from './failed-operation.js';
 import { checkIdempotency, runOnce } from './idempotency.js';
 import { loadAncestors } from './inheritance.js';
 import { loadCaller } from './load-caller.js';
@@ -111,7 +110,11 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
     ipAddress: input.ipAddress ?? '',
     attempt: `update of ${excerpt(input.identifier)}`,
   };
-  return recordingFailure(deps, failure, () => updateAs(deps, caller, input));
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => updateAs(deps, caller, input),
+  );
 }
 
 async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: UpdateAccountInput) {

@@ -48,6 +48,8 @@ export interface PoolEvents {
     targetId: bigint;
     details: string;
     ipAddress: string;
+    /** Default success; a refused request is `failed` (kit `recordingFailure`). */
+    status?: 'success' | 'failed';
   }): void;
 }
 
