@@ -112,6 +112,9 @@ async function createAs(
   checkIdempotency(idempotency);
   const key = generateApiKey();
   const now = deps.clock.now();
+  // Read before the transaction: concurrent creations under one parent queue on its row lock,
+  // so the work inside stays short.
+  const ancestors = isOwnerLike(preCheck) ? [] : await loadAncestors(deps.store.accounts, preCheck);
   const { value, replayed } = await deps.store.transaction((tx) =>
     runOnce(tx.idempotency, idempotency, 'create', async (): Promise<AccountView & { tenantId: bigint }> => {
       // Locking the parent row serialises its grants, so concurrent creations cannot overdraw it.
@@ -168,7 +171,7 @@ async function createAs(
           isOwnerLike(caller) ? '' : caller.allowModels,
         );
       }
-      const actor = [caller, ...(await loadAncestors(tx.accounts, caller))];
+      const actor = [caller, ...ancestors];
       assertWithinActor(caller, actor, record, actor, setFields(fields));
       const created = writtenAccount(
         await tx.accounts.insert(
@@ -179,6 +182,7 @@ async function createAs(
       await moveCredit(tx, {
         from: caller,
         to: created,
+        receiverBalanceNano: 0n,
         amountNano: input.creditGrantedNano,
         days,
         idempotencyKey: `create:${created.id}`,

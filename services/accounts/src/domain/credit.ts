@@ -17,6 +17,8 @@ export interface CreditMovement {
   /** Derived from the request (docs/decisions.md §3): a retried request finds it already used. */
   idempotencyKey: string;
   now: Date;
+  /** The receiver's balance when the caller knows it (a new account: 0), saving a read. */
+  receiverBalanceNano?: bigint;
 }
 
 /** Part of a movement: an amount and the expiry it keeps. */
@@ -63,11 +65,13 @@ async function assertRoom(
   account: AccountRecord,
   amountNano: bigint,
   now: Date,
+  knownBalanceNano?: bigint,
 ): Promise<void> {
   if (account.isRoot) {
     return;
   }
-  const balance = balanceOf(await tx.lots.live([account.id], now), now) - account.debtNano;
+  const balance =
+    knownBalanceNano ?? balanceOf(await tx.lots.live([account.id], now), now) - account.debtNano;
   if (balance + amountNano > MAX_AMOUNT_NANO) {
     throw new AppError(
       ErrorCode.InvalidRequest,
@@ -100,7 +104,7 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
     if (receiverLedgerId === undefined) {
       return false;
     }
-    await assertRoom(tx, to, amountNano, now);
+    await assertRoom(tx, to, amountNano, now, args.receiverBalanceNano);
     await creditPieces(tx, to.id, [{ amountNano, expiresAt: cap }], receiverLedgerId);
     return true;
   }
@@ -114,7 +118,7 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
   if (senderLedgerId === undefined) {
     return false;
   }
-  await assertRoom(tx, to, amountNano, now);
+  await assertRoom(tx, to, amountNano, now, args.receiverBalanceNano);
   const pieces = await takeFromLots(tx, from.id, amountNano, now);
   if (!pieces) {
     throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', {
