@@ -74,7 +74,12 @@ describe('tenants: GW_TENANCY=multi', () => {
     database = await createTestDatabase();
     gw = await startGateway({
       databaseUrl: database.url,
-      env: { GW_TENANCY: 'multi', GW_PUBLIC_URL: 'https://gateway.example.test' },
+      env: {
+        GW_TENANCY: 'multi',
+        GW_PUBLIC_URL: 'https://gateway.example.test',
+        // Key last-use times are written in batches; none lands while the matrix compares tables.
+        GW_KEY_USE_FLUSH_MS: String(60 * 60_000),
+      },
     });
     one = await ownerTree('tenantone');
     two = await ownerTree('tenanttwo');
