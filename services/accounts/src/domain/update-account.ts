@@ -180,7 +180,8 @@ async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: Update
         patch.allowModels = applyAllowModels(target.allowModels, allowModels, resetTo);
       }
       if (found.id !== caller.id) {
-        const actor = [caller, ...(await loadAncestors(tx.accounts, caller))];
+        // The caller is one of the target's ancestors: its own ancestors are the rest of the path.
+        const actor = [caller, ...ancestors.slice(ancestors.findIndex((row) => row.id === caller.id) + 1)];
         assertWithinActor(caller, actor, { ...target, ...patch }, ancestors, set);
       }
       if (fields.hardLimitNano !== undefined) {
