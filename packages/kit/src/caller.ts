@@ -26,10 +26,46 @@ export interface CallerIdentity {
   modelMapper: string;
   /** Resource allowlist (catalogue paths, comma or space separated); empty allows all inference. */
   resources: string;
-  /** The account's own rate limits (absent or 0: unlimited). */
+  /**
+   * The account's rate limits: its own, or where it sets none the smallest its ancestors set
+   * (absent or 0: unlimited).
+   */
   limits: Partial<Record<'rpm' | 'rph' | 'rpd' | 'tpm' | 'tph' | 'tpd', number>>;
   /** The account's ModelLimits, as JSON text (`{ "<pattern>": { rpm, …, tpd } }`); '' for none. */
   modelLimits: string;
+  /**
+   * What the account's ancestors impose (docs/decisions.md §13): each ancestor's non-empty list,
+   * nearest first. The account may use a model, Level or resource only when its own list and
+   * every list here allow it.
+   */
+  inherited: InheritedLists;
+}
+
+export interface InheritedLists {
+  allowModels: string[];
+  allowLevels: string[];
+  resources: string[];
+}
+
+export const NO_INHERITED: InheritedLists = { allowModels: [], allowLevels: [], resources: [] };
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
+
+/** An edge from before `inherited` existed leaves it out: that caller has no ancestor lists. */
+function inheritedOf(value: unknown): InheritedLists | undefined {
+  if (value === undefined) {
+    return NO_INHERITED;
+  }
+  if (typeof value !== 'object' || value === null) {
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  const allowModels = stringList(record.allowModels);
+  const allowLevels = stringList(record.allowLevels);
+  const resources = stringList(record.resources);
+  return allowModels && allowLevels && resources ? { allowModels, allowLevels, resources } : undefined;
 }
 
 export function encodeCaller(caller: CallerIdentity): string {
@@ -48,10 +84,12 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
     const resources = value.resources ?? '';
     const modelLimits = value.modelLimits ?? '';
     const limits = readLimits(value.limits);
+    const inherited = inheritedOf(value.inherited);
     if (
       typeof resources !== 'string' ||
       typeof modelLimits !== 'string' ||
       !limits ||
+      inherited === undefined ||
       !fields.every((field) => typeof value[field] === 'string') ||
       !/^\d+$/.test(String(value.accountId)) ||
       !/^\d+$/.test(String(value.ownerId))
@@ -67,6 +105,7 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
       resources,
       limits,
       modelLimits,
+      inherited,
     };
   } catch {
     return undefined;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AddressList } from './ip.js';
 import { parseUsd } from './money.js';
 
 /**
@@ -89,6 +90,19 @@ export const env = {
         }
       }, 'must be a USD amount with at most 9 decimals')
       .transform((value) => parseUsd(value)),
+  /** Addresses and CIDRs separated by spaces or commas (empty: none), read into an AddressList. */
+  addressList: () =>
+    z
+      .string()
+      .default('')
+      .transform((value, context) => {
+        const list = AddressList.parse(value);
+        if ('invalid' in list) {
+          context.addIssue({ code: 'custom', message: `not addresses or CIDRs: ${list.invalid.join(', ')}` });
+          return z.NEVER;
+        }
+        return list;
+      }),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 

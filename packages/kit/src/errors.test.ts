@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { AppError, ErrorCode, isErrorCode, toGrpcStatus } from './errors.js';
+import { AppError, ErrorCode, excerpt, isErrorCode, toGrpcStatus } from './errors.js';
 
 /** One row per code: adding a code without a row fails the type check and the completeness test. */
 const EXPECTED_STATUS: Record<ErrorCode, status> = {
@@ -75,5 +75,13 @@ describe('AppError', () => {
 
     expect(error.cause).toBe(cause);
     expect(error.details).toBeUndefined();
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps a short text and cuts a long one to max code points', () => {
+    expect(excerpt('gpt-4o')).toBe('gpt-4o');
+    expect(excerpt('x'.repeat(100_000), 10)).toBe(`${'x'.repeat(10)}…`);
+    expect(excerpt('😀'.repeat(50), 3)).toBe('😀😀😀…');
   });
 });

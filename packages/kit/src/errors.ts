@@ -40,6 +40,22 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * At most `max` characters (code points) of something a client sent, for an error message: a
+ * message names what is wrong and quotes a short excerpt, never the whole of a long value.
+ */
+export function excerpt(text: string, max = 40): string {
+  if (text.length <= max) {
+    return text;
+  }
+  return `${Array.from(text.slice(0, max * 2))
+    .slice(0, max)
+    .join('')}…`;
+}
+
+/** Longest error message that crosses a service boundary; longer ones are cut (a backstop). */
+export const MAX_ERROR_MESSAGE = 1024;
+
 /** Metadata key that carries the AppError code across gRPC. */
 export const ERROR_CODE_METADATA = 'gw-error-code';
 

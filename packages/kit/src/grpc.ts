@@ -1,6 +1,14 @@
 import * as grpc from '@grpc/grpc-js';
 import { health } from '@gw/proto';
-import { AppError, ERROR_CODE_METADATA, ErrorCode, isErrorCode, toGrpcStatus } from './errors.js';
+import {
+  AppError,
+  ERROR_CODE_METADATA,
+  ErrorCode,
+  excerpt,
+  isErrorCode,
+  MAX_ERROR_MESSAGE,
+  toGrpcStatus,
+} from './errors.js';
 import { newId } from './ids.js';
 import { INTERNAL_TOKEN_HEADER, sameSecret } from './internal-token.js';
 import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
@@ -51,7 +59,8 @@ function toServiceError(error: unknown, log: Logger): Partial<grpc.ServiceError>
   const metadata = new grpc.Metadata();
   if (error instanceof AppError) {
     metadata.set(ERROR_CODE_METADATA, error.code);
-    return { code: toGrpcStatus(error.code), details: error.message, metadata };
+    // A message quoting a huge value would not fit in the status trailer and break the connection.
+    return { code: toGrpcStatus(error.code), details: excerpt(error.message, MAX_ERROR_MESSAGE), metadata };
   }
   log.error({ err: error }, 'unexpected error in gRPC handler');
   metadata.set(ERROR_CODE_METADATA, ErrorCode.Internal);

@@ -6,6 +6,7 @@ export * from './ids.js';
 export * from './lifecycle.js';
 export * from './log.js';
 export * from './money.js';
+export * from './account-bounds.js';
 export * from './nats.js';
 export * from './queues.js';
 export * from './subjects.js';

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddressList, clientAddress } from './ip.js';
 
-function list(text: string): AddressList {
-  const parsed = AddressList.parse(text);
-  if (!(parsed instanceof AddressList)) {
-    throw new Error(`not a list: ${parsed.invalid}`);
-  }
-  return parsed;
-}
+const list = (text: string) => AddressList.of(text);
 
 describe('AddressList', () => {
   it('matches single addresses and CIDRs, IPv4 and IPv6, separated by spaces or commas', () => {
@@ -27,12 +21,27 @@ describe('AddressList', () => {
     expect(list('10.0.0.0/8').includes('::ffff:11.1.2.3')).toBe(false);
   });
 
-  it('names the first entry that is not an address or CIDR', () => {
-    expect(AddressList.parse('10.0.0.0/8 10.0.0.0/33')).toEqual({ invalid: '10.0.0.0/33' });
-    expect(AddressList.parse('1.2.3')).toEqual({ invalid: '1.2.3' });
-    expect(AddressList.parse('example.com')).toEqual({ invalid: 'example.com' });
-    expect(AddressList.parse('::1/abc')).toEqual({ invalid: '::1/abc' });
+  it('names every entry that is not an address or CIDR', () => {
+    expect(AddressList.parse('10.0.0.0/8 10.0.0.0/33')).toEqual({ invalid: ['10.0.0.0/33'] });
+    expect(AddressList.parse('1.2.3, example.com')).toEqual({ invalid: ['1.2.3', 'example.com'] });
+    expect(AddressList.parse('::1/abc 10.0.0.0/8/8')).toEqual({ invalid: ['::1/abc', '10.0.0.0/8/8'] });
+    expect(AddressList.parse('10.0.0/8 ::/129 intranet 10.0.0.0/-1')).toEqual({
+      invalid: ['10.0.0/8', '::/129', 'intranet', '10.0.0.0/-1'],
+    });
+    expect(list('[::1] fd00::/8').includes('fd12::1')).toBe(true);
     expect(list('').size).toBe(0);
+  });
+
+  it('covers a CIDR only when every address of it is inside one of its ranges', () => {
+    const parent = list('10.0.0.0/8, 2001:db8::/32');
+    expect(
+      ['10.1.0.0/16', '10.0.0.0/8', '10.2.3.4', '2001:db8:1::/48', '::ffff:10.1.1.1'].map((e) =>
+        parent.covers(e),
+      ),
+    ).toEqual([true, true, true, true, true]);
+    expect(
+      ['0.0.0.0/0', '10.0.0.0/7', '11.0.0.1', '2001:db8::/31', 'nonsense'].map((e) => parent.covers(e)),
+    ).toEqual([false, false, false, false, false]);
   });
 });
 

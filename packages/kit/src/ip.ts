@@ -99,26 +99,46 @@ function canonical(ip: Ip): Ip {
     : ip;
 }
 
+/** An address or CIDR as an address and a prefix, IPv4-mapped read as IPv4; undefined when neither. */
+function parseRange(entry: string): [Ip, number] | undefined {
+  const [address = '', bits, extra] = entry.split('/');
+  const ip = parseIp(address);
+  const max = ip?.kind() === 'ipv4' ? 32 : 128;
+  const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
+  if (!ip || extra !== undefined || !(prefix >= 0 && prefix <= max)) {
+    return undefined;
+  }
+  const base = canonical(ip);
+  // An IPv4-mapped CIDR keeps its width over the IPv4 part.
+  return [base, base === ip ? prefix : Math.max(0, prefix - 96)];
+}
+
 /** A list of addresses and CIDRs (IPv4, IPv6, IPv4-mapped read as IPv4). */
 export class AddressList {
   private constructor(private readonly ranges: ReadonlyArray<[Ip, number]>) {}
 
-  /** Entries separated by spaces or commas; `{ invalid }` naming the first entry that is neither. */
-  static parse(text: string): AddressList | { invalid: string } {
+  /** Entries separated by spaces or commas; `{ invalid }` naming every entry that is neither. */
+  static parse(text: string): AddressList | { invalid: string[] } {
     const ranges: Array<[Ip, number]> = [];
+    const invalid: string[] = [];
     for (const entry of text.split(/[\s,]+/).filter(Boolean)) {
-      const [address = '', bits] = entry.split('/');
-      const ip = parseIp(address);
-      const max = ip?.kind() === 'ipv4' ? 32 : 128;
-      const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
-      if (!ip || !(prefix >= 0 && prefix <= max)) {
-        return { invalid: entry };
+      const range = parseRange(entry);
+      if (range) {
+        ranges.push(range);
+      } else {
+        invalid.push(entry);
       }
-      const base = canonical(ip);
-      // An IPv4-mapped CIDR keeps its width over the IPv4 part.
-      ranges.push([base, base === ip ? prefix : Math.max(0, prefix - 96)]);
     }
-    return new AddressList(ranges);
+    return invalid.length > 0 ? { invalid } : new AddressList(ranges);
+  }
+
+  /** A list known to be valid (a constant, a test); throws naming an entry that is not. */
+  static of(text: string): AddressList {
+    const list = AddressList.parse(text);
+    if ('invalid' in list) {
+      throw new Error(`not addresses or CIDRs: ${list.invalid.join(', ')}`);
+    }
+    return list;
   }
 
   get size(): number {
@@ -132,7 +152,19 @@ export class AddressList {
     }
     const candidate = canonical(ip);
     return this.ranges.some(
-      ([base, prefix]) => base.kind() === candidate.kind() && candidate.match(base, prefix),
+      ([base, width]) => base.kind() === candidate.kind() && candidate.match(base, width),
+    );
+  }
+
+  /** Whether every address the entry (an address or a CIDR) names is in the list. */
+  covers(entry: string): boolean {
+    const range = parseRange(entry);
+    if (!range) {
+      return false;
+    }
+    const [ip, prefix] = range;
+    return this.ranges.some(
+      ([base, width]) => base.kind() === ip.kind() && width <= prefix && ip.match(base, width),
     );
   }
 }

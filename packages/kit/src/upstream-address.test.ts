@@ -7,6 +7,7 @@ import {
   refuseUpstreamAddress,
   selfAddressEnv,
   selfAddressesOf,
+  tenantPrivateEnv,
 } from './upstream-address.js';
 
 describe('classifyAddress', () => {
@@ -70,5 +71,33 @@ describe('refuseUpstreamAddress', () => {
     expect(refuseUpstreamAddress('169.254.169.254', 80, { rootPool: true, self })).toMatch(/metadata/);
     expect(refuseUpstreamAddress('::', 11434, { rootPool: true, self })).toMatch(/gateway itself/);
     expect(refuseUpstreamAddress('8.8.8.8', 443, { rootPool: false, self })).toBeUndefined();
+  });
+});
+
+describe('GW_TENANT_PRIVATE_CIDRS', () => {
+  const self = { ports: [8080], endpoints: [], hosts: [] };
+  const { GW_TENANT_PRIVATE_CIDRS: tenantPrivate } = loadConfig(tenantPrivateEnv, {
+    GW_TENANT_PRIVATE_CIDRS: '10.20.0.0/16, 127.0.0.1 169.254.0.0/16',
+  });
+  const tenant = { rootPool: false, self, tenantPrivate };
+
+  it('lets a tenant pool reach only the listed loopback and private ranges', () => {
+    expect(refuseUpstreamAddress('10.20.3.4', 80, tenant)).toBeUndefined();
+    expect(refuseUpstreamAddress('10.21.3.4', 80, tenant)).toMatch(/private/);
+    expect(refuseUpstreamAddress('127.0.0.1', 11434, tenant)).toBeUndefined();
+    expect(refuseUpstreamAddress('::ffff:127.0.0.1', 11434, tenant)).toBeUndefined();
+    expect(refuseUpstreamAddress('127.0.0.2', 11434, tenant)).toMatch(/loopback/);
+  });
+
+  it('never unlocks metadata, link-local or the gateway itself', () => {
+    expect(refuseUpstreamAddress('169.254.169.254', 80, tenant)).toMatch(/metadata/);
+    expect(refuseUpstreamAddress('127.0.0.1', 8080, tenant)).toMatch(/gateway itself/);
+  });
+
+  it('refuses a value that is not a list of ranges when the service starts', () => {
+    expect(() => loadConfig(tenantPrivateEnv, { GW_TENANT_PRIVATE_CIDRS: '10.0.0.0/8, intranet' })).toThrow(
+      /GW_TENANT_PRIVATE_CIDRS: not addresses or CIDRs: intranet/,
+    );
+    expect(loadConfig(tenantPrivateEnv, {}).GW_TENANT_PRIVATE_CIDRS.size).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { z } from 'zod';
 import { env } from './config.js';
-import { classifyAddress, normalizeHost } from './ip.js';
+import { classifyAddress, normalizeHost, type AddressList } from './ip.js';
 import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from './topology.js';
 
 /**
@@ -13,8 +13,9 @@ import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from 
  * - the gateway's own endpoints are refused for every pool: every `<SERVICE>_ADDR` and the edge's
  *   port (`GW_EDGE_PORT`) on any loopback address (and on the host the variable names), and the
  *   host of `GW_PUBLIC_URL` and each `GW_SELF_HOSTS` entry on any port;
- * - loopback and private ranges are allowed for root's pool only (self-hosted models) and refused
- *   for tenant owners' pools.
+ * - loopback and private ranges are allowed for root's pool (self-hosted models) and refused for
+ *   tenant owners' pools, except addresses inside the ranges the operator lists in
+ *   GW_TENANT_PRIVATE_CIDRS (which never unlock link-local, metadata or the gateway itself).
  */
 /** The gateway's own endpoints, as the Provider policy needs them. */
 export interface SelfAddresses {
@@ -92,6 +93,22 @@ export interface UpstreamAddressPolicy {
   /** Root's pool: loopback and private ranges are allowed (self-hosted models). */
   rootPool: boolean;
   self: SelfAddresses;
+  /** Loopback and private addresses a tenant owner's pool may reach too (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate?: AddressList;
+}
+
+/**
+ * GW_TENANT_PRIVATE_CIDRS: loopback or private ranges (comma or space separated CIDRs or single
+ * addresses) tenant owners' Providers and mail servers may use; empty by default. A service that
+ * checks upstream addresses spreads this into its env schema beside selfAddressEnv.
+ */
+export const tenantPrivateEnv = {
+  GW_TENANT_PRIVATE_CIDRS: env.addressList(),
+};
+
+/** Whether a tenant's pool may reach this loopback or private address (operator-listed ranges). */
+function tenantMayReach(address: string, policy: UpstreamAddressPolicy): boolean {
+  return policy.rootPool || (policy.tenantPrivate?.includes(address) ?? false);
 }
 
 /** Is host:port one of the gateway's own endpoints (by name or address)? */
@@ -127,9 +144,9 @@ export function refuseUpstreamAddress(
     case 'public':
       return undefined;
     case 'private':
-      return policy.rootPool ? undefined : 'must not point at a private network address';
+      return tenantMayReach(address, policy) ? undefined : 'must not point at a private network address';
     case 'loopback':
-      return policy.rootPool ? undefined : 'must not point at a loopback address';
+      return tenantMayReach(address, policy) ? undefined : 'must not point at a loopback address';
     case 'link-local':
       return 'must not point at a link-local or metadata address';
     case 'reserved':

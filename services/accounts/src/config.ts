@@ -22,7 +22,12 @@ const shape = {
   ...mailQueueEnv,
   /** Seals the secrets of signup mail jobs and keys the hashes of signup codes and tokens. */
   GW_SECRET_KEY: secretKeyEnv,
-  /** Id or name of the account signups are created under (root; in multi-tenant mode an owner). */
+  /**
+   * single: root is the one owner and everything is its tree; multi: root's subaccounts are
+   * owners, each with its own tree, pool and configuration (docs/adr/0007-multi-tenant-owners.md).
+   */
+  GW_TENANCY: z.enum(['single', 'multi']).default('single'),
+  /** Id or name of the account signups are created under (root; in multi-tenant mode an owner's account). */
   SIGN_OWNER: z.string().min(1).default('root'),
   /** Credit each signup gets from SIGN_OWNER's balance, USD (at least the 2 USD of any creation). */
   SIGN_CREDIT: env

@@ -51,7 +51,7 @@ runService('accounts', async (log) => {
     events: natsAccountEvents(nc, await createAuditPublisher(nc, log)),
     clock: { now: () => new Date() },
     alerts,
-    policy: { apiBalanceFloorNano: config.USER_API_BALANCE },
+    policy: { apiBalanceFloorNano: config.USER_API_BALANCE, tenancy: config.GW_TENANCY },
     signupStore: new RedisSignupStore(signupRedis, config.GW_SIGNUP_PREFIX),
     signupMail: queueSignupMail(mail, createSecretBox(config.GW_SECRET_KEY)),
     signupPolicy: {

@@ -140,14 +140,23 @@ describe('GET /x-users and /x-dna', () => {
     expect((await list(gw, "/x-dna?name=x'%20OR%201=1--")).body.total).toBe(0);
   });
 
-  it('answers every identifier form: id, name, e-mail and DNA select one; L/G/R/T/F filter', async () => {
-    for (const identifier of [String(a1.id), a1.name.toUpperCase(), `${a1.name}@example.com`, a1.dna]) {
+  it('answers every identifier form: id, name and e-mail select one, a DNA path its subtree on /x-dna and itself on /x-users; L/G/R/T/F filter', async () => {
+    for (const identifier of [String(a1.id), a1.name.toUpperCase(), `${a1.name}@example.com`]) {
       const { response, body } = await list(gw, `/x-dna/${encodeURIComponent(identifier)}`);
       expect(response.status, identifier).toBe(200);
       expect(body.users.map((u) => u.ID)).toEqual([a1.id]);
       expect(body.total).toBe(1);
       expect(response.headers.get('x-total-count')).toBe('1');
     }
+    const subtree = await list(gw, `/x-dna/${encodeURIComponent(a1.dna)}`);
+    expect(subtree.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual([a1.id, a11.id]);
+    expect(subtree.body.total).toBe(2);
+    const own = await list(gw, `/x-dna/${encodeURIComponent(a.dna)}`, a.key);
+    expect(own.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
+      [a1.id, a2.id, a11.id].sort((x, y) => x - y),
+    );
+    const exact = await list(gw, `/x-users/${encodeURIComponent(a1.dna)}`);
+    expect(exact.body.users.map((u) => u.ID)).toEqual([a1.id]);
     const l3 = await list(gw, '/x-users/L3');
     expect(l3.body.users.map((u) => u.ID).sort((x, y) => x - y)).toEqual(
       rootChildren

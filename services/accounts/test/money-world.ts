@@ -35,7 +35,9 @@ export interface MoneyWorld {
 
 const START = new Date('2026-03-10T12:00:00Z');
 
-export async function moneyWorld(options: { apiBalanceFloorNano?: bigint } = {}): Promise<MoneyWorld> {
+export async function moneyWorld(
+  options: { apiBalanceFloorNano?: bigint; tenancy?: 'single' | 'multi' } = {},
+): Promise<MoneyWorld> {
   const clock = new TestClock(START);
   const store = new MemoryAccountsStore(clock);
   const changed: MoneyWorld['changed'] = [];
@@ -49,7 +51,7 @@ export async function moneyWorld(options: { apiBalanceFloorNano?: bigint } = {})
       audit: (entry) => void audits.push(entry),
     },
     alerts: { softLimitReached: async (accountId, month) => void softLimitAlerts.push({ accountId, month }) },
-    policy: { apiBalanceFloorNano: options.apiBalanceFloorNano ?? 0n },
+    policy: { apiBalanceFloorNano: options.apiBalanceFloorNano ?? 0n, tenancy: options.tenancy ?? 'single' },
   };
   const { root } = await bootstrapRoot(deps, undefined);
   return { deps, store, clock, root, changed, audits, softLimitAlerts };

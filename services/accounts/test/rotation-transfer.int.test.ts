@@ -5,6 +5,7 @@ import {
   createUser,
   expectError,
   startGateway,
+  waitFor,
   type Gateway,
   type TestDatabase,
 } from '@gw/testkit';
@@ -73,6 +74,34 @@ describe('POST /x-root and the Transfer RPC', () => {
       'invalid_request',
     );
     expect((await gw.request('/dashboard/status', { key: user.key })).status).toBe(200);
+  });
+
+  it('refuses a weak self-chosen key, keeping the old one, and uses a strong one', async () => {
+    const child = await createUser(gw, { credit: 2 });
+    const rotate = (key: string) =>
+      gw.request('/x-self', {
+        method: 'POST',
+        key: child.key,
+        json: { confirm: `${today()}-ROTATE-SELF`, key },
+      });
+    for (const weak of [
+      'short-Key-1',
+      'a'.repeat(40),
+      'abcdefghijklmnopqrstuvwxyz0123456789',
+      'aB1aB1aB1aB1aB1aB1aB1aB1aB1aB1aB1aB1',
+    ]) {
+      const body = await expectError(await rotate(weak), 400, 'invalid_request', 'key must');
+      expect(body.error.message).not.toContain(weak);
+    }
+    expect((await gw.request('/dashboard/status', { key: child.key })).status).toBe(200);
+    const strong = 'Zq7-wP3_kX9mB2nR5tY8vC1dF4gH6jL0sT';
+    const rotated = await rotate(strong);
+    expect(rotated.status).toBe(200);
+    expect(((await rotated.json()) as { rotate: { key: string } }).rotate.key).toBe(strong);
+    await waitFor(
+      async () => (await gw.request('/dashboard/status', { key: strong })).status === 200,
+      'the chosen key',
+    );
   });
 
   it('rotates the root key: the old one is refused at once, the new one works', async () => {

@@ -99,7 +99,7 @@ describe('signup state (request, verify, activate)', () => {
       events: { accountChanged: () => undefined, audit: () => undefined },
       clock: { now: () => new Date(now) },
       alerts: { softLimitReached: () => Promise.resolve() },
-      policy: { apiBalanceFloorNano: 0n },
+      policy: { apiBalanceFloorNano: 0n, tenancy: 'single' },
       signupStore: new RedisSignupStore(redis, prefix),
       signupMail: {
         sendVerification: (input) => {
@@ -268,7 +268,9 @@ describe('signup state (request, verify, activate)', () => {
     advance(SECOND);
     expect((await refusal(completeSignup(deps, { token, ipAddress: '' }))).code).toBe('invalid_request');
     expect(welcomes()).toEqual([]);
-    expect(await deps.store.accounts.findOne({ by: 'email', emailKey: email }, '.')).toBeUndefined();
+    expect(
+      await deps.store.accounts.findOne({ by: 'email', emailKey: email, scope: root.id }, '.'),
+    ).toBeUndefined();
   });
 
   it('activates by token at 9:59, once; the code of the same signup is then used up too', async () => {
@@ -364,7 +366,9 @@ describe('signup state (request, verify, activate)', () => {
         'unavailable',
       );
       expect(sent).toEqual([]);
-      expect(await deps.store.accounts.findOne({ by: 'email', emailKey: email }, '.')).toBeUndefined();
+      expect(
+        await deps.store.accounts.findOne({ by: 'email', emailKey: email, scope: root.id }, '.'),
+      ).toBeUndefined();
     } finally {
       down.disconnect();
     }

@@ -34,6 +34,7 @@ runService('config', async (log) => {
     box,
     events: natsConfigEvents(nc, await createAuditPublisher(nc, log)),
     self: selfAddressesOf(config),
+    tenantPrivate: config.GW_TENANT_PRIVATE_CIDRS,
     resolver: { resolve: (host: string) => resolveAddresses(host) },
   };
 

@@ -193,6 +193,31 @@ describe('owner configuration (/x-config)', () => {
     expect(JSON.stringify((await get()).configs)).toBe(beforeView);
   });
 
+  it('bounds every value at 128 KB and quotes only a short excerpt of what was sent, while other calls go on', async () => {
+    const before = await rows();
+    const huge = `${'a'.repeat(130 * 1024)}=b`;
+    const [refused, concurrent] = await Promise.all([put({ MODEL_MAPPER: huge }), gw.request('/x-config')]);
+    const body = await expectError(refused, 400, 'invalid_request', 'MODEL_MAPPER');
+    expect(body.error.message.length).toBeLessThan(300);
+    expect(concurrent.status).toBe(200);
+    // Inside the bound, a long bad pattern is named by an excerpt, not echoed whole.
+    const long = await put({ MODEL_MAPPER: `${'b'.repeat(100 * 1024)}!=c` });
+    expect(
+      (await expectError(long, 400, 'invalid_request', 'MODEL_MAPPER')).error.message.length,
+    ).toBeLessThan(500);
+    // The config service keeps its own bound for every caller, and its answer stays short.
+    await expect(
+      client.updateOwnerConfig({
+        ownerId: BigInt(rootId),
+        operatorId: BigInt(rootId),
+        values: { MODEL_MAPPER: huge },
+        mergeLimits: false,
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('128 KB') });
+    expect((await get()).success).toBe(true);
+    expect(await rows()).toBe(before);
+  });
+
   it('restores defaults on DELETE, bumps the version and publishes gw.config.updated', async () => {
     const v1 = (await client.getOwnerConfig({ ownerId: BigInt(rootId) })).version;
     const response = await gw.request('/x-config', {

@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
 import { errorHandler } from './http/errors.js';
+import { jsonBody, requireJsonContentType } from './http/json-body.js';
 import { signupErrorHandler } from './http/x-sign/answers.js';
 import { assignRequestId, withRequestContext } from './http/request-id.js';
 import { aiForwarding, type UpgradeHandler } from './proxy/forward.js';
@@ -20,13 +21,7 @@ export function buildApp(deps: EdgeDeps, log: Logger): { app: Express; upgrade: 
   // AI traffic streams through to the proxy: before the body parser, which must never see it.
   const ai = aiForwarding(deps, log);
   app.use(ai.router);
-  app.use(
-    express.json({
-      limit: deps.config.GW_BODY_LIMIT,
-      strict: true,
-      type: ['application/json', 'application/*+json'],
-    }),
-  );
+  app.use(requireJsonContentType, jsonBody(deps.config.GW_BODY_LIMIT));
   app.use(withRequestContext);
 
   for (const route of ROUTES) {

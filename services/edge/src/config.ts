@@ -1,5 +1,4 @@
 import {
-  AddressList,
   addressVariable,
   apiBalanceEnv,
   natsEnv,
@@ -40,10 +39,7 @@ const shape = {
    * Proxies in front of the edge whose X-Forwarded-For is believed (addresses and CIDRs,
    * separated by spaces or commas); empty: the socket peer is the client.
    */
-  GW_TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .refine((text) => 'size' in AddressList.parse(text), 'must be addresses and CIDRs'),
+  GW_TRUSTED_PROXIES: env.addressList(),
   /** How often key last-use times go to accounts in one batch. */
   GW_KEY_USE_FLUSH_MS: env.integer(10_000, { min: 100 }),
   /** USD a user must keep to use the Manage console (shown by GET /x-conf as UserMinBalance). */

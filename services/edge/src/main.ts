@@ -1,5 +1,4 @@
 import {
-  AddressList,
   AppError,
   connectNats,
   createGrpcClient,
@@ -51,10 +50,6 @@ runService('edge', async (log) => {
     Date.now,
     config.GW_AUTH_UNKNOWN_TTL_MS,
   );
-  const trustedProxies = AddressList.parse(config.GW_TRUSTED_PROXIES);
-  if ('invalid' in trustedProxies) {
-    throw new Error(`GW_TRUSTED_PROXIES: ${trustedProxies.invalid} is not an address or CIDR`);
-  }
   const keyUses = new KeyUseRecorder(
     async (uses) => {
       await accountsClient.recordKeyUse({
@@ -83,7 +78,7 @@ runService('edge', async (log) => {
       cache,
       keyUses,
       failedAuth: new FailedAuthLimiter(config.GW_AUTH_FAILURES_PER_MINUTE),
-      trustedProxies,
+      trustedProxies: config.GW_TRUSTED_PROXIES,
       accounts: accountsClient,
       keypool: keypoolClient,
       configs: configClient,

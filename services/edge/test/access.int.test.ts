@@ -79,6 +79,16 @@ describe('access lists and account state at the edge', () => {
     expect(JSON.stringify(stored)).toContain('10.0.0.0/8');
   });
 
+  it("holds a subaccount to its ancestors' AllowIPs too, including a list narrowed after its creation", async () => {
+    const parent = await createUser(gw, { credit: 10, extra: { AllowIPs: '10.0.0.0/8, 127.0.0.1' } });
+    const child = await createUser(gw, { parentKey: parent.key });
+    expect((await status(child, '10.1.1.1')).status).toBe(200);
+    await expectError(await status(child, '192.0.2.1'), 403, ErrorCode.Forbidden, '192.0.2.1');
+    await update(parent, { AllowIPs: '10.9.0.0/16, 127.0.0.1' });
+    await waitFor(async () => (await status(child, '10.1.1.1')).status === 403, "the parent's narrower list");
+    expect((await status(child, '10.9.1.1')).status).toBe(200);
+  });
+
   it('believes X-Forwarded-For only from trusted proxies: the right-most untrusted hop is the client', async () => {
     const user = await createUser(gw, { extra: { AllowIPs: '10.0.0.0/8' } });
     // A forged header straight to an edge that trusts no proxy changes nothing.

@@ -6,6 +6,7 @@ import {
   redisEnv,
   secretKeyEnv,
   selfAddressEnv,
+  tenantPrivateEnv,
 } from '@gw/kit';
 import { z } from 'zod';
 
@@ -20,6 +21,8 @@ const shape = {
    * GW_PUBLIC_URL and GW_SELF_HOSTS.
    */
   ...selfAddressEnv,
+  /** Loopback and private ranges tenant owners may use as upstream or mail server (docs/decisions.md §7). */
+  ...tenantPrivateEnv,
   /** AES-256-GCM key for provider secrets at rest: 64 hex digits. */
   GW_SECRET_KEY: secretKeyEnv,
   /** Redis key prefix of the shared key state (the proxies use the same variable and layout). */

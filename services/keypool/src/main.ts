@@ -54,6 +54,7 @@ runService('keypool', async (log) => {
     autoConfig: grpcLevelAutoConfig(configClient, log),
     clock: { now: () => new Date() },
     self: selfAddressesOf(config),
+    tenantPrivate: config.GW_TENANT_PRIVATE_CIDRS,
   };
 
   const { server } = await startGrpcService<pb.KeypoolServiceServer>({

@@ -6,6 +6,7 @@ import {
   mailQueueEnv,
   secretKeyEnv,
   selfAddressEnv,
+  tenantPrivateEnv,
 } from '@gw/kit';
 import { z } from 'zod';
 
@@ -14,6 +15,8 @@ const shape = {
   ...databaseEnv,
   /** Every <SERVICE>_ADDR (ACCOUNTS_ADDR and CONFIG_ADDR are dialled), GW_EDGE_PORT, GW_PUBLIC_URL, GW_SELF_HOSTS. */
   ...selfAddressEnv,
+  /** Loopback and private ranges tenant owners may use as upstream or mail server (docs/decisions.md §7). */
+  ...tenantPrivateEnv,
   ...mailQueueEnv,
   /** Opens the sealed parts of signup jobs (codes, tokens, new keys). */
   GW_SECRET_KEY: secretKeyEnv,

@@ -50,6 +50,7 @@ runService('mailer', async (log) => {
     sealed: sealedParts(createSecretBox(config.GW_SECRET_KEY)),
     sender: mailSender({
       self: selfAddressesOf(config),
+      tenantPrivate: config.GW_TENANT_PRIVATE_CIDRS,
       emlDir: join(config.GW_DATA_DIR, 'mail'),
       heloName: new URL(policy.publicUrl).hostname || 'localhost',
       log,

@@ -1,4 +1,12 @@
-import { env, loadConfig, mailQueueEnv, natsEnv, selfAddressEnv, serviceEnv } from '@gw/kit';
+import {
+  env,
+  loadConfig,
+  mailQueueEnv,
+  natsEnv,
+  selfAddressEnv,
+  serviceEnv,
+  tenantPrivateEnv,
+} from '@gw/kit';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => env.integer(fallback, { min: 1 });
@@ -12,6 +20,8 @@ const shape = {
    * the gateway's own endpoints, never dialled as an upstream (docs/decisions.md §7).
    */
   ...selfAddressEnv,
+  /** Loopback and private ranges tenant owners may use as upstream or mail server (docs/decisions.md §7). */
+  ...tenantPrivateEnv,
   /** The proxy keeps its usage outbox under `<GW_DATA_DIR>/proxy/outbox`. */
   GW_DATA_DIR: z.string().min(1).default('.data'),
   /** More unpublished usage events than this: new AI calls get 503 before upstream. */

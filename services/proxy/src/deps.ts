@@ -1,4 +1,4 @@
-import type { Logger, PatternTable, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
+import type { AddressList, Logger, PatternTable, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
 import type { Limits } from './domain/limits.js';
 import type {
   KeyHealthStore,
@@ -30,6 +30,8 @@ export interface ProxyDeps {
   };
   /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
   self: SelfAddresses;
+  /** Loopback and private ranges a tenant owner's pool may reach (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate: AddressList;
   keys: KeySource;
   upstream: UpstreamClient;
   /** Open realtime sessions, ended when their account is revoked. */
@@ -51,8 +53,11 @@ export interface ProxyDeps {
 }
 
 /** The connect-time address rule for this pool: root's may reach loopback and private models. */
-export function upstreamPolicy(deps: Pick<ProxyDeps, 'self'>, pool: OwnerPool): UpstreamAddressPolicy {
-  return { rootPool: pool.ownerIsRoot, self: deps.self };
+export function upstreamPolicy(
+  deps: Pick<ProxyDeps, 'self' | 'tenantPrivate'>,
+  pool: OwnerPool,
+): UpstreamAddressPolicy {
+  return { rootPool: pool.ownerIsRoot, self: deps.self, tenantPrivate: deps.tenantPrivate };
 }
 
 /** What the failure bookkeeping needs, from the proxy's dependencies. */

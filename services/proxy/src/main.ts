@@ -61,6 +61,7 @@ runService('proxy', async (log) => {
   const deps: ProxyDeps = {
     config,
     self: selfAddressesOf(config),
+    tenantPrivate: config.GW_TENANT_PRIVATE_CIDRS,
     keys,
     upstream,
     sessions,

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, encodeCaller, type CallerIdentity } from '@gw/kit';
+import { AddressList, createLogger, encodeCaller, NO_INHERITED, type CallerIdentity } from '@gw/kit';
 import type { events } from '@gw/proto';
 import type { ProxyDeps } from '../src/deps.js';
 import type { FailureClass } from '../src/domain/key-health.js';
@@ -32,6 +32,7 @@ export const CALLER: CallerIdentity = {
   resources: '',
   limits: {},
   modelLimits: '',
+  inherited: NO_INHERITED,
 };
 
 export class MemoryOutbox implements UsageOutbox {
@@ -124,6 +125,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     alerted: [] as string[],
   };
   const deps: ProxyDeps = {
+    tenantPrivate: AddressList.of(''),
     config: {
       GW_INTERNAL_TOKEN: TOKEN,
       PROXY_UPSTREAM_TIMEOUT_MS: 1_000,

@@ -133,6 +133,12 @@ describe('rate limits through the gateway', () => {
     await waitFor(async () => usageOf(user.id).length === 2, 'two calls recorded');
   });
 
+  it('holds a subaccount without limits of its own to the smallest its ancestors set', async () => {
+    const parent = await createUser(gw, { credit: 10, extra: { RPM: 2 } });
+    const child = await createUser(gw, { parentKey: parent.key });
+    expect(await statuses(child.key, 'lim-d', 3)).toEqual([200, 200, 429]);
+  });
+
   it("limits per model by the account's ModelLimits, then the owner's MODEL_LIMITS, then the system defaults", async () => {
     const limited = await createUser(gw, { extra: { ModelLimits: { 'prio-a': { rpm: 2 } } } });
     const plain = await createUser(gw);

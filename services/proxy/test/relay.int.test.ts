@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeCaller, SUBJECTS } from '@gw/kit';
+import { encodeCaller, NO_INHERITED, SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
 import { freePort, startGateway, startProcess, waitFor, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
@@ -404,6 +404,7 @@ describe('proxy relay through the edge', () => {
               resources: '',
               limits: {},
               modelLimits: '',
+              inherited: NO_INHERITED,
             }),
           },
           body: JSON.stringify({ model: 'gpt-sleep', messages: [] }),

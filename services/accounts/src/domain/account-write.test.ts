@@ -30,7 +30,19 @@ describe('writtenAccount', () => {
     const { root } = world;
     const insert = (nameKey: string, emailKey: string) =>
       world.store.transaction(async (tx) =>
-        tx.accounts.insert({ ...root, isRoot: false, keyHash: 'f'.repeat(64), nameKey, emailKey }, root.dna),
+        tx.accounts.insert(
+          {
+            ...root,
+            isRoot: false,
+            isOwner: false,
+            parentId: root.id,
+            ownerId: root.id,
+            keyHash: 'f'.repeat(64),
+            nameKey,
+            emailKey,
+          },
+          root.dna,
+        ),
       );
     const byName = await insert('root', 'someone@example.com');
     expect(byName).toEqual({ refused: 'name_taken' });

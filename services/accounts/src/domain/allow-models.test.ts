@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyAllowModels, resourcesOutsideParent } from './allow-models.js';
+import { applyAllowModels } from './allow-models.js';
 
 describe('applyAllowModels', () => {
   it('adds entries once, in order', () => {
@@ -16,14 +16,8 @@ describe('applyAllowModels', () => {
     expect(applyAllowModels('gpt-4o o3', '*')).toBe('');
     expect(applyAllowModels('gpt-4o o3', '* gemini-*')).toBe('gemini-*');
   });
-});
 
-describe('resourcesOutsideParent', () => {
-  it('allows everything under a parent without a list', () => {
-    expect(resourcesOutsideParent('/v1/chat /v1/images', '')).toEqual([]);
-  });
-
-  it('names the entries the parent does not have', () => {
-    expect(resourcesOutsideParent('/v1/chat /v1/images', '/v1/chat,/v1/embeddings')).toEqual(['/v1/images']);
+  it("resets to the given list (a parent's) rather than to everything", () => {
+    expect(applyAllowModels('gpt-4o-mini', '*', 'gpt-4o* o3')).toBe('gpt-4o* o3');
   });
 });

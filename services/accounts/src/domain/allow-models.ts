@@ -1,12 +1,16 @@
+import { splitPatternList } from '@gw/kit';
+
 /**
- * AllowModels string operations of an update, applied in order: `*` resets the allowlist,
- * `-<model>` removes an entry, anything else adds one. Entries are separated by spaces or commas.
+ * AllowModels string operations of an update, applied in order: `*` resets the allowlist (to
+ * `resetTo`: empty for an owner, the parent's list for anyone else, so a reset never widens what
+ * a child may use), `-<model>` removes an entry, anything else adds one. Entries are separated by
+ * spaces or commas.
  */
-export function applyAllowModels(current: string, operations: string): string {
-  let entries = splitList(current);
-  for (const token of splitList(operations)) {
+export function applyAllowModels(current: string, operations: string, resetTo = ''): string {
+  let entries = splitPatternList(current);
+  for (const token of splitPatternList(operations)) {
     if (token === '*') {
-      entries = [];
+      entries = splitPatternList(resetTo);
     } else if (token.startsWith('-')) {
       const removed = token.slice(1);
       entries = entries.filter((entry) => entry !== removed);
@@ -15,17 +19,4 @@ export function applyAllowModels(current: string, operations: string): string {
     }
   }
   return entries.join(' ');
-}
-
-export function splitList(text: string): string[] {
-  return text.split(/[\s,]+/).filter((item) => item !== '');
-}
-
-/** A resource allowlist is a subset of its parent's; an empty parent list allows everything. */
-export function resourcesOutsideParent(child: string, parent: string): string[] {
-  const allowed = new Set(splitList(parent));
-  if (allowed.size === 0) {
-    return [];
-  }
-  return splitList(child).filter((item) => !allowed.has(item));
 }

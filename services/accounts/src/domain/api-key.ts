@@ -13,7 +13,24 @@ export function describeKey(key: string): { hash: string; prefix: string; last4:
   return { hash: hashApiKey(key), prefix: key.slice(0, VISIBLE_CHARS), last4: key.slice(-4) };
 }
 
-/** A caller-supplied key is used only when it is long and plain enough to be a real secret. */
-export function isAcceptableSuppliedKey(key: string): boolean {
-  return /^[A-Za-z0-9_-]{32,128}$/.test(key);
+/**
+ * Why a key chosen by its account (rotation with `key`) is too weak, or undefined when it is
+ * strong (docs/decisions.md §15): 32-128 characters of A-Z, a-z, 0-9, `_` and `-`, with a
+ * lower-case letter, an upper-case letter and a digit, at least 16 different characters and no
+ * character repeated more than 4 times in a row. The message never repeats the key.
+ */
+export function weakKeyProblem(key: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{32,128}$/.test(key)) {
+    return 'key must be 32-128 characters of A-Z, a-z, 0-9, _ and -';
+  }
+  if (!/[a-z]/.test(key) || !/[A-Z]/.test(key) || !/[0-9]/.test(key)) {
+    return 'key must mix lower-case letters, upper-case letters and digits';
+  }
+  if (new Set(key).size < 16) {
+    return 'key must use at least 16 different characters';
+  }
+  if (/(.)\1{4}/.test(key)) {
+    return 'key must not repeat a character more than 4 times in a row';
+  }
+  return undefined;
 }

@@ -42,6 +42,7 @@ export async function bootstrapRoot(
     rates: 1,
     status: true,
     suspended: false,
+    suspendedBy: null,
     hardLimitNano: 0n,
     softLimitNano: 0n,
     dailyLimitNano: 0n,
@@ -64,16 +65,25 @@ export async function bootstrapRoot(
     keyPrefix: described.prefix,
     keyLast4: described.last4,
   };
-  const created = await deps.store.transaction(async (tx) => {
-    // Two accounts replicas starting together: the unique index on is_root lets one win.
-    const taken = await tx.accounts.nameOrEmailTaken(nameKey(root.name), emailKey(root.email));
-    if (taken) {
-      return undefined;
-    }
-    return writtenAccount(
-      await tx.accounts.insert({ ...root, nameKey: nameKey(root.name), emailKey: emailKey(root.email) }, '.'),
-    );
-  });
+  // Two accounts replicas starting together: the unique index on is_root lets one win, and the
+  // other finds the winner.
+  const created = await deps.store
+    .transaction(async (tx) =>
+      (await tx.accounts.findRoot())
+        ? undefined
+        : writtenAccount(
+            await tx.accounts.insert(
+              { ...root, nameKey: nameKey(root.name), emailKey: emailKey(root.email) },
+              '.',
+            ),
+          ),
+    )
+    .catch(async (error: unknown) => {
+      if (await deps.store.accounts.findRoot()) {
+        return undefined;
+      }
+      throw error;
+    });
   if (!created) {
     const winner = await deps.store.accounts.findRoot();
     if (!winner) {

@@ -86,7 +86,10 @@ describe('createAccount over the in-memory stores', () => {
     expect(world.store.tables()).toEqual(after);
     await expect(create('4')).rejects.toMatchObject({ code: 'conflict' });
     expect(world.store.tables()).toEqual(after);
-    expect(world.audits.filter((entry) => entry.action === 'add_user')).toHaveLength(1);
+    expect(world.audits.filter((entry) => entry.action === 'add_user' && !entry.status)).toHaveLength(1);
+    expect(world.audits.filter((entry) => entry.status === 'failed')).toMatchObject([
+      { action: 'add_user', targetId: 0n, details: expect.stringContaining('Idempotency-Key') },
+    ]);
   });
 
   it('refuses a taken name or e-mail, a grant under 2 USD and owner-only fields from a non-owner, moving nothing', async () => {

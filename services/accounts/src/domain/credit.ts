@@ -1,8 +1,8 @@
-import { AppError, ErrorCode } from '@gw/kit';
-import { expiryAfterDays, planSpend } from './lots.js';
-import type { AccountRecord } from './model.js';
+import { AppError, ErrorCode, formatUsd } from '@gw/kit';
+import { MAX_AMOUNT_NANO, MAX_USD } from './account-values.js';
+import { balanceOf, expiryAfterDays, planSpend } from './lots.js';
+import type { AccountRecord, CreditLot } from './model.js';
 import type { AccountsTx } from './ports/deps.js';
-import type { NewLot } from './ports/lots.js';
 
 export const DEFAULT_CREDIT_DAYS = 180;
 export const MAX_CREDIT_DAYS = 3650;
@@ -12,26 +12,89 @@ export interface CreditMovement {
   from: AccountRecord;
   to: AccountRecord;
   amountNano: bigint;
-  /** Validity of the lot the receiver gets. */
+  /** Longest validity the receiver's credit may have, from now. */
   days: number;
+  /** Derived from the request (docs/decisions.md §3): a retried request finds it already used. */
   idempotencyKey: string;
   now: Date;
+  /** The receiver's balance when the caller knows it (a new account: 0), saving a read. */
+  receiverBalanceNano?: bigint;
+}
+
+/** Part of a movement: an amount and the expiry it keeps. */
+export interface CreditPiece {
+  amountNano: bigint;
+  expiresAt: Date;
+}
+
+function earlier(a: Date, b: Date): Date {
+  return a.getTime() <= b.getTime() ? a : b;
 }
 
 /**
- * Moves amountNano from `from` to `to` inside the caller's transaction: root mints, anyone else
- * spends its own lots (earliest expiry first, each take a conditional write). Writes the two
- * ledger legs and the receiver's lot. Returns false when the idempotency key was already used
- * (the earlier movement stands and nothing more moves).
+ * Takes amountNano from an account's own lots, earliest expiry first, each take a conditional
+ * write; returns what was taken as pieces carrying their lots' expiries. Undefined when the
+ * unexpired lots cannot cover it.
+ */
+async function takeFromLots(
+  tx: AccountsTx,
+  accountId: bigint,
+  amountNano: bigint,
+  now: Date,
+): Promise<CreditPiece[] | undefined> {
+  const lots = await tx.lots.lockSpendable(accountId, now);
+  const plan = planSpend(lots, amountNano, now);
+  if (!plan) {
+    return undefined;
+  }
+  const byId = new Map(lots.map((lot): [bigint, CreditLot] => [lot.id, lot]));
+  const pieces: CreditPiece[] = [];
+  for (const step of plan) {
+    const lot = byId.get(step.lotId);
+    if (!lot || !(await tx.lots.take(step.lotId, step.takeNano))) {
+      return undefined;
+    }
+    pieces.push({ amountNano: step.takeNano, expiresAt: lot.expiresAt });
+  }
+  return pieces;
+}
+
+/** Refuses a credit that would take a balance above MAX_USD (kept far inside int64 nano-USD). */
+async function assertRoom(
+  tx: AccountsTx,
+  account: AccountRecord,
+  amountNano: bigint,
+  now: Date,
+  knownBalanceNano?: bigint,
+): Promise<void> {
+  if (account.isRoot) {
+    return;
+  }
+  const balance =
+    knownBalanceNano ?? balanceOf(await tx.lots.live([account.id], now), now) - account.debtNano;
+  if (balance + amountNano > MAX_AMOUNT_NANO) {
+    throw new AppError(
+      ErrorCode.InvalidRequest,
+      `the balance of ${account.name} would exceed ${MAX_USD} USD (it holds ${formatUsd(balance)} USD)`,
+    );
+  }
+}
+
+/**
+ * Moves amountNano from `from` to `to` inside the caller's transaction: root mints (valid `days`
+ * from now); anyone else gives from its own lots, earliest expiry first, and the receiver's credit
+ * keeps the expiry of the lots it came from, capped at `days` from now, so no move ever extends
+ * the life of credit. Writes the two ledger legs and the receiver's lots. Returns false when the
+ * idempotency key was already used (the earlier movement stands and nothing more moves).
  */
 export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<boolean> {
   const { from, to, amountNano, now, idempotencyKey } = args;
   if (amountNano <= 0n) {
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
   }
-  let receiverLedgerId: bigint | undefined;
+  const cap = expiryAfterDays(now, args.days);
   if (from.isRoot) {
-    receiverLedgerId = await tx.ledger.insert({
+    const receiverLedgerId = await tx.ledger.insert({
       idempotencyKey,
       kind: 'mint',
       accountId: to.id,
@@ -41,106 +104,102 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
     if (receiverLedgerId === undefined) {
       return false;
     }
-  } else {
-    const senderLedgerId = await tx.ledger.insert({
-      idempotencyKey,
-      kind: 'grant',
-      accountId: from.id,
-      counterpartyId: to.id,
-      amountNano: -amountNano,
-    });
-    if (senderLedgerId === undefined) {
-      return false;
-    }
-    const plan = planSpend(await tx.lots.lockSpendable(from.id, now), amountNano, now);
-    if (!plan) {
-      throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', {
-        accountId: String(from.id),
-      });
-    }
-    for (const step of plan) {
-      if (!(await tx.lots.take(step.lotId, step.takeNano))) {
-        throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant');
-      }
-    }
-    receiverLedgerId = await tx.ledger.insert({
-      idempotencyKey,
-      kind: 'grant',
-      accountId: to.id,
-      counterpartyId: from.id,
-      amountNano,
-    });
-    if (receiverLedgerId === undefined) {
-      throw new AppError(ErrorCode.Conflict, 'idempotency key already used for this account');
-    }
+    await assertRoom(tx, to, amountNano, now, args.receiverBalanceNano);
+    await creditPieces(tx, to.id, [{ amountNano, expiresAt: cap }], receiverLedgerId);
+    return true;
   }
-  await creditLot(tx, {
-    accountId: to.id,
-    amountNano,
-    expiresAt: expiryAfterDays(now, args.days),
-    ledgerId: receiverLedgerId,
+  const senderLedgerId = await tx.ledger.insert({
+    idempotencyKey,
+    kind: 'grant',
+    accountId: from.id,
+    counterpartyId: to.id,
+    amountNano: -amountNano,
   });
+  if (senderLedgerId === undefined) {
+    return false;
+  }
+  await assertRoom(tx, to, amountNano, now, args.receiverBalanceNano);
+  const pieces = await takeFromLots(tx, from.id, amountNano, now);
+  if (!pieces) {
+    throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', {
+      accountId: String(from.id),
+    });
+  }
+  const receiverLedgerId = await tx.ledger.insert({
+    idempotencyKey,
+    kind: 'grant',
+    accountId: to.id,
+    counterpartyId: from.id,
+    amountNano,
+  });
+  if (receiverLedgerId === undefined) {
+    throw new AppError(ErrorCode.Conflict, 'idempotency key already used for this account');
+  }
+  const capped = pieces.map((piece) => ({ ...piece, expiresAt: earlier(piece.expiresAt, cap) }));
+  await creditPieces(tx, to.id, capped, receiverLedgerId);
   return true;
 }
 
 /**
- * Gives an account credit: post-paid debt is settled first, the rest becomes a lot. The balance
- * (lots − debt) rises by amountNano either way, so conservation is unchanged.
+ * Gives an account credit in pieces: post-paid debt is settled first (from the earliest-expiring
+ * pieces), the rest becomes lots with the pieces' expiries. The balance (lots − debt) rises by
+ * the pieces' sum either way, so conservation is unchanged.
  */
-export async function creditLot(tx: AccountsTx, lot: NewLot): Promise<void> {
-  const absorbed = await tx.accounts.absorbDebt(lot.accountId, lot.amountNano);
-  const rest = lot.amountNano - absorbed;
-  if (rest > 0n) {
-    await tx.lots.insert({ ...lot, amountNano: rest });
+export async function creditPieces(
+  tx: AccountsTx,
+  accountId: bigint,
+  pieces: readonly CreditPiece[],
+  ledgerId: bigint,
+): Promise<void> {
+  const total = pieces.reduce((sum, piece) => sum + piece.amountNano, 0n);
+  let absorbed = await tx.accounts.absorbDebt(accountId, total);
+  const byExpiry = new Map<number, bigint>();
+  for (const piece of [...pieces].sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())) {
+    const settled = absorbed < piece.amountNano ? absorbed : piece.amountNano;
+    absorbed -= settled;
+    const rest = piece.amountNano - settled;
+    if (rest > 0n) {
+      const at = piece.expiresAt.getTime();
+      byExpiry.set(at, (byExpiry.get(at) ?? 0n) + rest);
+    }
+  }
+  for (const [at, amountNano] of byExpiry) {
+    await tx.lots.insert({ accountId, amountNano, expiresAt: new Date(at), ledgerId });
   }
 }
 
 /**
  * Negative CreditGranted: moves amountNano from `from` (the target) back to `to` (the caller),
- * taken from the target's lots earliest expiry first; never below zero. Money clawed back to root
- * is un-minted (a negative mint row), since root holds no lots of its own grants.
+ * taken from the target's lots earliest expiry first, each piece keeping the expiry it had; never
+ * below zero. Money clawed back to root is un-minted (a negative mint row), since root holds no
+ * lots of its own grants. Returns false when the idempotency key was already used.
  */
-export async function clawBack(tx: AccountsTx, args: CreditMovement): Promise<void> {
+export async function clawBack(tx: AccountsTx, args: Omit<CreditMovement, 'days'>): Promise<boolean> {
   const { from, to, amountNano, now, idempotencyKey } = args;
   if (amountNano <= 0n) {
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
   }
-  const plan =
-    from.debtNano > 0n ? undefined : planSpend(await tx.lots.lockSpendable(from.id, now), amountNano, now);
-  if (!plan) {
+  const senderLedgerId = await tx.ledger.insert({
+    idempotencyKey,
+    kind: to.isRoot ? 'mint' : 'clawback',
+    accountId: from.id,
+    counterpartyId: to.id,
+    amountNano: -amountNano,
+  });
+  if (senderLedgerId === undefined) {
+    return false;
+  }
+  const pieces = from.debtNano > 0n ? undefined : await takeFromLots(tx, from.id, amountNano, now);
+  if (!pieces) {
     throw new AppError(
       ErrorCode.InsufficientCredit,
       "the target's balance is lower than the amount to claw back",
     );
   }
-  for (const step of plan) {
-    if (!(await tx.lots.take(step.lotId, step.takeNano))) {
-      throw new AppError(
-        ErrorCode.InsufficientCredit,
-        "the target's balance is lower than the amount to claw back",
-      );
-    }
-  }
   if (to.isRoot) {
-    const unminted = await tx.ledger.insert({
-      idempotencyKey,
-      kind: 'mint',
-      accountId: from.id,
-      counterpartyId: to.id,
-      amountNano: -amountNano,
-    });
-    if (unminted === undefined) {
-      throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
-    }
-    return;
+    return true;
   }
-  const senderLedgerId = await tx.ledger.insert({
-    idempotencyKey,
-    kind: 'clawback',
-    accountId: from.id,
-    counterpartyId: to.id,
-    amountNano: -amountNano,
-  });
+  await assertRoom(tx, to, amountNano, now);
   const receiverLedgerId = await tx.ledger.insert({
     idempotencyKey,
     kind: 'clawback',
@@ -148,15 +207,11 @@ export async function clawBack(tx: AccountsTx, args: CreditMovement): Promise<vo
     counterpartyId: from.id,
     amountNano,
   });
-  if (senderLedgerId === undefined || receiverLedgerId === undefined) {
+  if (receiverLedgerId === undefined) {
     throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
   }
-  await creditLot(tx, {
-    accountId: to.id,
-    amountNano,
-    expiresAt: expiryAfterDays(now, args.days),
-    ledgerId: receiverLedgerId,
-  });
+  await creditPieces(tx, to.id, pieces, receiverLedgerId);
+  return true;
 }
 
 export function creditDays(days: number | undefined): number {

@@ -122,17 +122,37 @@ describe('deleteAccount over the in-memory stores', () => {
     expect(balanceNano(world, parent.account.id)).toBe(before);
   });
 
-  it('moves nothing from an indebted account and leaves the debt on the deleted row', async () => {
+  it("moves an indebted account's debt to the parent in the same transaction, writing nothing off", async () => {
     const child = await createChild(world, parent.account.id, usd(2));
     await debit(world.deps, { accountId: child.account.id, amountNano: usd(3), idempotencyKey: 'evt-debt' });
     const before = balanceNano(world, parent.account.id);
     expect(await remove(parent.account.id, child.account.id)).toMatchObject({
       refundedNano: 0n,
       feeNano: 0n,
+      debtMovedNano: usd(1),
     });
-    expect(balanceNano(world, parent.account.id)).toBe(before);
-    expect(world.store.tables().accounts.get(child.account.id)?.debtNano).toBe(usd(1));
-    expect(ledgerOf(world, `delete:${child.account.id}`)).toEqual([]);
+    expect(balanceNano(world, parent.account.id)).toBe(before - usd(1));
+    expect(world.store.tables().accounts.get(child.account.id)?.debtNano).toBe(0n);
+    expect(ledgerOf(world, `delete:${child.account.id}`)).toMatchObject([
+      { kind: 'debt', accountId: child.account.id, amountNano: usd(1) },
+      { kind: 'debt', accountId: parent.account.id, amountNano: -usd(1) },
+    ]);
+  });
+
+  it('lets a parent without the credit owe the moved debt, and root mint it', async () => {
+    const poor = await createChild(world, parent.account.id, usd(2));
+    const child = await createChild(world, poor.account.id, usd(2));
+    await debit(world.deps, { accountId: child.account.id, amountNano: usd(5), idempotencyKey: 'evt-deep' });
+    await remove(poor.account.id, child.account.id);
+    expect(balanceNano(world, poor.account.id)).toBe(-usd(3));
+    expect(world.store.tables().accounts.get(poor.account.id)?.debtNano).toBe(usd(3));
+
+    const direct = await createChild(world, world.root.id, usd(2));
+    await debit(world.deps, { accountId: direct.account.id, amountNano: usd(4), idempotencyKey: 'evt-root' });
+    await remove(world.root.id, direct.account.id);
+    expect(ledgerOf(world, `delete:${direct.account.id}`)).toMatchObject([
+      { kind: 'mint', accountId: direct.account.id, amountNano: usd(2) },
+    ]);
   });
 
   it('refuses an account with live subaccounts, and anyone but its parent or an owner above, moving nothing', async () => {

@@ -1,14 +1,13 @@
-import { AppError, ErrorCode, formatUsd, usd } from '@gw/kit';
-import { creditLot, DEFAULT_CREDIT_DAYS } from './credit.js';
+import { AppError, ErrorCode, excerpt, formatUsd, recordingFailure } from '@gw/kit';
 import { isInScope } from './dna.js';
 import { checkIdempotency, runOnce } from './idempotency.js';
 import { loadCaller } from './load-caller.js';
-import { balanceOf, expiryAfterDays } from './lots.js';
 import type { AccountRecord } from './model.js';
 import type { AccountsDeps } from './ports/deps.js';
-import { singleLookup } from './target-lookup.js';
+import { settleDelete } from './settle-delete.js';
+import { findInTenant, lookupOf, reportedTenant, singleIdentifier } from './tenancy.js';
 
-export const DELETE_FEE_NANO = usd('0.2');
+export { DELETE_FEE_NANO, refundOf } from './settle-delete.js';
 
 export interface DeleteAccountInput {
   callerId: bigint;
@@ -23,16 +22,20 @@ export interface DeletedAccount {
   name: string;
   refundedNano: bigint;
   feeNano: bigint;
+  /** Unpaid usage its parent took over. */
+  debtMovedNano: bigint;
   replayed: boolean;
 }
 
-/** Fee = min(0.2 USD, remainder); nothing is charged on an empty or indebted account. */
-export function refundOf(remainderNano: bigint): { refundNano: bigint; feeNano: bigint } {
-  if (remainderNano <= 0n) {
-    return { refundNano: 0n, feeNano: 0n };
-  }
-  const feeNano = remainderNano < DELETE_FEE_NANO ? remainderNano : DELETE_FEE_NANO;
-  return { refundNano: remainderNano - feeNano, feeNano };
+/** What a delete stores for its Idempotency-Key; answers stored before debts moved lack the field. */
+interface StoredDelete {
+  id: bigint;
+  name: string;
+  refundedNano: bigint;
+  feeNano: bigint;
+  debtMovedNano?: bigint;
+  keyHash: string;
+  tenantId: bigint;
 }
 
 /** Delete is for the parent, or an owner (or root) above the target (spec: parent or owner). */
@@ -44,27 +47,40 @@ export function mayDelete(caller: AccountRecord, target: AccountRecord): boolean
 }
 
 /**
- * Deletes an account with no live subaccounts (docs/decisions.md §4): its unexpired remainder
- * (lots − debt) goes to the parent minus the fee, as a lot valid 180 days, with ledger rows
- * `refund` (both legs) and `fee`. The row is soft-deleted, freeing its name, e-mail and key; the
- * key dies at once on every edge (gw.account.changed). Two concurrent deletes: the second finds
- * no live row once the first commits and answers 404. With a debt (remainder ≤ 0) nothing moves
- * and the debt stays on the deleted row, so conservation still holds; usage arriving later is
- * charged to the parent (see debit.ts).
+ * Deletes an account with no live subaccounts (docs/decisions.md §4): its money is settled with
+ * the parent (settle-delete.ts) and the row is soft-deleted, freeing its name, e-mail and key;
+ * the key dies at once on every edge (gw.account.changed). Two concurrent deletes: the second
+ * finds no live row once the first commits and answers 404. Usage arriving later is charged to
+ * the nearest live ancestor (see debit.ts).
  */
 export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInput): Promise<DeletedAccount> {
   const caller = await loadCaller(deps, input.callerId);
-  const lookup = singleLookup(input.identifier);
+  const failure = {
+    action: 'delete_user' as const,
+    operatorId: caller.id,
+    ipAddress: input.ipAddress ?? '',
+    attempt: `delete ${excerpt(input.identifier)}`,
+  };
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => deleteAs(deps, caller, input),
+  );
+}
+
+async function deleteAs(
+  deps: AccountsDeps,
+  caller: AccountRecord,
+  input: DeleteAccountInput,
+): Promise<DeletedAccount> {
+  const lookup = lookupOf(singleIdentifier(input.identifier), caller);
   const idempotency = { callerId: caller.id, key: input.idempotencyKey, requestHash: input.requestHash };
   checkIdempotency(idempotency);
   const now = deps.clock.now();
 
   const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx.idempotency, idempotency, 'delete', async () => {
-      const found = await tx.accounts.findOne(lookup, '.');
-      if (!found) {
-        throw new AppError(ErrorCode.NotFound, 'no such account');
-      }
+    runOnce(tx.idempotency, idempotency, 'delete', async (): Promise<StoredDelete> => {
+      const found = await findInTenant(tx.accounts, caller, lookup);
       if (!mayDelete(caller, found) || found.parentId === null) {
         throw new AppError(ErrorCode.Forbidden, 'only the parent or the owner may delete this account');
       }
@@ -83,62 +99,32 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
           { subaccounts: children.map((child) => String(child.id)) },
         );
       }
-      const lots = await tx.lots.lockSpendable(target.id, now);
-      const remainder = balanceOf(lots, now) - target.debtNano;
-      const { refundNano, feeNano } = refundOf(remainder);
-      if (remainder > 0n) {
-        for (const lot of lots) {
-          if (!(await tx.lots.take(lot.id, lot.remainingNano))) {
-            throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
-          }
-        }
-        await tx.accounts.absorbDebt(target.id, target.debtNano);
-        const key = `delete:${target.id}`;
-        if (refundNano > 0n) {
-          await tx.ledger.insert({
-            idempotencyKey: key,
-            kind: 'refund',
-            accountId: target.id,
-            counterpartyId: parent.id,
-            amountNano: -refundNano,
-          });
-          const parentLeg = await tx.ledger.insert({
-            idempotencyKey: key,
-            kind: 'refund',
-            accountId: parent.id,
-            counterpartyId: target.id,
-            amountNano: refundNano,
-          });
-          if (parentLeg === undefined) {
-            throw new AppError(ErrorCode.Conflict, 'this account was already refunded');
-          }
-          await creditLot(tx, {
-            accountId: parent.id,
-            amountNano: refundNano,
-            expiresAt: expiryAfterDays(now, DEFAULT_CREDIT_DAYS),
-            ledgerId: parentLeg,
-          });
-        }
-        await tx.ledger.insert({
-          idempotencyKey: key,
-          kind: 'fee',
-          accountId: target.id,
-          counterpartyId: null,
-          amountNano: -feeNano,
-        });
-      }
+      const settled = await settleDelete(tx, target, parent, now);
       await tx.accounts.markDeleted(target.id);
-      return { id: target.id, name: target.name, refundedNano: refundNano, feeNano, keyHash: target.keyHash };
+      return {
+        id: target.id,
+        name: target.name,
+        refundedNano: settled.refundNano,
+        feeNano: settled.feeNano,
+        debtMovedNano: settled.debtMovedNano,
+        keyHash: target.keyHash,
+        tenantId: reportedTenant(caller, target) ?? 0n,
+      };
     }),
   );
   if (!replayed) {
     deps.events.accountChanged(value.id, 'deleted', value.keyHash);
+    const debt =
+      value.debtMovedNano !== undefined && value.debtMovedNano > 0n
+        ? `; ${formatUsd(value.debtMovedNano)} USD of unpaid usage moved to the parent`
+        : '';
     deps.events.audit({
       action: 'delete_user',
       operatorId: caller.id,
       targetId: value.id,
-      details: `deleted ${value.name} (${value.id}); refunded ${formatUsd(value.refundedNano)} USD after a ${formatUsd(value.feeNano)} USD fee`,
+      details: `deleted ${value.name} (${value.id}); refunded ${formatUsd(value.refundedNano)} USD after a ${formatUsd(value.feeNano)} USD fee${debt}`,
       ipAddress: input.ipAddress ?? '',
+      tenantId: value.tenantId,
     });
   }
   return {
@@ -146,6 +132,8 @@ export async function deleteAccount(deps: AccountsDeps, input: DeleteAccountInpu
     name: value.name,
     refundedNano: value.refundedNano,
     feeNano: value.feeNano,
+    // A replay of an answer stored before this field existed carries none.
+    debtMovedNano: value.debtMovedNano ?? 0n,
     replayed,
   };
 }

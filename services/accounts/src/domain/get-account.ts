@@ -1,12 +1,10 @@
-import { AppError, ErrorCode } from '@gw/kit';
 import { assertManages, assertSelfOrManages } from './access.js';
-import { parseIdentifier } from './identifier.js';
+import { inheritedFrom, loadAncestors } from './inheritance.js';
 import { loadCaller } from './load-caller.js';
 import { viewOf } from './lots.js';
 import type { AccountView } from './model.js';
-import { emailKey, nameKey } from './names.js';
-import type { AccountLookup } from './ports/accounts.js';
 import type { AccountsDeps } from './ports/deps.js';
+import { findInTenant, lookupOf, singleIdentifier } from './tenancy.js';
 
 export interface GetAccountInput {
   callerId: bigint;
@@ -16,36 +14,17 @@ export interface GetAccountInput {
 }
 
 /**
- * One account by id, name, e-mail or DNA. A target that exists outside the caller's subtree is
- * 403 and one that exists nowhere is 404 (docs/decisions.md §9).
+ * One account by id, name, e-mail or DNA, with what its ancestors impose on it. A target in the
+ * caller's tenant but outside its subtree is 403; one in another tenant, or nowhere, is 404
+ * (docs/decisions.md §9).
  */
 export async function getAccount(deps: AccountsDeps, input: GetAccountInput): Promise<AccountView> {
   const caller = await loadCaller(deps, input.callerId, 'read');
-  const identifier = parseIdentifier(input.identifier);
-  if (!identifier) {
-    throw new AppError(ErrorCode.InvalidRequest, 'identifier is not an id, name, e-mail or DNA path');
-  }
-  let lookup: AccountLookup;
-  switch (identifier.kind) {
-    case 'id':
-      lookup = { by: 'id', id: identifier.id };
-      break;
-    case 'email':
-      lookup = { by: 'email', emailKey: emailKey(identifier.email) };
-      break;
-    case 'dna':
-      lookup = { by: 'dna', dna: identifier.dna };
-      break;
-    case 'name':
-      lookup = { by: 'name', nameKey: nameKey(identifier.name) };
-      break;
-    case 'filter':
-      throw new AppError(ErrorCode.InvalidRequest, 'a prefix filter selects a list, not one account');
-  }
-  const target = await deps.store.accounts.findOne(lookup, '.');
-  if (!target) {
-    throw new AppError(ErrorCode.NotFound, 'no such account');
-  }
+  const target = await findInTenant(
+    deps.store.accounts,
+    caller,
+    lookupOf(singleIdentifier(input.identifier), caller),
+  );
   if (input.includeSelf) {
     assertSelfOrManages(caller, target);
   } else {
@@ -53,5 +32,6 @@ export async function getAccount(deps: AccountsDeps, input: GetAccountInput): Pr
   }
   const now = deps.clock.now();
   const lots = await deps.store.lots.live([target.id], now);
-  return viewOf(target, lots, now);
+  const inherited = inheritedFrom(await loadAncestors(deps.store.accounts, target));
+  return { ...viewOf(target, lots, now), inherited };
 }

@@ -1,13 +1,14 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import { assertManages } from './access.js';
+import { assertManages, assertSelfOrManages } from './access.js';
 import { parseIdentifier } from './identifier.js';
 import { dnaFilterOf, orderOf, pageOf } from './listing.js';
 import { loadCaller } from './load-caller.js';
 import { viewOf } from './lots.js';
 import type { AccountView } from './model.js';
 import { emailKey, nameKey } from './names.js';
-import type { AccountLookup, ListQuery } from './ports/accounts.js';
+import type { ListQuery } from './ports/accounts.js';
 import type { AccountsDeps } from './ports/deps.js';
+import { findInTenant, lookupOf } from './tenancy.js';
 
 export interface ListFilter {
   id?: bigint;
@@ -37,27 +38,13 @@ export interface AccountPage {
   size: number;
 }
 
-function lookupOf(identifier: ReturnType<typeof parseIdentifier>): AccountLookup | undefined {
-  switch (identifier?.kind) {
-    case 'id':
-      return { by: 'id', id: identifier.id };
-    case 'email':
-      return { by: 'email', emailKey: emailKey(identifier.email) };
-    case 'dna':
-      return { by: 'dna', dna: identifier.dna };
-    case 'name':
-      return { by: 'name', nameKey: nameKey(identifier.name) };
-    case 'filter':
-    case undefined:
-      return undefined;
-  }
-}
-
 /**
  * Lists the caller's children or descendants, filtered and paged. Every query is confined to
  * rows whose DNA strictly extends the caller's, so lists and totals never count rows out of
- * scope. An identifier naming one account answers it alone: 403 when it exists outside the
- * caller's subtree, 404 when it exists nowhere (docs/decisions.md §9).
+ * scope. An identifier naming one account answers it alone, except a DNA path on /x-dna, which
+ * selects that account's subtree (it and all its descendants). A named account in the caller's
+ * tenant but outside its subtree is 403; one in another tenant, or nowhere, is 404
+ * (docs/decisions.md §9).
  */
 export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput): Promise<AccountPage> {
   const caller = await loadCaller(deps, input.callerId, 'read');
@@ -78,18 +65,19 @@ export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput)
         'identifier is not an id, name, e-mail, DNA path or L/G/R/T/F filter',
       );
     }
-    const lookup = lookupOf(identifier);
-    if (lookup) {
-      const target = await deps.store.accounts.findOne(lookup, '.');
-      if (!target) {
-        throw new AppError(ErrorCode.NotFound, 'no such account');
-      }
-      assertManages(caller, target);
-      const lots = await deps.store.lots.live([target.id], now);
-      return { views: page === 1 ? [viewOf(target, lots, now)] : [], total: 1, page, size };
-    }
     if (identifier.kind === 'filter') {
       query[identifier.field] = identifier.value;
+    } else {
+      const target = await findInTenant(deps.store.accounts, caller, lookupOf(identifier, caller));
+      if (identifier.kind === 'dna' && input.reach === 'descendants') {
+        // The caller's own path names its whole subtree (itself excluded, as always).
+        assertSelfOrManages(caller, target);
+        query.dnaPrefix = target.dna;
+      } else {
+        assertManages(caller, target);
+        const lots = await deps.store.lots.live([target.id], now);
+        return { views: page === 1 ? [viewOf(target, lots, now)] : [], total: 1, page, size };
+      }
     }
   }
   if (filter.id !== undefined) {

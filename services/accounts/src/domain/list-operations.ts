@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, type AuditTargetType } from '@gw/kit';
 import { loadCaller } from './load-caller.js';
 import { DEFAULT_LOG_PAGE_SIZE, logTimestamp, MAX_LOG_PAGE_SIZE } from './operation-log.js';
 import type { AccountsDeps } from './ports/deps.js';
@@ -9,6 +9,7 @@ export interface ListOperationsInput {
   page: number;
   size: number;
   action?: string;
+  targetType?: string;
   targetId?: bigint;
   status?: string;
 }
@@ -23,13 +24,18 @@ export interface OperationPage {
     ipAddress: string;
     createdAt: string;
     status: string;
+    targetType: string;
   }>;
   total: number;
   page: number;
   size: number;
 }
 
-/** The caller's operation log, newest first: what it did and what was done to it. */
+/**
+ * The caller's operation log, newest first: what it did and what was done to its own account
+ * (an entry about a provider key or a configuration never matches by id alone). An owner's log
+ * also holds what root did inside its tree.
+ */
 export async function listOperations(deps: AccountsDeps, input: ListOperationsInput): Promise<OperationPage> {
   const caller = await loadCaller(deps, input.callerId, 'read');
   const page = input.page === 0 ? 1 : input.page;
@@ -40,9 +46,15 @@ export async function listOperations(deps: AccountsDeps, input: ListOperationsIn
   if (!Number.isInteger(size) || size < 1 || size > MAX_LOG_PAGE_SIZE) {
     throw new AppError(ErrorCode.InvalidRequest, `size must be an integer from 1 to ${MAX_LOG_PAGE_SIZE}`);
   }
+  const targetType = input.targetType || undefined;
+  if (targetType !== undefined && !['account', 'key', 'config', 'news'].includes(targetType)) {
+    throw new AppError(ErrorCode.InvalidRequest, 'target_type must be account, key, config or news');
+  }
   const { rows, total } = await deps.store.operations.list({
     accountId: caller.id,
+    tenantOwnerId: caller.isOwner && !caller.isRoot ? caller.id : undefined,
     action: input.action || undefined,
+    targetType: targetType as AuditTargetType | undefined,
     targetId: input.targetId,
     status: input.status || undefined,
     limit: size,
@@ -58,6 +70,7 @@ export async function listOperations(deps: AccountsDeps, input: ListOperationsIn
       ipAddress: row.ipAddress,
       createdAt: logTimestamp(row.createdAt),
       status: row.status,
+      targetType: row.targetType,
     })),
     total,
     page,

@@ -19,6 +19,8 @@ export interface AccountRecord {
   rates: number;
   status: boolean;
   suspended: boolean;
+  /** Who set Suspended: only it or an account above it may lift it. Null when not suspended. */
+  suspendedBy: bigint | null;
   spendBlocked: boolean;
   hardLimitNano: bigint;
   softLimitNano: bigint;
@@ -67,6 +69,24 @@ export interface AccountView {
   account: AccountRecord;
   balanceNano: bigint;
   lots: CreditLot[];
+  /** What its ancestors impose on it, when the read gathered it (see inheritance.ts). */
+  inherited?: Inherited;
+}
+
+/** The rate limits an account carries (0: none of its own). */
+export const LIMIT_FIELDS = ['rpm', 'rph', 'rpd', 'tpm', 'tph', 'tpd'] as const;
+export type LimitField = (typeof LIMIT_FIELDS)[number];
+
+/**
+ * The restrictions an account's ancestors put on it (docs/decisions.md §13): each ancestor's
+ * non-empty list, nearest first, and the smallest non-zero rate limit among them.
+ */
+export interface Inherited {
+  allowModels: string[];
+  allowLevels: string[];
+  resources: string[];
+  allowIps: string[];
+  limits: Record<LimitField, bigint>;
 }
 
 /** Fields copied from the parent when a subaccount is created (access lists, limits, mappings). */

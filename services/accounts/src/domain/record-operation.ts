@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, targetTypeOf, type AuditTargetType } from '@gw/kit';
 import { redactSecrets } from './operation-log.js';
 import type { AccountsDeps } from './ports/deps.js';
 
@@ -6,12 +6,21 @@ export interface OperationEvent {
   eventId: string;
   action: string;
   operatorId: bigint;
+  /** Empty from publishers older than the field: derived from the action. */
+  targetType: string;
   targetId: bigint;
+  tenantId: bigint;
   details: string;
   ipAddress: string;
   status: string;
   /** ISO 8601; the receive time when absent or unreadable. */
   at: string;
+}
+
+const TARGET_TYPES: readonly string[] = ['account', 'key', 'config', 'news'] satisfies AuditTargetType[];
+
+function isTargetType(value: string): value is AuditTargetType {
+  return TARGET_TYPES.includes(value);
 }
 
 /**
@@ -26,11 +35,14 @@ export async function recordOperation(
     throw new AppError(ErrorCode.InvalidRequest, 'an audit event needs an event id and an action');
   }
   const at = new Date(event.at);
+  const targetType = isTargetType(event.targetType) ? event.targetType : targetTypeOf(event.action);
   return deps.store.operations.insert({
     eventId: event.eventId,
     action: event.action,
     operatorId: event.operatorId,
+    targetType,
     targetId: event.targetId,
+    tenantId: event.tenantId,
     details: redactSecrets(event.details).slice(0, 4000),
     ipAddress: event.ipAddress.slice(0, 64),
     status: (event.status || 'success').slice(0, 32),

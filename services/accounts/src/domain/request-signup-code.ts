@@ -1,5 +1,7 @@
 import { AppError, ErrorCode } from '@gw/kit';
+import type { AccountRecord } from './model.js';
 import { emailKey } from './names.js';
+import { nameScopeOf, tenantOf } from './tenancy.js';
 import { loadSignupOwner, mailOwnerOf, signupUnavailable } from './signup-owner.js';
 import type { Reservation, SignupDeps } from './signup-ports.js';
 import { generateCode, generateToken, ipBucket, normaliseSignupEmail, utcDay } from './signup-rules.js';
@@ -9,10 +11,22 @@ export interface RequestSignupCodeInput {
   ipAddress: string;
 }
 
-/** Is the address (in its given or its ASCII-domain form) an account already? */
-export async function isRegistered(deps: SignupDeps, raw: string, normal: string): Promise<boolean> {
+/**
+ * Is the address (in its given or its ASCII-domain form) an account already, where signups go
+ * (the signup owner's tenant: e-mails are unique per tenant)?
+ */
+export async function isRegistered(
+  deps: SignupDeps,
+  owner: AccountRecord,
+  raw: string,
+  normal: string,
+): Promise<boolean> {
+  const scope = nameScopeOf(
+    { isRoot: false, isOwner: false, parentId: owner.id, ownerId: tenantOf(owner) },
+    0n,
+  );
   for (const key of new Set([emailKey(raw), emailKey(normal)])) {
-    if (await deps.store.accounts.findOne({ by: 'email', emailKey: key }, '.')) {
+    if (await deps.store.accounts.findOne({ by: 'email', emailKey: key, scope }, '.')) {
       return true;
     }
   }
@@ -28,10 +42,10 @@ export async function isRegistered(deps: SignupDeps, raw: string, normal: string
  */
 export async function requestSignupCode(deps: SignupDeps, input: RequestSignupCodeInput): Promise<void> {
   const email = normaliseSignupEmail(input.email);
-  if (await isRegistered(deps, input.email, email)) {
+  const owner = await loadSignupOwner(deps);
+  if (await isRegistered(deps, owner, input.email, email)) {
     throw new AppError(ErrorCode.Conflict, 'Email already registered');
   }
-  const owner = await loadSignupOwner(deps);
   const { limits, hash } = deps.signupPolicy;
   const now = deps.clock.now();
   const code = generateCode();

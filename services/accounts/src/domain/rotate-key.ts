@@ -1,7 +1,8 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, recordingFailure } from '@gw/kit';
 import { assertRoot } from './access.js';
-import { generateApiKey, isAcceptableSuppliedKey } from './api-key.js';
+import { generateApiKey, weakKeyProblem } from './api-key.js';
 import { loadCaller } from './load-caller.js';
+import type { AccountRecord } from './model.js';
 import type { AccountsDeps } from './ports/deps.js';
 import { replaceKey } from './replace-key.js';
 
@@ -28,10 +29,29 @@ export function confirmPhrase(now: Date, root: boolean): string {
 
 /**
  * Replaces the caller's API key. The old hash is announced on gw.account.changed.<id> so every
- * edge replica drops it at once. A supplied key is used when acceptable, else one is generated.
+ * edge replica drops it at once. A supplied key must be strong (weakKeyProblem) or the rotation
+ * is refused; without one a key is generated. A refusal is logged as failed, without the key.
  */
 export async function rotateKey(deps: AccountsDeps, input: RotateKeyInput): Promise<RotatedKey> {
   const caller = await loadCaller(deps, input.callerId);
+  const failure = {
+    action: input.root ? ('rotate_root' as const) : ('rotate_self' as const),
+    operatorId: caller.id,
+    ipAddress: input.ipAddress ?? '',
+    attempt: 'key rotation',
+  };
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => rotateAs(deps, caller, input),
+  );
+}
+
+async function rotateAs(
+  deps: AccountsDeps,
+  caller: AccountRecord,
+  input: RotateKeyInput,
+): Promise<RotatedKey> {
   if (input.root) {
     assertRoot(caller);
   }
@@ -39,7 +59,11 @@ export async function rotateKey(deps: AccountsDeps, input: RotateKeyInput): Prom
   if (input.confirm !== confirmPhrase(now, input.root)) {
     throw new AppError(ErrorCode.InvalidRequest, `confirm must be "${confirmPhrase(now, input.root)}"`);
   }
-  const key = input.key !== undefined && isAcceptableSuppliedKey(input.key) ? input.key : generateApiKey();
+  const weak = input.key === undefined ? undefined : weakKeyProblem(input.key);
+  if (weak) {
+    throw new AppError(ErrorCode.InvalidRequest, weak, { field: 'key' });
+  }
+  const key = input.key ?? generateApiKey();
   const described = await replaceKey(deps, caller.id, key);
   deps.events.audit({
     action: input.root ? 'rotate_root' : 'rotate_self',

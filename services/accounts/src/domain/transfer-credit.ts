@@ -11,6 +11,8 @@ export interface TransferCreditInput {
   amountNano: bigint;
   days: number | undefined;
   idempotencyKey: string;
+  /** The call's request id: a retried call moves the credit once. */
+  requestId?: string;
 }
 
 export interface TransferredCredit {
@@ -37,11 +39,10 @@ export async function transferCredit(
     days: input.days,
     idempotencyKey: input.idempotencyKey,
     // A replayed key must carry the same movement: the request hash pins target, amount and days.
-    requestHash: input.idempotencyKey
-      ? createHash('sha256')
-          .update(`transfer:${input.identifier}:${input.amountNano}:${input.days ?? ''}`)
-          .digest('hex')
-      : '',
+    requestHash: createHash('sha256')
+      .update(`transfer:${input.identifier}:${input.amountNano}:${input.days ?? ''}`)
+      .digest('hex'),
+    requestId: input.requestId,
   });
   const caller = await getAccount(deps, {
     callerId: input.callerId,

@@ -1,11 +1,19 @@
-import { AppError, ErrorCode, formatUsd, newId } from '@gw/kit';
+import { AppError, ErrorCode, excerpt, formatUsd, newId, recordingFailure } from '@gw/kit';
 import { assertManages } from './access.js';
-import { assertFieldValues } from './account-fields.js';
+import {
+  assertOwnerOnlyFields,
+  assertWithinActor,
+  checkFieldValues,
+  isOwnerLike,
+  setFields,
+  type AccountFields,
+} from './account-fields.js';
+import { MAX_AMOUNT_NANO, MAX_USD } from './account-values.js';
 import { takenError, writtenAccount } from './account-write.js';
-import { applyAllowModels, resourcesOutsideParent } from './allow-models.js';
+import { applyAllowModels } from './allow-models.js';
 import { clawBack, creditDays, moveCredit } from './credit.js';
-import { OWNER_ONLY_FIELDS, type AccountFields } from './create-account.js';
 import { checkIdempotency, runOnce } from './idempotency.js';
+import { loadAncestors } from './inheritance.js';
 import { loadCaller } from './load-caller.js';
 import { viewOf } from './lots.js';
 import type { AccountRecord, AccountView } from './model.js';
@@ -13,7 +21,8 @@ import { emailKey, emailProblem, nameKey, nameProblem, normaliseName } from './n
 import type { AccountPatch } from './ports/accounts.js';
 import type { AccountsDeps } from './ports/deps.js';
 import { isHardLimitReached, spendOf } from './spend.js';
-import { singleLookup } from './target-lookup.js';
+import { suspenderAfter } from './suspension.js';
+import { findInTenant, lookupOf, nameScopeOf, reportedTenant, singleIdentifier } from './tenancy.js';
 
 export interface UpdateAccountInput {
   callerId: bigint;
@@ -24,6 +33,8 @@ export interface UpdateAccountInput {
   days: number | undefined;
   idempotencyKey: string;
   requestHash: string;
+  /** The request id the call carries: a retried call moves credit once (docs/decisions.md §3). */
+  requestId?: string;
   ipAddress?: string;
 }
 
@@ -34,33 +45,28 @@ export interface UpdatedAccount extends AccountView {
 /** What an account may change on itself: its basic fields, never Status or Suspended. */
 const SELF_FIELDS = new Set<keyof AccountFields>(['name', 'email', 'alias', 'billingEmail', 'qrCode']);
 
-function isOwnerLike(account: AccountRecord): boolean {
-  return account.isOwner || account.isRoot;
+function checkSelfUpdate(set: ReadonlySet<keyof AccountFields>, credit: bigint): void {
+  if (set.has('status') || set.has('suspended')) {
+    throw new AppError(ErrorCode.Forbidden, 'an account cannot change its own Status or Suspended');
+  }
+  if ([...set].some((field) => !SELF_FIELDS.has(field)) || credit !== 0n) {
+    throw new AppError(
+      ErrorCode.Forbidden,
+      'an account may change only its Name, Email, Alias, BillingEmail and QRCode on itself',
+    );
+  }
 }
 
-function checkFields(
-  caller: AccountRecord,
-  targetId: bigint,
-  fields: AccountFields,
-  credit: bigint | undefined,
-): void {
-  const set = (Object.keys(fields) as Array<keyof AccountFields>).filter(
-    (field) => fields[field] !== undefined,
-  );
-  if (caller.id === targetId) {
-    if (fields.status !== undefined || fields.suspended !== undefined) {
-      throw new AppError(ErrorCode.Forbidden, 'an account cannot change its own Status or Suspended');
-    }
-    const other = set.filter((field) => !SELF_FIELDS.has(field));
-    if (other.length > 0 || (credit !== undefined && credit !== 0n)) {
-      throw new AppError(
-        ErrorCode.Forbidden,
-        'an account may change only its Name, Email, Alias, BillingEmail and QRCode on itself',
-      );
-    }
+function checkInput(fields: AccountFields, credit: bigint): void {
+  if (fields.isOwner !== undefined) {
+    throw new AppError(ErrorCode.InvalidRequest, 'IsOwner is set when an owner is created, never changed');
   }
-  if (!isOwnerLike(caller) && OWNER_ONLY_FIELDS.some((field) => fields[field] !== undefined)) {
-    throw new AppError(ErrorCode.Forbidden, `only the owner may set ${OWNER_ONLY_FIELDS.join(', ')}`);
+  if (credit < -MAX_AMOUNT_NANO || credit > MAX_AMOUNT_NANO) {
+    throw new AppError(
+      ErrorCode.InvalidRequest,
+      `CreditGranted must be from -${MAX_USD} to ${MAX_USD} USD (negative claws back)`,
+      { field: 'CreditGranted' },
+    );
   }
   if (fields.name !== undefined) {
     const problem = nameProblem(normaliseName(fields.name));
@@ -77,7 +83,18 @@ function checkFields(
   if (fields.billingEmail !== undefined && fields.billingEmail !== '' && emailProblem(fields.billingEmail)) {
     throw new AppError(ErrorCode.InvalidRequest, 'BillingEmail must be a valid address');
   }
-  assertFieldValues(fields);
+  checkFieldValues(fields);
+}
+
+/**
+ * The ledger key of an update's credit movement, from the request: its Idempotency-Key, else its
+ * request id and body hash, so a call retried after UNAVAILABLE finds the movement made.
+ */
+function movementKey(caller: AccountRecord, input: UpdateAccountInput): string {
+  if (input.idempotencyKey !== '') {
+    return `update:${caller.id}:${input.idempotencyKey}`;
+  }
+  return `update:${caller.id}:${input.requestId ?? newId('ledger')}:${input.requestHash}`;
 }
 
 /**
@@ -87,49 +104,56 @@ function checkFields(
  */
 export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInput): Promise<UpdatedAccount> {
   const caller = await loadCaller(deps, input.callerId);
-  const lookup = singleLookup(input.identifier);
+  const failure = {
+    action: 'update_user' as const,
+    operatorId: caller.id,
+    ipAddress: input.ipAddress ?? '',
+    attempt: `update of ${excerpt(input.identifier)}`,
+  };
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => updateAs(deps, caller, input),
+  );
+}
+
+async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: UpdateAccountInput) {
+  const lookup = lookupOf(singleIdentifier(input.identifier), caller);
   const idempotency = { callerId: caller.id, key: input.idempotencyKey, requestHash: input.requestHash };
   checkIdempotency(idempotency);
   const credit = input.creditGrantedNano ?? 0n;
-  const days = creditDays(input.days);
   const { fields } = input;
+  checkInput(fields, credit);
+  const days = creditDays(input.days);
+  const set = setFields(fields);
   const now = deps.clock.now();
 
   const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx.idempotency, idempotency, 'update', async (): Promise<AccountView> => {
-      const found = await tx.accounts.findOne(lookup, '.');
-      if (!found) {
-        throw new AppError(ErrorCode.NotFound, 'no such account');
-      }
-      if (found.id !== caller.id) {
+    runOnce(tx.idempotency, idempotency, 'update', async () => {
+      const found = await findInTenant(tx.accounts, caller, lookup);
+      if (found.id === caller.id) {
+        checkSelfUpdate(set, credit);
+      } else {
         assertManages(caller, found);
       }
-      checkFields(caller, found.id, fields, credit);
+      assertOwnerOnlyFields(caller, fields);
       // Locks top-down (caller, then target), the order every money movement uses.
       const lockedCaller = credit !== 0n ? await tx.accounts.lock(caller.id) : caller;
       const target = await tx.accounts.lock(found.id);
       if (!lockedCaller || !target) {
         throw new AppError(ErrorCode.NotFound, 'no such account');
       }
-      const parent =
-        target.parentId === null
-          ? undefined
-          : await tx.accounts.findOne({ by: 'id', id: target.parentId }, '.');
+      const ancestors = await loadAncestors(tx.accounts, target);
+      const [parent] = ancestors;
       if (parent && fields.rates !== undefined && fields.rates < parent.rates) {
-        throw new AppError(ErrorCode.InvalidRequest, "Rates must be at least the parent's");
-      }
-      if (parent && fields.resources !== undefined) {
-        const outside = resourcesOutsideParent(fields.resources, parent.resources);
-        if (outside.length > 0) {
-          throw new AppError(
-            ErrorCode.InvalidRequest,
-            `Resources must be a subset of the parent's (not: ${outside.slice(0, 5).join(', ')})`,
-          );
-        }
+        throw new AppError(ErrorCode.InvalidRequest, `Rates must be at least the parent's (${parent.rates})`);
       }
 
-      const { allowModels, name, email, ...rest } = fields;
+      const { allowModels, name, email, isOwner: _isOwner, ...rest } = fields;
       const patch: AccountPatch = { ...rest };
+      if (fields.suspended !== undefined) {
+        patch.suspendedBy = suspenderAfter(caller, target, fields.suspended);
+      }
       if (name !== undefined) {
         patch.name = normaliseName(name);
         patch.nameKey = nameKey(name);
@@ -139,7 +163,9 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
         patch.emailKey = emailKey(email);
       }
       if (patch.nameKey !== undefined || patch.emailKey !== undefined) {
+        const scope = nameScopeOf(target, target.id);
         const taken = await tx.accounts.nameOrEmailTaken(
+          scope,
           patch.nameKey ?? '',
           patch.emailKey ?? '',
           target.id,
@@ -149,7 +175,14 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
         }
       }
       if (allowModels !== undefined) {
-        patch.allowModels = applyAllowModels(target.allowModels, allowModels);
+        // `*` resets to what the parent has, unless an owner (or root) resets it.
+        const resetTo = isOwnerLike(caller) ? '' : (parent?.allowModels ?? '');
+        patch.allowModels = applyAllowModels(target.allowModels, allowModels, resetTo);
+      }
+      if (found.id !== caller.id) {
+        // The caller is one of the target's ancestors: its own ancestors are the rest of the path.
+        const actor = [caller, ...ancestors.slice(ancestors.findIndex((row) => row.id === caller.id) + 1)];
+        assertWithinActor(caller, actor, { ...target, ...patch }, ancestors, set);
       }
       if (fields.hardLimitNano !== undefined) {
         patch.spendBlocked = isHardLimitReached(fields.hardLimitNano, spendOf(target, now).monthSpendNano);
@@ -157,7 +190,7 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
       const updated =
         Object.keys(patch).length > 0 ? writtenAccount(await tx.accounts.update(target.id, patch)) : target;
 
-      const key = `update:${newId('ledger')}`;
+      const key = movementKey(caller, input);
       if (credit > 0n) {
         await moveCredit(tx, {
           from: lockedCaller,
@@ -172,40 +205,41 @@ export async function updateAccount(deps: AccountsDeps, input: UpdateAccountInpu
           from: updated,
           to: lockedCaller,
           amountNano: -credit,
-          days,
           idempotencyKey: key,
           now,
         });
       }
       // Read back: debt settlement may have changed the row.
-      const fresh = (await tx.accounts.findOne({ by: 'id', id: target.id }, '.')) ?? updated;
-      return viewOf(fresh, await tx.lots.live([target.id], now), now);
+      const fresh = (await tx.accounts.findById(target.id)) ?? updated;
+      const view = viewOf(fresh, await tx.lots.live([target.id], now), now);
+      return { ...view, tenantId: reportedTenant(caller, target) ?? 0n };
     }),
   );
+  const { tenantId, ...view } = value;
   if (!replayed) {
     // The reason tells listeners that act on it (the proxy ends realtime sessions) what happened.
     const reason = fields.status === false ? 'disabled' : fields.suspended === true ? 'suspended' : 'updated';
-    deps.events.accountChanged(value.account.id, reason);
-    const changed = (Object.keys(fields) as Array<keyof AccountFields>).filter(
-      (field) => fields[field] !== undefined,
-    );
+    deps.events.accountChanged(view.account.id, reason);
     deps.events.audit({
       action: 'update_user',
       operatorId: caller.id,
-      targetId: value.account.id,
-      details:
-        [
-          changed.length > 0 ? `changed ${changed.join(', ')}` : '',
-          credit > 0n
-            ? `recharged ${formatUsd(credit)} USD`
-            : credit < 0n
-              ? `clawed back ${formatUsd(-credit)} USD`
-              : '',
-        ]
-          .filter((part) => part !== '')
-          .join('; ') || 'no change',
+      targetId: view.account.id,
+      details: describeUpdate([...set], credit),
       ipAddress: input.ipAddress ?? '',
+      tenantId,
     });
   }
-  return { ...value, replayed };
+  return { ...view, replayed };
+}
+
+function describeUpdate(changed: ReadonlyArray<keyof AccountFields>, credit: bigint): string {
+  const parts = [
+    changed.length > 0 ? `changed ${changed.join(', ')}` : '',
+    credit > 0n
+      ? `recharged ${formatUsd(credit)} USD`
+      : credit < 0n
+        ? `clawed back ${formatUsd(-credit)} USD`
+        : '',
+  ];
+  return parts.filter((part) => part !== '').join('; ') || 'no change';
 }

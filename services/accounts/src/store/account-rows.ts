@@ -1,4 +1,4 @@
-import { eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { AccountRecord } from '../domain/model.js';
 import type { AccountLookup, AccountWrite } from '../domain/ports/accounts.js';
 import { accounts } from './schema.js';
@@ -12,6 +12,7 @@ export function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
     emailKey: _emailKey,
     deletedAt: _deleted,
     softAlertMonth: _alert,
+    nameScope: _scope,
     ...record
   } = row;
   return record;
@@ -27,9 +28,9 @@ export function lookupCondition(where: AccountLookup) {
     case 'id':
       return eq(accounts.id, where.id);
     case 'name':
-      return eq(accounts.nameKey, where.nameKey);
+      return and(eq(accounts.nameScope, where.scope), eq(accounts.nameKey, where.nameKey));
     case 'email':
-      return eq(accounts.emailKey, where.emailKey);
+      return and(eq(accounts.nameScope, where.scope), eq(accounts.emailKey, where.emailKey));
     case 'dna':
       return eq(accounts.dna, where.dna);
   }

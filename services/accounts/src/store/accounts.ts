@@ -1,5 +1,6 @@
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { childDna } from '../domain/dna.js';
+import { nameScopeOf } from '../domain/tenancy.js';
 import type { NewAccount } from '../domain/model.js';
 import type {
   AccountLookup,
@@ -40,6 +41,17 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
   async findRoot() {
     const [row] = await this.db.select().from(accounts).where(eq(accounts.isRoot, true));
     return row ? toRecord(row) : undefined;
+  }
+
+  async findByIds(ids: readonly bigint[]) {
+    if (ids.length === 0) {
+      return [];
+    }
+    const rows = await this.db
+      .select()
+      .from(accounts)
+      .where(and(inArray(accounts.id, [...ids]), live));
+    return rows.map(toRecord);
   }
 
   async findOne(where: AccountLookup, dnaPrefix: string) {
@@ -89,11 +101,16 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return { account: toRecord(row), deleted: row.deletedAt !== null, softAlertMonth: row.softAlertMonth };
   }
 
-  async nameOrEmailTaken(nameKey: string, emailKey: string, exceptId?: bigint) {
+  async nameOrEmailTaken(scope: bigint, nameKey: string, emailKey: string, exceptId?: bigint) {
     const rows = await this.db
       .select({ nameKey: accounts.nameKey, id: accounts.id })
       .from(accounts)
-      .where(or(eq(accounts.nameKey, nameKey), eq(accounts.emailKey, emailKey)));
+      .where(
+        and(
+          eq(accounts.nameScope, scope),
+          or(eq(accounts.nameKey, nameKey), eq(accounts.emailKey, emailKey)),
+        ),
+      );
     const clash = rows.find((row) => row.id !== exceptId);
     if (!clash) {
       return undefined;
@@ -116,6 +133,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
           id,
           dna: childDna(parentDna, id),
           ownerId: account.ownerId ?? id,
+          nameScope: nameScopeOf(account, id),
           spendBlocked: false,
           daySpendNano: 0n,
           monthSpendNano: 0n,

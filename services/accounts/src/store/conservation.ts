@@ -16,7 +16,7 @@ export class DrizzleConservationReport implements ConservationReport {
       LEFT JOIN (
         SELECT a.owner_id,
                SUM(CASE WHEN g.kind = 'mint' THEN g.amount_nano ELSE 0 END) AS minted,
-               SUM(CASE WHEN g.kind IN ('grant', 'clawback', 'refund') THEN g.amount_nano ELSE 0 END) AS transfers,
+               SUM(CASE WHEN g.kind IN ('grant', 'clawback', 'refund', 'debt') THEN g.amount_nano ELSE 0 END) AS transfers,
                SUM(CASE WHEN g.kind = 'usage' THEN -g.amount_nano ELSE 0 END) AS usage,
                SUM(CASE WHEN g.kind = 'fee' THEN -g.amount_nano ELSE 0 END) AS fees
         FROM accounts.ledger g JOIN accounts.accounts a ON a.id = g.account_id

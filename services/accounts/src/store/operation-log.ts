@@ -18,9 +18,16 @@ export class DrizzleOperationLog implements OperationLog {
 
   async list(query: OperationQuery) {
     const conditions: SQL[] = [];
-    const mine = or(eq(operationLog.operatorId, query.accountId), eq(operationLog.targetId, query.accountId));
+    const mine = or(
+      eq(operationLog.operatorId, query.accountId),
+      and(eq(operationLog.targetType, 'account'), eq(operationLog.targetId, query.accountId)),
+      query.tenantOwnerId === undefined ? undefined : eq(operationLog.tenantId, query.tenantOwnerId),
+    );
     if (mine) {
       conditions.push(mine);
+    }
+    if (query.targetType !== undefined) {
+      conditions.push(eq(operationLog.targetType, query.targetType));
     }
     if (query.action !== undefined) {
       conditions.push(eq(operationLog.action, query.action));

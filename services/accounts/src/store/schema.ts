@@ -11,6 +11,8 @@ import {
   date,
 } from 'drizzle-orm/pg-core';
 
+import type { AuditTargetType } from '@gw/kit';
+
 /** Drizzle's view of migrations/*.sql (the SQL files are the source of truth). */
 export const accountsSchema = pgSchema('accounts');
 
@@ -38,6 +40,7 @@ export const accounts = accountsSchema.table('accounts', {
   rates: numeric('rates', { mode: 'number' }).notNull(),
   status: boolean('status').notNull(),
   suspended: boolean('suspended').notNull(),
+  suspendedBy: nano('suspended_by'),
   spendBlocked: boolean('spend_blocked').notNull(),
   hardLimitNano: nano('hard_limit_nano').notNull(),
   softLimitNano: nano('soft_limit_nano').notNull(),
@@ -70,6 +73,7 @@ export const accounts = accountsSchema.table('accounts', {
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   debtNano: nano('debt_nano').notNull(),
   softAlertMonth: date('soft_alert_month'),
+  nameScope: nano('name_scope').notNull(),
 });
 
 export const ledger = accountsSchema.table('ledger', {
@@ -106,7 +110,9 @@ export const operationLog = accountsSchema.table('operation_log', {
   eventId: text('event_id').notNull(),
   action: text('action').notNull(),
   operatorId: nano('operator_id').notNull(),
+  targetType: text('target_type').$type<AuditTargetType>().notNull(),
   targetId: nano('target_id').notNull(),
+  tenantId: nano('tenant_id').notNull(),
   details: text('details').notNull(),
   ipAddress: text('ip_address').notNull(),
   status: text('status').notNull(),

@@ -1,4 +1,5 @@
 import { childDna } from '../../src/domain/dna.js';
+import { nameScopeOf } from '../../src/domain/tenancy.js';
 import type { AccountRecord, NewAccount } from '../../src/domain/model.js';
 import type {
   AccountLookup,
@@ -16,7 +17,7 @@ import type { AccountRow, Tables } from './tables.js';
 import { draw } from './tables.js';
 
 function toRecord(row: AccountRow): AccountRecord {
-  const { nameKey: _n, emailKey: _e, deletedAt: _d, softAlertMonth: _s, ...record } = row;
+  const { nameKey: _n, emailKey: _e, deletedAt: _d, softAlertMonth: _s, nameScope: _scope, ...record } = row;
   return structuredClone(record);
 }
 
@@ -25,9 +26,9 @@ function matches(row: AccountRow, where: AccountLookup): boolean {
     case 'id':
       return row.id === where.id;
     case 'name':
-      return row.nameKey === where.nameKey;
+      return row.nameScope === where.scope && row.nameKey === where.nameKey;
     case 'email':
-      return row.emailKey === where.emailKey;
+      return row.nameScope === where.scope && row.emailKey === where.emailKey;
     case 'dna':
       return row.dna === where.dna;
   }
@@ -88,6 +89,12 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
     return row && toRecord(row);
   }
 
+  async findByIds(ids: readonly bigint[]) {
+    return this.liveRows()
+      .filter((row) => ids.includes(row.id))
+      .map(toRecord);
+  }
+
   async findOne(where: AccountLookup, dnaPrefix: string) {
     const row = this.liveRows().find(
       (candidate) => matches(candidate, where) && candidate.dna.startsWith(dnaPrefix),
@@ -143,9 +150,12 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
     );
   }
 
-  async nameOrEmailTaken(nameKey: string, emailKey: string, exceptId?: bigint) {
+  async nameOrEmailTaken(scope: bigint, nameKey: string, emailKey: string, exceptId?: bigint) {
     const clash = [...this.rows.values()].find(
-      (row) => (row.nameKey === nameKey || row.emailKey === emailKey) && row.id !== exceptId,
+      (row) =>
+        row.nameScope === scope &&
+        (row.nameKey === nameKey || row.emailKey === emailKey) &&
+        row.id !== exceptId,
     );
     if (!clash) {
       return undefined;
@@ -164,6 +174,7 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
       id,
       dna: childDna(parentDna, id),
       ownerId: account.ownerId ?? id,
+      nameScope: nameScopeOf(account, id),
       spendBlocked: false,
       daySpendNano: 0n,
       dayStart: null,
@@ -266,10 +277,10 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
       if (row.id === candidate.id) {
         continue;
       }
-      if (row.nameKey === candidate.nameKey) {
+      if (row.nameScope === candidate.nameScope && row.nameKey === candidate.nameKey) {
         return { refused: 'name_taken' };
       }
-      if (row.emailKey === candidate.emailKey) {
+      if (row.nameScope === candidate.nameScope && row.emailKey === candidate.emailKey) {
         return { refused: 'email_taken' };
       }
       if (

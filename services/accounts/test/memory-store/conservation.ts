@@ -33,7 +33,7 @@ export class MemoryConservationReport implements ConservationReport {
       const row = rowOf(entry.accountId);
       if (entry.kind === 'mint') {
         row.mintedNano += entry.amountNano;
-      } else if (entry.kind === 'grant' || entry.kind === 'clawback' || entry.kind === 'refund') {
+      } else if (['grant', 'clawback', 'refund', 'debt'].includes(entry.kind)) {
         row.transfersInNano += entry.amountNano;
       } else if (entry.kind === 'usage') {
         row.usageNano -= entry.amountNano;

@@ -18,8 +18,11 @@ export class MemoryOperationLog implements OperationLog {
     const wanted = this.tables()
       .operations.filter(
         (row) =>
-          (row.operatorId === query.accountId || row.targetId === query.accountId) &&
+          (row.operatorId === query.accountId ||
+            (row.targetType === 'account' && row.targetId === query.accountId) ||
+            (query.tenantOwnerId !== undefined && row.tenantId === query.tenantOwnerId)) &&
           (query.action === undefined || row.action === query.action) &&
+          (query.targetType === undefined || row.targetType === query.targetType) &&
           (query.targetId === undefined || row.targetId === query.targetId) &&
           (query.status === undefined || row.status === query.status),
       )

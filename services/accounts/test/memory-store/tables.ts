@@ -9,6 +9,7 @@ export interface AccountRow extends AccountRecord {
   emailKey: string;
   deletedAt: Date | null;
   softAlertMonth: string | null;
+  nameScope: bigint;
 }
 
 interface LotRow {

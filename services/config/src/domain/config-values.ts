@@ -45,7 +45,8 @@ export const SECRET_KEYS: readonly ConfigKey[] = ['EMAIL_PASS'];
 /** How a stored secret is shown; sent back unchanged, it keeps the stored secret. */
 export const SECRET_MASK = '********';
 
-const MAX_VALUE_LENGTH = 256 * 1024;
+/** Every value, as the edge bounds it too (PRICING: the 128 KB of the spec). */
+const MAX_VALUE_LENGTH = 128 * 1024;
 const MAX_MAPPER_ENTRIES = 1024;
 const MAX_LIMIT_MODELS = 1024;
 const MAX_RESOURCES = 256;
@@ -112,7 +113,7 @@ function checkTarget(field: string, key: MapperKey, pattern: string, target: str
 /** Parses `a=b,-c` into operations; `field` names the key in errors. */
 export function parseMapperOps(key: MapperKey, text: string): MapperOp[] {
   if (text.length > MAX_VALUE_LENGTH) {
-    invalid(key, 'is too long');
+    invalid(key, `is longer than ${MAX_VALUE_LENGTH} characters (128 KB)`);
   }
   const entries = splitMapperEntries(text);
   if (entries.length > MAX_MAPPER_ENTRIES) {
@@ -207,7 +208,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** MODEL_LIMITS: `{ model: { rpm..tpd: non-negative integer } }`, nothing else. */
 export function parseModelLimits(text: string): ModelLimitsObject {
   if (text.length > MAX_VALUE_LENGTH) {
-    invalid('MODEL_LIMITS', 'is too long');
+    invalid('MODEL_LIMITS', `is longer than ${MAX_VALUE_LENGTH} characters (128 KB)`);
   }
   let raw: unknown;
   try {
@@ -345,7 +346,7 @@ export function applyConfigChanges(
       continue;
     }
     if (value.length > MAX_VALUE_LENGTH && key !== 'PRICING') {
-      invalid(key, 'is too long');
+      invalid(key, `is longer than ${MAX_VALUE_LENGTH} characters (128 KB)`);
     }
     let result: string;
     switch (key) {

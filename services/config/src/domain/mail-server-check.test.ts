@@ -1,4 +1,4 @@
-import { AppError, selfAddressesOf } from '@gw/kit';
+import { AddressList, AppError, selfAddressesOf } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
 import { checkMailServer } from './mail-server-check.js';
 
@@ -8,6 +8,7 @@ const self = selfAddressesOf(
 );
 const resolving = (table: Record<string, string[]>) => ({
   self,
+  tenantPrivate: AddressList.of(''),
   resolver: { resolve: (host: string) => Promise.resolve(table[host]) },
 });
 
@@ -47,12 +48,27 @@ describe('checkMailServer', () => {
     expect(await refusal({ EMAIL_SMTP: '192.168.1.5' }, false)).toMatch(/private/);
   });
 
+  it("allows a tenant's loopback or private server only inside GW_TENANT_PRIVATE_CIDRS", async () => {
+    const listed = {
+      self,
+      tenantPrivate: AddressList.of('10.5.0.0/16'),
+      resolver: { resolve: () => Promise.resolve(['10.5.1.1']) },
+    };
+    await expect(checkMailServer(listed, { EMAIL_SMTP: '10.5.9.9' }, false)).resolves.toBeUndefined();
+    await expect(checkMailServer(listed, { EMAIL_SMTP: 'relay.test' }, false)).resolves.toBeUndefined();
+    await expect(checkMailServer(listed, { EMAIL_SMTP: '10.6.0.1' }, false)).rejects.toThrow(/private/);
+  });
+
   it('checks every address a name resolves to, on the port that applies (587, or 465 with TLS)', async () => {
     const table = { 'mail.example.com': ['203.0.113.7', '127.0.0.1'], 'ok.example.com': ['203.0.113.8'] };
     expect(await refusal({ EMAIL_SMTP: 'mail.example.com' }, false, table)).toMatch(/loopback/);
     expect(await refusal({ EMAIL_SMTP: 'ok.example.com' }, false, table)).toBeUndefined();
     const selfPorts = selfAddressesOf({ GW_EDGE_PORT: 465 }, []);
-    const tls = { self: selfPorts, resolver: { resolve: () => Promise.resolve(['127.0.0.1']) } };
+    const tls = {
+      self: selfPorts,
+      tenantPrivate: AddressList.of(''),
+      resolver: { resolve: () => Promise.resolve(['127.0.0.1']) },
+    };
     await expect(checkMailServer(tls, { EMAIL_SMTP: 'relay.test', EMAIL_TLS: 'true' }, true)).rejects.toThrow(
       /gateway itself/,
     );

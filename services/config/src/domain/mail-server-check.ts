@@ -11,7 +11,7 @@ export const MAIL_SERVER_KEYS = ['EMAIL_SMTP', 'EMAIL_PORT', 'EMAIL_TLS'] as con
  * every address it resolves to now. The mailer checks again when it connects.
  */
 export async function checkMailServer(
-  deps: Pick<ConfigDeps, 'self' | 'resolver'>,
+  deps: Pick<ConfigDeps, 'self' | 'tenantPrivate' | 'resolver'>,
   values: Readonly<Record<string, string>>,
   ownerIsRoot: boolean,
 ): Promise<void> {
@@ -20,7 +20,7 @@ export async function checkMailServer(
     return;
   }
   const port = mailServerPort(values.EMAIL_PORT, values.EMAIL_TLS === 'true');
-  const policy = { rootPool: ownerIsRoot, self: deps.self };
+  const policy = { rootPool: ownerIsRoot, self: deps.self, tenantPrivate: deps.tenantPrivate };
   const refused = refuseUpstreamHost(host, port, policy);
   if (refused) {
     invalid('EMAIL_SMTP', refused);

@@ -1,4 +1,4 @@
-import type { SecretBox, SelfAddresses } from '@gw/kit';
+import type { AddressList, SecretBox, SelfAddresses } from '@gw/kit';
 
 export interface ConfigStore {
   /** The stored values of an owner (EMAIL_PASS as its cipher). */
@@ -38,5 +38,7 @@ export interface ConfigDeps {
   events: ConfigEvents;
   /** The gateway's own endpoints, never a mail server. */
   self: SelfAddresses;
+  /** Loopback and private ranges a tenant owner's mail server may use (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate: AddressList;
   resolver: Resolver;
 }

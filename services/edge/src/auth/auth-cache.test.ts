@@ -2,8 +2,8 @@ import type { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
 import { AuthCache } from './auth-cache.js';
 
-function account(id: bigint): accounts.Account {
-  return { id } as accounts.Account;
+function account(id: bigint, dna = `.1.${id}.`): accounts.Account {
+  return { id, dna } as accounts.Account;
 }
 
 function deferred<T>() {
@@ -47,6 +47,28 @@ describe('AuthCache', () => {
     cache.invalidateAccount(7n);
     await cache.get('h1');
     expect(calls).toBe(2);
+  });
+
+  it("drops the entries of an account's descendants with the account's own", async () => {
+    const byHash: Record<string, accounts.Account> = {
+      parent: account(5n, '.1.5.'),
+      child: account(8n, '.1.5.8.'),
+      grandchild: account(9n, '.1.5.8.9.'),
+      cousin: account(55n, '.1.55.'),
+    };
+    const calls: string[] = [];
+    const cache = new AuthCache(async (hash) => {
+      calls.push(hash);
+      return byHash[hash];
+    }, 30_000);
+    for (const hash of Object.keys(byHash)) {
+      await cache.get(hash);
+    }
+    cache.invalidateAccount(5n);
+    for (const hash of Object.keys(byHash)) {
+      await cache.get(hash);
+    }
+    expect(calls.slice(4).sort()).toEqual(['child', 'grandchild', 'parent']);
   });
 
   it('expires entries after the TTL backstop', async () => {

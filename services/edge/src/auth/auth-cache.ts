@@ -62,8 +62,10 @@ export class AuthCache {
   }
 
   /**
-   * Drops every cached key of the account (rotation, disable, delete, limits). A key may have
-   * become valid (a rotation to a chosen key): unknown keys are forgotten too.
+   * Drops every cached key of the account (rotation, disable, delete, limits) and of every account
+   * below it: a cached entry carries what its ancestors impose (docs/decisions.md §13), so a
+   * parent's change must reach its descendants' entries too. A key may have become valid (a
+   * rotation to a chosen key): unknown keys are forgotten too.
    */
   invalidateAccount(accountId: bigint, keyHash?: string): void {
     this.epoch += 1;
@@ -75,6 +77,13 @@ export class AuthCache {
     if (cached) {
       this.entries.delete(cached);
       this.hashByAccount.delete(accountId);
+    }
+    const segment = `.${accountId}.`;
+    for (const [hash, entry] of this.entries) {
+      if (entry.account.dna.includes(segment)) {
+        this.entries.delete(hash);
+        this.hashByAccount.delete(entry.account.id);
+      }
     }
   }
 

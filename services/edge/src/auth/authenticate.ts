@@ -48,11 +48,16 @@ export function clientOf(req: IncomingMessage, trustedProxies: AddressList): str
   );
 }
 
-/** AllowIPs: an empty list allows every address; a list that cannot be read allows none. */
+/**
+ * AllowIPs, the account's and each its ancestors impose (docs/decisions.md §13): an empty list
+ * allows every address; a list that cannot be read allows none.
+ */
 function assertAllowedAddress(account: accounts.Account, client: string): void {
-  const allowed = allowIpLists.get(account.allowIps);
-  if ('invalid' in allowed ? true : allowed.size > 0 && !allowed.includes(client)) {
-    throw new AppError(ErrorCode.Forbidden, `this key may not be used from ${client}`);
+  for (const text of [account.allowIps, ...(account.inherited?.allowIps ?? [])]) {
+    const allowed = allowIpLists.get(text);
+    if ('invalid' in allowed ? true : allowed.size > 0 && !allowed.includes(client)) {
+      throw new AppError(ErrorCode.Forbidden, `this key may not be used from ${client}`);
+    }
   }
 }
 

@@ -20,21 +20,20 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * The optional `Idempotency-Key` header of a money-moving call (docs/decisions.md §3) and the
- * hash of the request it guards (method, path, canonical body): accounts replays the first answer
- * for the same hash and refuses another one with 409.
+ * hash of the request (method, path, canonical body). With a key, accounts replays the first
+ * answer for the same hash and refuses another one with 409; without one, the hash and the
+ * request id name the credit movement, so a call retried inside the gateway moves it once. The
+ * body was bounded in depth before it was parsed, so the canonical form never recurses deeply.
  */
 export function idempotencyOf(req: Request): { idempotencyKey: string; requestHash: string } {
   const key = req.get('idempotency-key');
-  if (key === undefined) {
-    return { idempotencyKey: '', requestHash: '' };
-  }
-  if (!KEY.test(key)) {
+  if (key !== undefined && !KEY.test(key)) {
     throw new AppError(ErrorCode.InvalidRequest, 'Idempotency-Key must be 1-255 printable ASCII characters');
   }
   const requestHash = createHash('sha256')
     .update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? {})}`)
     .digest('hex');
-  return { idempotencyKey: key, requestHash };
+  return { idempotencyKey: key ?? '', requestHash };
 }
 
 export function markReplay(res: Response, replayed: boolean): void {

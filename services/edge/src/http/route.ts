@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, excerpt } from '@gw/kit';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Access } from '../auth/authenticate.js';
@@ -12,17 +12,17 @@ export interface Route {
   handle(deps: EdgeDeps, req: Request, res: Response): Promise<void>;
 }
 
-/** Validates a body with its zod schema; the first problem is named in a 400. */
+/**
+ * Validates a body with its zod schema; the first problem is named in a 400. Keys and messages
+ * can carry what the client sent, so each is quoted as a short excerpt only.
+ */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body ?? {});
   if (!result.success) {
     const issue = result.error.issues[0];
-    const field = issue?.path.join('.') ?? '';
-    throw new AppError(
-      ErrorCode.InvalidRequest,
-      field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid body'),
-      { field },
-    );
+    const field = (issue?.path ?? []).map((segment) => excerpt(String(segment))).join('.');
+    const message = excerpt(issue?.message ?? 'invalid body', 200);
+    throw new AppError(ErrorCode.InvalidRequest, field ? `${field}: ${message}` : message, { field });
   }
   return result.data;
 }

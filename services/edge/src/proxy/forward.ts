@@ -22,7 +22,11 @@ import { authenticate, callerOf, clientOf, resolveCaller } from '../auth/authent
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
 
-/** What the proxy needs to know about the caller; root and owners are served by their own pool. */
+/**
+ * What the proxy needs to know about the caller: the owner whose pool serves it (root and owners
+ * are served by their own), and its effective lists, i.e. its own together with those its
+ * ancestors impose (accounts reads them along the DNA path, docs/decisions.md §13).
+ */
 export function callerIdentity(account: accounts.Account): CallerIdentity {
   return {
     accountId: String(account.id),
@@ -31,16 +35,26 @@ export function callerIdentity(account: accounts.Account): CallerIdentity {
     allowLevels: account.allowLevels,
     modelMapper: account.modelMapper,
     resources: account.resources,
-    limits: {
-      rpm: Number(account.rpm),
-      rph: Number(account.rph),
-      rpd: Number(account.rpd),
-      tpm: Number(account.tpm),
-      tph: Number(account.tph),
-      tpd: Number(account.tpd),
-    },
+    limits: effectiveLimits(account),
     modelLimits: JSON.stringify(accountModelLimits(account)),
+    inherited: {
+      allowModels: account.inherited?.allowModels ?? [],
+      allowLevels: account.inherited?.allowLevels ?? [],
+      resources: account.inherited?.resources ?? [],
+    },
   };
+}
+
+const LIMIT_FIELDS = ['rpm', 'rph', 'rpd', 'tpm', 'tph', 'tpd'] as const;
+
+/**
+ * The account's rate limits: its own, or where it sets none (0), the smallest its ancestors set
+ * (accounts never lets a child's own limit exceed its creator's).
+ */
+function effectiveLimits(account: accounts.Account): CallerIdentity['limits'] {
+  return Object.fromEntries(
+    LIMIT_FIELDS.map((field) => [field, Number(account[field] || account.inherited?.[field] || 0n)]),
+  );
 }
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;

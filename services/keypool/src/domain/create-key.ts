@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, recordingFailure } from '@gw/kit';
 import { keyRowChanges, type KeyFieldsInput } from './key-fields.js';
 import type { KeyRow, KeyView } from './model.js';
 import type { KeypoolDeps } from './ports.js';
@@ -21,6 +21,23 @@ function required(field: string): never {
  * then LEVEL_MAPPER is auto-completed from the Provider (best effort, logged as auto_config).
  */
 export async function createKey(
+  deps: KeypoolDeps,
+  input: CreateKeyInput,
+): Promise<{ key: KeyView; version: bigint; autoLevelMapper: Record<string, number> }> {
+  const failure = {
+    action: 'add_key' as const,
+    operatorId: input.operatorId,
+    ipAddress: input.ipAddress,
+    attempt: 'adding a key',
+  };
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => createKeyAs(deps, input),
+  );
+}
+
+async function createKeyAs(
   deps: KeypoolDeps,
   input: CreateKeyInput,
 ): Promise<{ key: KeyView; version: bigint; autoLevelMapper: Record<string, number> }> {

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, recordingFailure } from '@gw/kit';
 import type { KeypoolDeps } from './ports.js';
 
 export interface DeleteKeyInput {
@@ -10,6 +10,23 @@ export interface DeleteKeyInput {
 
 /** Removes one of the owner's keys (and any sleeping state it had). */
 export async function deleteKey(
+  deps: KeypoolDeps,
+  input: DeleteKeyInput,
+): Promise<{ id: bigint; version: bigint }> {
+  const failure = {
+    action: 'delete_key' as const,
+    operatorId: input.operatorId,
+    ipAddress: input.ipAddress,
+    attempt: `delete of key ${input.id}`,
+  };
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => deleteKeyAs(deps, input),
+  );
+}
+
+async function deleteKeyAs(
   deps: KeypoolDeps,
   input: DeleteKeyInput,
 ): Promise<{ id: bigint; version: bigint }> {

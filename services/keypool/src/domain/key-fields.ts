@@ -35,7 +35,11 @@ export async function checkUrlField(
   value: string,
   ownerIsRoot: boolean,
 ): Promise<URL> {
-  const policy: ProviderUrlPolicy = { rootPool: ownerIsRoot, self: deps.self };
+  const policy: ProviderUrlPolicy = {
+    rootPool: ownerIsRoot,
+    self: deps.self,
+    tenantPrivate: deps.tenantPrivate,
+  };
   const check = checkProviderUrl(value, policy);
   if (!check.ok) {
     invalid(field, check.reason);

@@ -1,4 +1,4 @@
-import type { SecretBox, SelfAddresses } from '@gw/kit';
+import type { AddressList, SecretBox, SelfAddresses } from '@gw/kit';
 import type { KeyFilter, KeyRecord, KeyRow, SleepingKey } from './model.js';
 
 export interface KeysStore {
@@ -48,6 +48,8 @@ export interface PoolEvents {
     targetId: bigint;
     details: string;
     ipAddress: string;
+    /** Default success; a refused request is `failed` (kit `recordingFailure`). */
+    status?: 'success' | 'failed';
   }): void;
 }
 
@@ -76,4 +78,6 @@ export interface KeypoolDeps {
   clock: Clock;
   /** The gateway's own endpoints (listen addresses, GW_EDGE_PORT, GW_PUBLIC_URL, GW_SELF_HOSTS). */
   self: SelfAddresses;
+  /** Loopback and private ranges a tenant owner's Provider may use (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate: AddressList;
 }

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, recordingFailure } from '@gw/kit';
 import { keyRowChanges, type KeyFieldsInput } from './key-fields.js';
 import type { KeyView } from './model.js';
 import type { KeypoolDeps } from './ports.js';
@@ -15,6 +15,23 @@ export interface UpdateKeyInput {
 
 /** Changes the given fields of one of the owner's keys (Status false disables it). */
 export async function updateKey(
+  deps: KeypoolDeps,
+  input: UpdateKeyInput,
+): Promise<{ key: KeyView; version: bigint }> {
+  const failure = {
+    action: 'update_key' as const,
+    operatorId: input.operatorId,
+    ipAddress: input.ipAddress,
+    attempt: `update of key ${input.id}`,
+  };
+  return recordingFailure(
+    (entry) => deps.events.audit(entry),
+    failure,
+    () => updateKeyAs(deps, input),
+  );
+}
+
+async function updateKeyAs(
   deps: KeypoolDeps,
   input: UpdateKeyInput,
 ): Promise<{ key: KeyView; version: bigint }> {

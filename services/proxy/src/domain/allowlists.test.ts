@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { accountMapper, isLevelAllowed, isModelAllowed } from './allowlists.js';
+import { NO_INHERITED, type CallerIdentity } from '@gw/kit';
+import {
+  accountMapper,
+  callerMayUseLevel,
+  callerMayUseModel,
+  isLevelAllowed,
+  isModelAllowed,
+} from './allowlists.js';
 
 describe('allowlists', () => {
   it('allows every model and Level when empty', () => {
@@ -20,5 +27,27 @@ describe('allowlists', () => {
     expect(isModelAllowed('a*', 'bcd')).toBe(false);
     expect(accountMapper('fast=gpt-4o-mini').lookup('fast')).toBe('gpt-4o-mini');
     expect(accountMapper('fast=gpt-4o-mini').lookup('slow')).toBeUndefined();
+  });
+});
+
+describe("the caller's effective lists (its own and its ancestors')", () => {
+  const caller = (inherited: Partial<CallerIdentity['inherited']>): CallerIdentity => ({
+    accountId: '9',
+    ownerId: '1',
+    allowModels: 'gpt-4o*',
+    allowLevels: '',
+    modelMapper: '',
+    resources: '',
+    limits: {},
+    modelLimits: '',
+    inherited: { ...NO_INHERITED, ...inherited },
+  });
+
+  it('allows a model or Level only when every list allows it', () => {
+    expect(callerMayUseModel(caller({}), 'gpt-4o-mini')).toBe(true);
+    expect(callerMayUseModel(caller({ allowModels: ['o3'] }), 'gpt-4o-mini')).toBe(false);
+    expect(callerMayUseModel(caller({ allowModels: ['gpt-4o-mini', 'gpt-4*'] }), 'gpt-4o-mini')).toBe(true);
+    expect(callerMayUseLevel(caller({ allowLevels: ['1,2', '2'] }), 2)).toBe(true);
+    expect(callerMayUseLevel(caller({ allowLevels: ['1,2', '2'] }), 1)).toBe(false);
   });
 });

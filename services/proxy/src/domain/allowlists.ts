@@ -33,17 +33,31 @@ export function isLevelAllowed(allowLevels: string, level: number): boolean {
   return levels.length === 0 || levels.some((value) => Number(value) === level);
 }
 
+/**
+ * The caller's effective AllowModels (docs/decisions.md §13): its own list and every list its
+ * ancestors impose must allow the model.
+ */
+export function callerMayUseModel(caller: CallerIdentity, model: string): boolean {
+  return [caller.allowModels, ...caller.inherited.allowModels].every((list) => isModelAllowed(list, model));
+}
+
+/** The caller's effective AllowLevels: its own and every ancestor's. */
+export function callerMayUseLevel(caller: CallerIdentity, level: number): boolean {
+  return [caller.allowLevels, ...caller.inherited.allowLevels].every((list) => isLevelAllowed(list, level));
+}
+
 /** The account's ModelMapper, compiled. */
 export function accountMapper(text: string): PatternTable<string> {
   return accountMappers.get(text);
 }
 
 /**
- * RESOURCES (the owner's) and Resources (the account's) are allowlists of catalogue paths; an
- * empty list allows every inference endpoint. A call outside either is 403.
+ * RESOURCES (the owner's) and Resources (the account's and its ancestors') are allowlists of
+ * catalogue paths; an empty list allows every inference endpoint. A call outside any is 403.
  */
 export function assertResourceAllowed(pool: OwnerPool, caller: CallerIdentity, endpoint: AiEndpoint): void {
-  for (const allowlist of [pool.routing.resources, resourceLists.get(caller.resources)]) {
+  const lists = [caller.resources, ...caller.inherited.resources].map((text) => resourceLists.get(text));
+  for (const allowlist of [pool.routing.resources, ...lists]) {
     if (!allowsResource(allowlist, endpoint)) {
       throw new AppError(ErrorCode.Forbidden, `${endpoint.path} is not among the resources this key may use`);
     }

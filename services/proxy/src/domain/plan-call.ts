@@ -18,7 +18,10 @@ export async function planCall(
   state: PoolState,
   now: () => number = Date.now,
 ): Promise<RoutePlan> {
-  const subject = model === '' ? { ...caller, allowModels: '' } : caller;
+  const subject =
+    model === ''
+      ? { ...caller, allowModels: '', inherited: { ...caller.inherited, allowModels: [] } }
+      : caller;
   let planned = planRoute(pool, subject, model, state.sleeping, deps.roundRobin, state.switched);
   if (!planned.ok && planned.reason === 'no_key_available') {
     const probe = await claimProbe(deps, pool, state, planned.plan.candidateLevels, deps.probeIntervalMs);

@@ -1,4 +1,4 @@
-import type { CallerIdentity } from '@gw/kit';
+import { NO_INHERITED, type CallerIdentity } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from './pool.js';
 import { keysInTurn, levelOf, mapModel, planRoute, RoundRobin, switchOverChain } from './route-plan.js';
@@ -42,6 +42,7 @@ function makeCaller(overrides: Partial<CallerIdentity> = {}): CallerIdentity {
     resources: '',
     limits: {},
     modelLimits: '',
+    inherited: NO_INHERITED,
     ...overrides,
   };
 }
@@ -110,6 +111,28 @@ describe('planRoute', () => {
         ['a', 2, ['3']],
       ]);
     }
+  });
+
+  it("refuses a model, a Level or an account mapping its ancestors' lists leave out", () => {
+    const pool = makePool({ config: { LEVEL_MAPPER: 'a=1, b=2, c=1' } });
+    const narrowed = makeCaller({
+      inherited: { allowModels: ['a b', 'a c'], allowLevels: ['1'], resources: [] },
+    });
+    expect(planRoute(pool, narrowed, 'a', new Set(), new RoundRobin()).ok).toBe(true);
+    expect(planRoute(pool, narrowed, 'b', new Set(), new RoundRobin())).toMatchObject({
+      ok: false,
+      reason: 'model_not_allowed',
+    });
+    const mapped = { ...narrowed, modelMapper: 'a=c' };
+    expect(planRoute(pool, mapped, 'a', new Set(), new RoundRobin())).toMatchObject({
+      ok: false,
+      reason: 'model_not_allowed',
+    });
+    const wide = makeCaller({ inherited: { allowModels: [], allowLevels: ['2'], resources: [] } });
+    expect(planRoute(pool, wide, 'a', new Set(), new RoundRobin())).toMatchObject({
+      ok: false,
+      reason: 'level_not_allowed',
+    });
   });
 
   it('tries a switched Level only after everything else', () => {

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode, keyModelField, type CallerIdentity } from '@gw/kit';
-import { accountMapper, isLevelAllowed, isModelAllowed } from './allowlists.js';
+import { accountMapper, callerMayUseLevel, callerMayUseModel } from './allowlists.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 
 /**
@@ -157,17 +157,18 @@ export function planRoute(
     plan,
   });
 
-  // AllowModels holds for the model named and for what the account's own ModelMapper makes of it.
+  // AllowModels, the account's and its ancestors', holds for the model named and for what the
+  // account's own ModelMapper makes of it.
   const afterAccount = accountMapper(caller.modelMapper).lookup(model) ?? model;
   for (const name of new Set([model, afterAccount])) {
-    if (!isModelAllowed(caller.allowModels, name)) {
+    if (!callerMayUseModel(caller, name)) {
       return refuse('model_not_allowed', `model ${name} is not allowed for this key`);
     }
   }
   if (level === undefined) {
     return refuse('model_not_routed', `model ${modelMapped} is not routed to any Level`);
   }
-  if (!isLevelAllowed(caller.allowLevels, level)) {
+  if (!callerMayUseLevel(caller, level)) {
     return refuse('level_not_allowed', `Level ${level} is not allowed for this key`);
   }
 
@@ -184,7 +185,7 @@ export function planRoute(
   const seen = new Set<string>();
   for (const candidate of ordered) {
     const id = `${candidate.model}\u0000${candidate.level}`;
-    if (seen.has(id) || !isLevelAllowed(caller.allowLevels, candidate.level)) {
+    if (seen.has(id) || !callerMayUseLevel(caller, candidate.level)) {
       continue;
     }
     seen.add(id);

@@ -1,9 +1,13 @@
 import type { AccountRecord, NewAccount } from '../model.js';
 
+/**
+ * One account by a unique column. Names and e-mails are unique within a name scope (the owner
+ * whose tenant they live in, see tenancy.ts), so a lookup by either names its scope.
+ */
 export type AccountLookup =
   | { by: 'id'; id: bigint }
-  | { by: 'name'; nameKey: string }
-  | { by: 'email'; emailKey: string }
+  | { by: 'name'; nameKey: string; scope: bigint }
+  | { by: 'email'; emailKey: string; scope: bigint }
   | { by: 'dna'; dna: string };
 
 export type OrderColumn = 'id' | 'name' | 'email' | 'level' | 'dna' | 'created_at' | 'updated_at';
@@ -84,6 +88,8 @@ export interface AccountReads {
   findById(id: bigint): Promise<AccountRecord | undefined>;
   findByKeyHash(keyHash: string): Promise<AccountRecord | undefined>;
   findRoot(): Promise<AccountRecord | undefined>;
+  /** Live accounts with these ids, in no particular order (an account's ancestors). */
+  findByIds(ids: readonly bigint[]): Promise<AccountRecord[]>;
   /** Identifier lookup among rows whose DNA starts with dnaPrefix. */
   findOne(where: AccountLookup, dnaPrefix: string): Promise<AccountRecord | undefined>;
   /** One page of live accounts matching the query, and how many match in all. */
@@ -101,7 +107,9 @@ export interface AccountWrites extends AccountReads {
   lock(id: bigint): Promise<AccountRecord | undefined>;
   /** Locks an account for Debit, deleted or not. */
   lockForDebit(id: bigint): Promise<DebitTarget | undefined>;
+  /** Whether the name or e-mail is used in this name scope (by any row, deleted ones freed). */
   nameOrEmailTaken(
+    scope: bigint,
     nameKey: string,
     emailKey: string,
     exceptId?: bigint,

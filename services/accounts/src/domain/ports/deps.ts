@@ -37,10 +37,15 @@ export interface AccountEvents {
 export interface AuditEntry {
   action: 'add_user' | 'update_user' | 'delete_user' | 'rotate_self' | 'rotate_root';
   operatorId: bigint;
+  /** An account id (0 when a refused operation names none). */
   targetId: bigint;
   /** A short description; never a secret. */
   details: string;
   ipAddress: string;
+  /** Default success. */
+  status?: 'success' | 'failed';
+  /** The owner whose tree the target is in, when the operator acts from outside it (root). */
+  tenantId?: bigint;
 }
 
 export interface Clock {
@@ -50,6 +55,8 @@ export interface Clock {
 export interface AccountsPolicy {
   /** AI calls stop at or below this balance (the edge's USER_API_BALANCE, docs/decisions.md §1). */
   apiBalanceFloorNano: bigint;
+  /** GW_TENANCY: single (root is the one owner) or multi (root's children own tenants). */
+  tenancy: 'single' | 'multi';
 }
 
 export interface AccountsDeps {

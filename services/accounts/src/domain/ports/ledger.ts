@@ -1,4 +1,8 @@
-export type LedgerKind = 'mint' | 'grant' | 'clawback' | 'usage' | 'refund' | 'fee' | 'expire';
+/**
+ * `debt`: a deleted account's unpaid usage moved to its parent (two legs, like a grant); the
+ * other kinds as their names say.
+ */
+export type LedgerKind = 'mint' | 'grant' | 'clawback' | 'usage' | 'refund' | 'fee' | 'expire' | 'debt';
 
 export interface LedgerRow {
   idempotencyKey: string;

@@ -1,8 +1,14 @@
+import type { AuditTargetType } from '@gw/kit';
+
 export interface OperationRecord {
   eventId: string;
   action: string;
   operatorId: bigint;
+  /** What targetId names: an account, a provider key, an owner's configuration, news. */
+  targetType: AuditTargetType;
   targetId: bigint;
+  /** The owner whose tree the target is in when the operator came from outside it, else 0. */
+  tenantId: bigint;
   details: string;
   ipAddress: string;
   status: string;
@@ -10,9 +16,12 @@ export interface OperationRecord {
 }
 
 export interface OperationQuery {
-  /** Entries this account did or that targeted it. */
+  /** Entries this account did, or that targeted it as an account. */
   accountId: bigint;
+  /** An owner also sees what was done inside its tree from outside it (root in multi-tenant mode). */
+  tenantOwnerId?: bigint;
   action?: string;
+  targetType?: AuditTargetType;
   targetId?: bigint;
   status?: string;
   limit: number;

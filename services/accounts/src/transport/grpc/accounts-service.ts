@@ -1,4 +1,4 @@
-import type { AsyncHandlers } from '@gw/kit';
+import { currentRequestId, type AsyncHandlers } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
 import { authenticateKey } from '../../domain/authenticate-key.js';
 import { createAccount } from '../../domain/create-account.js';
@@ -92,6 +92,7 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
         days: request.days,
         idempotencyKey: request.idempotencyKey,
         requestHash: request.requestHash,
+        requestId: currentRequestId(),
         ipAddress: request.ipAddress,
       });
       return { account: toProtoAccount(updated), replayed: updated.replayed };
@@ -110,6 +111,7 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
         refundedNano: deleted.refundedNano,
         feeNano: deleted.feeNano,
         replayed: deleted.replayed,
+        debtMovedNano: deleted.debtMovedNano,
       };
     },
     debit: async (request) => {
@@ -157,6 +159,7 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
         amountNano: request.amountNano,
         days: request.days,
         idempotencyKey: request.idempotencyKey,
+        requestId: currentRequestId(),
       }),
     listOperations: async (request) => {
       const listed = await listOperations(deps, {
@@ -164,6 +167,7 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
         page: request.page,
         size: request.size,
         action: request.action,
+        targetType: request.targetType,
         targetId: request.targetId,
         status: request.status,
       });

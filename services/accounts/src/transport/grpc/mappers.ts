@@ -1,7 +1,7 @@
 import { fromModelLimitsMessage, toModelLimitsMessage } from '@gw/kit';
 import type { accounts as pb } from '@gw/proto';
 import type { AccountFields } from '../../domain/create-account.js';
-import type { AccountView } from '../../domain/model.js';
+import type { AccountView, Inherited } from '../../domain/model.js';
 
 export function toProtoAccount(view: AccountView): pb.Account {
   const { account: a } = view;
@@ -55,11 +55,22 @@ export function toProtoAccount(view: AccountView): pb.Account {
     keyPrefix: a.keyPrefix,
     keyLast4: a.keyLast4,
     keyLastUsedAt: a.keyLastUsedAt?.toISOString() ?? '',
+    inherited: view.inherited && toProtoInherited(view.inherited),
     daySpendNano: a.daySpendNano,
     spendDay: a.dayStart ?? '',
     monthSpendNano: a.monthSpendNano,
     createdAt: a.createdAt.toISOString(),
     updatedAt: a.updatedAt.toISOString(),
+  };
+}
+
+function toProtoInherited(inherited: Inherited): pb.Inherited {
+  return {
+    allowModels: inherited.allowModels,
+    allowLevels: inherited.allowLevels,
+    resources: inherited.resources,
+    allowIps: inherited.allowIps,
+    ...inherited.limits,
   };
 }
 

@@ -1,15 +1,21 @@
 import { AppError, ErrorCode, formatMapper } from '@gw/kit';
 import { z } from 'zod';
 
+/** Every configuration value is at most 128 KB (PRICING: the spec's bound; the others the same). */
+export const CONFIG_VALUE_MAX = 128 * 1024;
+export const CONFIG_VALUE_TOO_LONG = `must be at most ${CONFIG_VALUE_MAX} characters (128 KB)`;
+
 /**
  * PUT|POST /x-config: a map of CONFIG_KEY to a string value, or to the object GET /x-config
  * shows for that key, so what GET answers can be sent back unchanged. Which keys are allowed and
  * what each value means is the config service's rule.
  */
-export const updateConfigBody = z.record(
-  z.string().max(64),
-  z.union([z.string(), z.record(z.string(), z.unknown())]),
-);
+export const updateConfigBody = z
+  .record(
+    z.string().max(64, 'a configuration key has at most 64 characters'),
+    z.union([z.string().max(CONFIG_VALUE_MAX, CONFIG_VALUE_TOO_LONG), z.record(z.string(), z.unknown())]),
+  )
+  .refine((body) => Object.keys(body).length <= 32, 'at most 32 configuration keys at once');
 
 const mapperValue = z.union([z.string(), z.number(), z.array(z.string())]);
 

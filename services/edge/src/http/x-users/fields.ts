@@ -19,7 +19,7 @@ export function toNano(field: string, amount: number | undefined): bigint | unde
 const big = (value: number | undefined) => (value === undefined ? undefined : BigInt(value));
 
 /** The PascalCase body of a create or an update → the contract's optional account fields. */
-export function toAccountFields(body: UpdateUserBody): accounts.AccountFields {
+export function toAccountFields(body: UpdateUserBody & { IsOwner?: boolean }): accounts.AccountFields {
   return {
     name: body.Name,
     email: body.Email,
@@ -55,5 +55,6 @@ export function toAccountFields(body: UpdateUserBody): accounts.AccountFields {
     tier: body.Tier,
     factor: body.Factor,
     levelMapper: body.LevelMapper,
+    isOwner: body.IsOwner,
   };
 }

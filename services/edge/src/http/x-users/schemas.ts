@@ -1,71 +1,108 @@
+import { ACCOUNT_BOUNDS } from '@gw/kit';
 import { z } from 'zod';
 
-/** A USD amount as a JSON number (zod 4 numbers are finite); at most 9 decimals, checked when converted. */
-const usdAmount = z.number();
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const text = (max: number) => z.string().max(max);
+/**
+ * Bodies of POST /x-users and PUT|POST /x-users/{identifier}, bounded here (docs/decisions.md
+ * §14): a message names the real range; accounts checks the same ranges for every caller.
+ */
+const { maxUsd, minCreditUsd, maxRateLimit, maxMultiplier, maxAttribute, maxMapEntries } = ACCOUNT_BOUNDS;
 
-/** A ModelLimits member: `{ rpm, rph, rpd, tpm, tph, tpd }`, each optional, nothing else. */
-const rateLimits = z.strictObject({
-  rpm: count.optional(),
-  rph: count.optional(),
-  rpd: count.optional(),
-  tpm: count.optional(),
-  tph: count.optional(),
-  tpd: count.optional(),
-});
+/** A USD amount as a JSON number from min to maxUsd; at most 9 decimals, checked when converted. */
+function usdAmount(min = 0) {
+  const range = `${min} to ${maxUsd} USD`;
+  return z
+    .number({ error: `must be a number of USD (${range})` })
+    .min(0, `must not be negative (${range})`)
+    .min(min, `must be from ${range}`)
+    .max(maxUsd, `must be from ${range}`);
+}
+
+function integer(min: number, max: number, note = '') {
+  const range = `must be an integer from ${min} to ${max}${note}`;
+  return z.number({ error: range }).int(range).min(min, range).max(max, range);
+}
+
+const rateLimit = integer(0, maxRateLimit, ' (0: no limit of its own)');
+const multiplier = z
+  .number({ error: `must be a number above 0 and at most ${maxMultiplier}` })
+  .gt(0, `must be a number above 0 and at most ${maxMultiplier}`)
+  .max(maxMultiplier, `must be a number above 0 and at most ${maxMultiplier}`);
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+const modelLimits = z
+  .record(
+    text(256),
+    z.strictObject({
+      rpm: rateLimit.optional(),
+      rph: rateLimit.optional(),
+      rpd: rateLimit.optional(),
+      tpm: rateLimit.optional(),
+      tph: rateLimit.optional(),
+      tpd: rateLimit.optional(),
+    }),
+  )
+  .refine(
+    (limits) => Object.keys(limits).length <= maxMapEntries,
+    `must hold at most ${maxMapEntries} models`,
+  );
 
 /** Fields a creator may set on a new account as well as on an existing one. */
 const sharedFields = {
   Alias: text(256).optional(),
   BillingEmail: text(320).optional(),
-  Rates: z.number().positive().optional(),
-  Days: z.number().int().min(1).max(3650).optional(),
-  HardLimit: usdAmount.min(0).optional(),
-  SoftLimit: usdAmount.min(0).optional(),
-  AutoQuota: usdAmount.min(0).optional(),
-  RPM: count.optional(),
-  RPH: count.optional(),
-  RPD: count.optional(),
-  TPM: count.optional(),
-  TPH: count.optional(),
-  TPD: count.optional(),
+  Rates: multiplier.optional(),
+  Days: integer(1, 3650).optional(),
+  HardLimit: usdAmount().optional(),
+  SoftLimit: usdAmount().optional(),
+  AutoQuota: usdAmount().optional(),
+  RPM: rateLimit.optional(),
+  RPH: rateLimit.optional(),
+  RPD: rateLimit.optional(),
+  TPM: rateLimit.optional(),
+  TPH: rateLimit.optional(),
+  TPD: rateLimit.optional(),
   AllowIPs: text(4096).optional(),
   AllowModels: text(4096).optional(),
   AllowLevels: text(256).optional(),
   Resources: text(4096).optional(),
-  ModelLimits: z.record(z.string().max(256), rateLimits).optional(),
+  ModelLimits: modelLimits.optional(),
 };
 
 /** POST /x-users. Unknown fields are refused (no mass assignment of Balance, DNA, ID, ...). */
 export const createUserBody = z.strictObject({
   Name: text(256),
   Email: text(320),
-  CreditGranted: usdAmount,
+  CreditGranted: usdAmount(minCreditUsd),
+  /** Root only, in multi-tenant mode: the new account owns a tenant. */
+  IsOwner: z.boolean().optional(),
   ...sharedFields,
 });
 export type CreateUserBody = z.infer<typeof createUserBody>;
 
-const ownerInt = z.number().int().min(0).max(1_000_000);
+const signedRange = `must be from -${maxUsd} to ${maxUsd} USD (negative claws back)`;
 
 /** PUT|POST /x-users/{identifier}: every field optional; unknown fields refused. */
 export const updateUserBody = z.strictObject({
   Name: text(256).optional(),
   Email: text(320).optional(),
-  CreditGranted: usdAmount.optional(),
+  CreditGranted: z
+    .number({ error: signedRange })
+    .min(-maxUsd, signedRange)
+    .max(maxUsd, signedRange)
+    .optional(),
   ...sharedFields,
   QRCode: text(4096).optional(),
   Status: z.boolean().optional(),
   Suspended: z.boolean().optional(),
-  DailyLimit: usdAmount.min(0).optional(),
-  UserLimit: usdAmount.min(0).optional(),
+  DailyLimit: usdAmount().optional(),
+  UserLimit: usdAmount().optional(),
   ModelMapper: text(4096).optional(),
   // Owner only (the accounts service refuses them to others with 403).
-  Level: z.number().int().min(0).max(9).optional(),
-  Role: ownerInt.optional(),
-  Gear: ownerInt.optional(),
-  Tier: ownerInt.optional(),
-  Factor: z.number().min(0).max(1_000_000).optional(),
+  Level: integer(0, 9).optional(),
+  Role: integer(0, maxAttribute).optional(),
+  Gear: integer(0, maxAttribute).optional(),
+  Tier: integer(0, maxAttribute).optional(),
+  Factor: multiplier.optional(),
   LevelMapper: text(4096).optional(),
 });
 export type UpdateUserBody = z.infer<typeof updateUserBody>;

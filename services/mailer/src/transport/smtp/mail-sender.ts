@@ -6,6 +6,7 @@ import {
   refuseUpstreamHost,
   refuseResolvedAddresses,
   resolveAddresses,
+  type AddressList,
   type Logger,
   type SelfAddresses,
 } from '@gw/kit';
@@ -57,8 +58,11 @@ export function describeSmtpFailure(error: unknown): Extract<SendResult, { ok: f
  * then every address its name resolves to now (DNS rebinding); the connection goes to the
  * checked address, so nothing can change in between.
  */
-async function checkedAddress(route: SmtpRoute, self: SelfAddresses): Promise<string | SendResult> {
-  const policy = { rootPool: route.rootPolicy, self };
+async function checkedAddress(
+  route: SmtpRoute,
+  network: Pick<MailSenderOptions, 'self' | 'tenantPrivate'>,
+): Promise<string | SendResult> {
+  const policy = { rootPool: route.rootPolicy, self: network.self, tenantPrivate: network.tenantPrivate };
   const host = normalizeHost(route.host);
   const refused = refuseUpstreamHost(host, route.port, policy);
   if (refused) {
@@ -80,6 +84,8 @@ async function checkedAddress(route: SmtpRoute, self: SelfAddresses): Promise<st
 
 export interface MailSenderOptions {
   self: SelfAddresses;
+  /** Loopback and private ranges a tenant owner's mail server may use (GW_TENANT_PRIVATE_CIDRS). */
+  tenantPrivate: AddressList;
   /** Where .eml files go when no SMTP server is configured. */
   emlDir: string;
   /** The name this side gives in EHLO. */
@@ -110,7 +116,7 @@ export function mailSender(options: MailSenderOptions): MailSender {
   }
 
   async function sendSmtp(route: SmtpRoute, mail: OutgoingMail): Promise<SendResult> {
-    const address = await checkedAddress(route, options.self);
+    const address = await checkedAddress(route, options);
     if (typeof address !== 'string') {
       return address;
     }

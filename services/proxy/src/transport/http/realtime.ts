@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { AppError, ErrorCode, realtimeErrorEvent, REALTIME_PATH } from '@gw/kit';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { failureDeps, upstreamPolicy, type ProxyDeps } from '../../deps.js';
-import { isModelAllowed } from '../../domain/allowlists.js';
+import { callerMayUseModel } from '../../domain/allowlists.js';
 import { assertAdmitted, callWindows } from '../../domain/call-limits.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
 import { isTokenField } from '../../domain/limits.js';
@@ -183,7 +183,7 @@ export async function relayRealtime(
       // Binary frames get the same check: a model named in one is a model named.
       const frame = parseJson(frameText(data)) as { session?: { model?: unknown } } | undefined;
       const named = frame?.session?.model;
-      if (typeof named === 'string' && !isModelAllowed(caller.allowModels, named)) {
+      if (typeof named === 'string' && !callerMayUseModel(caller, named)) {
         accepted.send(
           realtimeErrorEvent(
             new AppError(ErrorCode.ModelNotAllowed, `model ${named} is not allowed for this key`),

@@ -16,10 +16,17 @@ const logsQuery = z.object({
     .regex(/^[a-z_]{1,64}$/, 'must be an action name')
     .optional(),
   target_id: digits(19).optional(),
+  target_type: z
+    .enum(['account', 'key', 'config', 'news'], 'must be account, key, config or news')
+    .optional(),
   status: z.string().max(32).optional(),
 });
 
-/** GET /dashboard/logs (old path /dashboard/x-user-logs): the caller's operation log, newest first. */
+/**
+ * GET /dashboard/logs (old path /dashboard/x-user-logs): the caller's operation log, newest first:
+ * what it did and what was done to its own account (an owner's also holds root's actions in its
+ * tree); `target_type` says what `target_id` names.
+ */
 export function dashboardLogs(path: string): Route {
   return {
     method: 'get',
@@ -34,6 +41,7 @@ export function dashboardLogs(path: string): Route {
         size: query.size === undefined ? 24 : Number(query.size),
         action: query.action,
         targetId: query.target_id === undefined ? undefined : BigInt(query.target_id),
+        targetType: query.target_type,
         status: query.status,
       });
       const total = Number(listed.total);
@@ -42,6 +50,7 @@ export function dashboardLogs(path: string): Route {
           id: Number(entry.id),
           action: entry.action,
           operator_id: Number(entry.operatorId),
+          target_type: entry.targetType,
           target_id: Number(entry.targetId),
           details: entry.details,
           ip_address: entry.ipAddress,

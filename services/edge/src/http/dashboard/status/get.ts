@@ -22,6 +22,7 @@ export function dashboardStatus(path: string): Route {
         balance: nanoToUsd(account.balanceNano),
         manage: canManage(account),
         admin: isOwnerAccount(account),
+        is_owner: account.isOwner,
         suspended: account.suspended,
       });
     },

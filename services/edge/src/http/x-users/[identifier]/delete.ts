@@ -26,8 +26,9 @@ export const deleteUser: Route = {
         Name: deleted.name,
         RefundedBalance: nanoToUsd(deleted.refundedNano),
         TransactionFee: nanoToUsd(deleted.feeNano),
+        DebtTransferred: nanoToUsd(deleted.debtMovedNano),
       },
-      message: `account ${deleted.name} deleted; ${nanoToUsd(deleted.refundedNano)} USD refunded to the parent after a ${nanoToUsd(deleted.feeNano)} USD fee`,
+      message: `account ${deleted.name} deleted; ${nanoToUsd(deleted.refundedNano)} USD refunded to the parent after a ${nanoToUsd(deleted.feeNano)} USD fee${deleted.debtMovedNano > 0n ? `; the parent took over ${nanoToUsd(deleted.debtMovedNano)} USD of unpaid usage` : ''}`,
     });
   },
 };

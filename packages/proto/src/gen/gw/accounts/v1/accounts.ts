@@ -146,6 +146,32 @@ export interface Account {
    * counting at midnight ("" when it never spent).
    */
   spendDay: string;
+  /**
+   * What the account's ancestors impose on it, read along its DNA path (GetAccount and
+   * AuthenticateKey only; unset elsewhere).
+   */
+  inherited?: Inherited | undefined;
+}
+
+/**
+ * The restrictions an account's ancestors put on it, gathered when the account is read, so a
+ * parent that narrows its lists narrows every descendant at once without rewriting a row
+ * (docs/decisions.md §13). What the account may use is its own list and every list here: a
+ * model, Level, resource path or client address must be allowed by each of them.
+ */
+export interface Inherited {
+  /** each ancestor's non-empty AllowModels, nearest first */
+  allowModels: string[];
+  allowLevels: string[];
+  resources: string[];
+  allowIps: string[];
+  /** The smallest non-zero limit of the ancestors; 0: none of them has one. */
+  rpm: bigint;
+  rph: bigint;
+  rpd: bigint;
+  tpm: bigint;
+  tph: bigint;
+  tpd: bigint;
 }
 
 /** Fields a caller may set on create or update; unset means "keep" (update) or "default" (create). */
@@ -195,7 +221,11 @@ export interface AccountFields {
     | number
     | undefined;
   /** Replaces the account's ModelLimits; an empty one clears them. */
-  modelLimits?: ModelLimits | undefined;
+  modelLimits?:
+    | ModelLimits
+    | undefined;
+  /** Root only, in multi-tenant mode (GW_TENANCY=multi), on create: the new account owns a tenant. */
+  isOwner?: boolean | undefined;
 }
 
 export interface AuthenticateKeyRequest {
@@ -305,6 +335,8 @@ export interface DeleteAccountResponse {
   refundedNano: bigint;
   feeNano: bigint;
   replayed: boolean;
+  /** unpaid usage of the deleted account its parent took over */
+  debtMovedNano: bigint;
 }
 
 export interface TransferRequest {
@@ -362,7 +394,10 @@ export interface OperationEntry {
   details: string;
   ipAddress: string;
   createdAt: string;
+  /** success | failed */
   status: string;
+  /** account | key | config | news: what target_id names */
+  targetType: string;
 }
 
 /** The caller's log: operations it did or that targeted it. */
@@ -374,7 +409,11 @@ export interface ListOperationsRequest {
   size: number;
   action?: string | undefined;
   targetId?: bigint | undefined;
-  status?: string | undefined;
+  status?:
+    | string
+    | undefined;
+  /** with target_id: which kind of target it names */
+  targetType?: string | undefined;
 }
 
 export interface ListOperationsResponse {
@@ -622,6 +661,7 @@ function createBaseAccount(): Account {
     keyLastUsedAt: "",
     modelLimits: undefined,
     spendDay: "",
+    inherited: undefined,
   };
 }
 
@@ -824,6 +864,9 @@ export const Account: MessageFns<Account> = {
     }
     if (message.spendDay !== "") {
       writer.uint32(394).string(message.spendDay);
+    }
+    if (message.inherited !== undefined) {
+      Inherited.encode(message.inherited, writer.uint32(402).fork()).join();
     }
     return writer;
   },
@@ -1233,6 +1276,14 @@ export const Account: MessageFns<Account> = {
             message.spendDay = reader.string();
             continue;
           }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.inherited = Inherited.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1406,6 +1457,7 @@ export const Account: MessageFns<Account> = {
         : isSet(object.spend_day)
         ? globalThis.String(object.spend_day)
         : "",
+      inherited: isSet(object.inherited) ? Inherited.fromJSON(object.inherited) : undefined,
     };
   },
 
@@ -1558,6 +1610,9 @@ export const Account: MessageFns<Account> = {
     if (message.spendDay !== "") {
       obj.spendDay = message.spendDay;
     }
+    if (message.inherited !== undefined) {
+      obj.inherited = Inherited.toJSON(message.inherited);
+    }
     return obj;
   },
 
@@ -1633,6 +1688,265 @@ export const Account: MessageFns<Account> = {
       ? ModelLimits.fromPartial(object.modelLimits)
       : undefined;
     message.spendDay = object.spendDay ?? "";
+    message.inherited = (object.inherited !== undefined && object.inherited !== null)
+      ? Inherited.fromPartial(object.inherited)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseInherited(): Inherited {
+  return {
+    allowModels: [],
+    allowLevels: [],
+    resources: [],
+    allowIps: [],
+    rpm: 0n,
+    rph: 0n,
+    rpd: 0n,
+    tpm: 0n,
+    tph: 0n,
+    tpd: 0n,
+  };
+}
+
+export const Inherited: MessageFns<Inherited> = {
+  encode(message: Inherited, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.allowModels) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.allowLevels) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.resources) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.allowIps) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.rpm !== 0n) {
+      if (BigInt.asIntN(64, message.rpm) !== message.rpm) {
+        throw new globalThis.Error("value provided for field message.rpm of type int64 too large");
+      }
+      writer.uint32(40).int64(message.rpm);
+    }
+    if (message.rph !== 0n) {
+      if (BigInt.asIntN(64, message.rph) !== message.rph) {
+        throw new globalThis.Error("value provided for field message.rph of type int64 too large");
+      }
+      writer.uint32(48).int64(message.rph);
+    }
+    if (message.rpd !== 0n) {
+      if (BigInt.asIntN(64, message.rpd) !== message.rpd) {
+        throw new globalThis.Error("value provided for field message.rpd of type int64 too large");
+      }
+      writer.uint32(56).int64(message.rpd);
+    }
+    if (message.tpm !== 0n) {
+      if (BigInt.asIntN(64, message.tpm) !== message.tpm) {
+        throw new globalThis.Error("value provided for field message.tpm of type int64 too large");
+      }
+      writer.uint32(64).int64(message.tpm);
+    }
+    if (message.tph !== 0n) {
+      if (BigInt.asIntN(64, message.tph) !== message.tph) {
+        throw new globalThis.Error("value provided for field message.tph of type int64 too large");
+      }
+      writer.uint32(72).int64(message.tph);
+    }
+    if (message.tpd !== 0n) {
+      if (BigInt.asIntN(64, message.tpd) !== message.tpd) {
+        throw new globalThis.Error("value provided for field message.tpd of type int64 too large");
+      }
+      writer.uint32(80).int64(message.tpd);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Inherited {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInherited();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.allowModels.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.allowLevels.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.resources.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.allowIps.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.rpm = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.rph = reader.int64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.rpd = reader.int64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.tpm = reader.int64() as bigint;
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.tph = reader.int64() as bigint;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.tpd = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Inherited {
+    return {
+      allowModels: globalThis.Array.isArray(object?.allowModels)
+        ? object.allowModels.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allow_models)
+        ? object.allow_models.map((e: any) => globalThis.String(e))
+        : [],
+      allowLevels: globalThis.Array.isArray(object?.allowLevels)
+        ? object.allowLevels.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allow_levels)
+        ? object.allow_levels.map((e: any) => globalThis.String(e))
+        : [],
+      resources: globalThis.Array.isArray(object?.resources)
+        ? object.resources.map((e: any) => globalThis.String(e))
+        : [],
+      allowIps: globalThis.Array.isArray(object?.allowIps)
+        ? object.allowIps.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allow_ips)
+        ? object.allow_ips.map((e: any) => globalThis.String(e))
+        : [],
+      rpm: isSet(object.rpm) ? BigInt(object.rpm) : 0n,
+      rph: isSet(object.rph) ? BigInt(object.rph) : 0n,
+      rpd: isSet(object.rpd) ? BigInt(object.rpd) : 0n,
+      tpm: isSet(object.tpm) ? BigInt(object.tpm) : 0n,
+      tph: isSet(object.tph) ? BigInt(object.tph) : 0n,
+      tpd: isSet(object.tpd) ? BigInt(object.tpd) : 0n,
+    };
+  },
+
+  toJSON(message: Inherited): unknown {
+    const obj: any = {};
+    if (message.allowModels?.length) {
+      obj.allowModels = message.allowModels;
+    }
+    if (message.allowLevels?.length) {
+      obj.allowLevels = message.allowLevels;
+    }
+    if (message.resources?.length) {
+      obj.resources = message.resources;
+    }
+    if (message.allowIps?.length) {
+      obj.allowIps = message.allowIps;
+    }
+    if (message.rpm !== 0n) {
+      obj.rpm = message.rpm.toString();
+    }
+    if (message.rph !== 0n) {
+      obj.rph = message.rph.toString();
+    }
+    if (message.rpd !== 0n) {
+      obj.rpd = message.rpd.toString();
+    }
+    if (message.tpm !== 0n) {
+      obj.tpm = message.tpm.toString();
+    }
+    if (message.tph !== 0n) {
+      obj.tph = message.tph.toString();
+    }
+    if (message.tpd !== 0n) {
+      obj.tpd = message.tpd.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Inherited>, I>>(base?: I): Inherited {
+    return Inherited.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Inherited>, I>>(object: I): Inherited {
+    const message = createBaseInherited();
+    message.allowModels = object.allowModels?.map((e) => e) || [];
+    message.allowLevels = object.allowLevels?.map((e) => e) || [];
+    message.resources = object.resources?.map((e) => e) || [];
+    message.allowIps = object.allowIps?.map((e) => e) || [];
+    message.rpm = (object.rpm !== undefined && object.rpm !== null) ? BigInt(object.rpm) : 0n;
+    message.rph = (object.rph !== undefined && object.rph !== null) ? BigInt(object.rph) : 0n;
+    message.rpd = (object.rpd !== undefined && object.rpd !== null) ? BigInt(object.rpd) : 0n;
+    message.tpm = (object.tpm !== undefined && object.tpm !== null) ? BigInt(object.tpm) : 0n;
+    message.tph = (object.tph !== undefined && object.tph !== null) ? BigInt(object.tph) : 0n;
+    message.tpd = (object.tpd !== undefined && object.tpd !== null) ? BigInt(object.tpd) : 0n;
     return message;
   },
 };
@@ -1671,6 +1985,7 @@ function createBaseAccountFields(): AccountFields {
     gear: undefined,
     tier: undefined,
     modelLimits: undefined,
+    isOwner: undefined,
   };
 }
 
@@ -1804,6 +2119,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     }
     if (message.modelLimits !== undefined) {
       ModelLimits.encode(message.modelLimits, writer.uint32(258).fork()).join();
+    }
+    if (message.isOwner !== undefined) {
+      writer.uint32(264).bool(message.isOwner);
     }
     return writer;
   },
@@ -2077,6 +2395,14 @@ export const AccountFields: MessageFns<AccountFields> = {
             message.modelLimits = ModelLimits.decode(reader, reader.uint32());
             continue;
           }
+          case 33: {
+            if (tag !== 264) {
+              break;
+            }
+
+            message.isOwner = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2179,6 +2505,11 @@ export const AccountFields: MessageFns<AccountFields> = {
         : isSet(object.model_limits)
         ? ModelLimits.fromJSON(object.model_limits)
         : undefined,
+      isOwner: isSet(object.isOwner)
+        ? globalThis.Boolean(object.isOwner)
+        : isSet(object.is_owner)
+        ? globalThis.Boolean(object.is_owner)
+        : undefined,
     };
   },
 
@@ -2280,6 +2611,9 @@ export const AccountFields: MessageFns<AccountFields> = {
     if (message.modelLimits !== undefined) {
       obj.modelLimits = ModelLimits.toJSON(message.modelLimits);
     }
+    if (message.isOwner !== undefined) {
+      obj.isOwner = message.isOwner;
+    }
     return obj;
   },
 
@@ -2332,6 +2666,7 @@ export const AccountFields: MessageFns<AccountFields> = {
     message.modelLimits = (object.modelLimits !== undefined && object.modelLimits !== null)
       ? ModelLimits.fromPartial(object.modelLimits)
       : undefined;
+    message.isOwner = object.isOwner ?? undefined;
     return message;
   },
 };
@@ -3855,7 +4190,7 @@ export const DeleteAccountRequest: MessageFns<DeleteAccountRequest> = {
 };
 
 function createBaseDeleteAccountResponse(): DeleteAccountResponse {
-  return { id: 0n, name: "", refundedNano: 0n, feeNano: 0n, replayed: false };
+  return { id: 0n, name: "", refundedNano: 0n, feeNano: 0n, replayed: false, debtMovedNano: 0n };
 }
 
 export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
@@ -3883,6 +4218,12 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
     }
     if (message.replayed !== false) {
       writer.uint32(40).bool(message.replayed);
+    }
+    if (message.debtMovedNano !== 0n) {
+      if (BigInt.asIntN(64, message.debtMovedNano) !== message.debtMovedNano) {
+        throw new globalThis.Error("value provided for field message.debtMovedNano of type int64 too large");
+      }
+      writer.uint32(48).int64(message.debtMovedNano);
     }
     return writer;
   },
@@ -3940,6 +4281,14 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
             message.replayed = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.debtMovedNano = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3963,6 +4312,11 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
         : 0n,
       feeNano: isSet(object.feeNano) ? BigInt(object.feeNano) : isSet(object.fee_nano) ? BigInt(object.fee_nano) : 0n,
       replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+      debtMovedNano: isSet(object.debtMovedNano)
+        ? BigInt(object.debtMovedNano)
+        : isSet(object.debt_moved_nano)
+        ? BigInt(object.debt_moved_nano)
+        : 0n,
     };
   },
 
@@ -3983,6 +4337,9 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
     if (message.replayed !== false) {
       obj.replayed = message.replayed;
     }
+    if (message.debtMovedNano !== 0n) {
+      obj.debtMovedNano = message.debtMovedNano.toString();
+    }
     return obj;
   },
 
@@ -3998,6 +4355,9 @@ export const DeleteAccountResponse: MessageFns<DeleteAccountResponse> = {
       : 0n;
     message.feeNano = (object.feeNano !== undefined && object.feeNano !== null) ? BigInt(object.feeNano) : 0n;
     message.replayed = object.replayed ?? false;
+    message.debtMovedNano = (object.debtMovedNano !== undefined && object.debtMovedNano !== null)
+      ? BigInt(object.debtMovedNano)
+      : 0n;
     return message;
   },
 };
@@ -4782,7 +5142,17 @@ export const RotateKeyResponse: MessageFns<RotateKeyResponse> = {
 };
 
 function createBaseOperationEntry(): OperationEntry {
-  return { id: 0n, action: "", operatorId: 0n, targetId: 0n, details: "", ipAddress: "", createdAt: "", status: "" };
+  return {
+    id: 0n,
+    action: "",
+    operatorId: 0n,
+    targetId: 0n,
+    details: "",
+    ipAddress: "",
+    createdAt: "",
+    status: "",
+    targetType: "",
+  };
 }
 
 export const OperationEntry: MessageFns<OperationEntry> = {
@@ -4819,6 +5189,9 @@ export const OperationEntry: MessageFns<OperationEntry> = {
     }
     if (message.status !== "") {
       writer.uint32(66).string(message.status);
+    }
+    if (message.targetType !== "") {
+      writer.uint32(74).string(message.targetType);
     }
     return writer;
   },
@@ -4900,6 +5273,14 @@ export const OperationEntry: MessageFns<OperationEntry> = {
             message.status = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.targetType = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4938,6 +5319,11 @@ export const OperationEntry: MessageFns<OperationEntry> = {
         ? globalThis.String(object.created_at)
         : "",
       status: isSet(object.status) ? globalThis.String(object.status) : "",
+      targetType: isSet(object.targetType)
+        ? globalThis.String(object.targetType)
+        : isSet(object.target_type)
+        ? globalThis.String(object.target_type)
+        : "",
     };
   },
 
@@ -4967,6 +5353,9 @@ export const OperationEntry: MessageFns<OperationEntry> = {
     if (message.status !== "") {
       obj.status = message.status;
     }
+    if (message.targetType !== "") {
+      obj.targetType = message.targetType;
+    }
     return obj;
   },
 
@@ -4985,12 +5374,21 @@ export const OperationEntry: MessageFns<OperationEntry> = {
     message.ipAddress = object.ipAddress ?? "";
     message.createdAt = object.createdAt ?? "";
     message.status = object.status ?? "";
+    message.targetType = object.targetType ?? "";
     return message;
   },
 };
 
 function createBaseListOperationsRequest(): ListOperationsRequest {
-  return { callerId: 0n, page: 0, size: 0, action: undefined, targetId: undefined, status: undefined };
+  return {
+    callerId: 0n,
+    page: 0,
+    size: 0,
+    action: undefined,
+    targetId: undefined,
+    status: undefined,
+    targetType: undefined,
+  };
 }
 
 export const ListOperationsRequest: MessageFns<ListOperationsRequest> = {
@@ -5018,6 +5416,9 @@ export const ListOperationsRequest: MessageFns<ListOperationsRequest> = {
     }
     if (message.status !== undefined) {
       writer.uint32(50).string(message.status);
+    }
+    if (message.targetType !== undefined) {
+      writer.uint32(58).string(message.targetType);
     }
     return writer;
   },
@@ -5083,6 +5484,14 @@ export const ListOperationsRequest: MessageFns<ListOperationsRequest> = {
             message.status = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.targetType = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5111,6 +5520,11 @@ export const ListOperationsRequest: MessageFns<ListOperationsRequest> = {
         ? BigInt(object.target_id)
         : undefined,
       status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      targetType: isSet(object.targetType)
+        ? globalThis.String(object.targetType)
+        : isSet(object.target_type)
+        ? globalThis.String(object.target_type)
+        : undefined,
     };
   },
 
@@ -5134,6 +5548,9 @@ export const ListOperationsRequest: MessageFns<ListOperationsRequest> = {
     if (message.status !== undefined) {
       obj.status = message.status;
     }
+    if (message.targetType !== undefined) {
+      obj.targetType = message.targetType;
+    }
     return obj;
   },
 
@@ -5150,6 +5567,7 @@ export const ListOperationsRequest: MessageFns<ListOperationsRequest> = {
       ? BigInt(object.targetId)
       : undefined;
     message.status = object.status ?? undefined;
+    message.targetType = object.targetType ?? undefined;
     return message;
   },
 };

@@ -45,6 +45,13 @@ export interface AuditRecorded {
   status: string;
   at: string;
   eventId: string;
+  /** account | key | config | news; empty from older publishers: by action */
+  targetType: string;
+  /**
+   * The owner whose tree the target is in, when the operator acts from outside that tree (root in
+   * multi-tenant mode): the entry shows in that owner's log too. 0 otherwise.
+   */
+  tenantId: bigint;
 }
 
 /** gw.usage.recorded: one upstream call, emitted by the proxy; JetStream message id = event_id. */
@@ -438,7 +445,18 @@ export const KeysChanged: MessageFns<KeysChanged> = {
 };
 
 function createBaseAuditRecorded(): AuditRecorded {
-  return { action: "", operatorId: 0n, targetId: 0n, details: "", ipAddress: "", status: "", at: "", eventId: "" };
+  return {
+    action: "",
+    operatorId: 0n,
+    targetId: 0n,
+    details: "",
+    ipAddress: "",
+    status: "",
+    at: "",
+    eventId: "",
+    targetType: "",
+    tenantId: 0n,
+  };
 }
 
 export const AuditRecorded: MessageFns<AuditRecorded> = {
@@ -472,6 +490,15 @@ export const AuditRecorded: MessageFns<AuditRecorded> = {
     }
     if (message.eventId !== "") {
       writer.uint32(66).string(message.eventId);
+    }
+    if (message.targetType !== "") {
+      writer.uint32(74).string(message.targetType);
+    }
+    if (message.tenantId !== 0n) {
+      if (BigInt.asIntN(64, message.tenantId) !== message.tenantId) {
+        throw new globalThis.Error("value provided for field message.tenantId of type int64 too large");
+      }
+      writer.uint32(80).int64(message.tenantId);
     }
     return writer;
   },
@@ -553,6 +580,22 @@ export const AuditRecorded: MessageFns<AuditRecorded> = {
             message.eventId = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.targetType = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.tenantId = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -591,6 +634,16 @@ export const AuditRecorded: MessageFns<AuditRecorded> = {
         : isSet(object.event_id)
         ? globalThis.String(object.event_id)
         : "",
+      targetType: isSet(object.targetType)
+        ? globalThis.String(object.targetType)
+        : isSet(object.target_type)
+        ? globalThis.String(object.target_type)
+        : "",
+      tenantId: isSet(object.tenantId)
+        ? BigInt(object.tenantId)
+        : isSet(object.tenant_id)
+        ? BigInt(object.tenant_id)
+        : 0n,
     };
   },
 
@@ -620,6 +673,12 @@ export const AuditRecorded: MessageFns<AuditRecorded> = {
     if (message.eventId !== "") {
       obj.eventId = message.eventId;
     }
+    if (message.targetType !== "") {
+      obj.targetType = message.targetType;
+    }
+    if (message.tenantId !== 0n) {
+      obj.tenantId = message.tenantId.toString();
+    }
     return obj;
   },
 
@@ -638,6 +697,8 @@ export const AuditRecorded: MessageFns<AuditRecorded> = {
     message.status = object.status ?? "";
     message.at = object.at ?? "";
     message.eventId = object.eventId ?? "";
+    message.targetType = object.targetType ?? "";
+    message.tenantId = (object.tenantId !== undefined && object.tenantId !== null) ? BigInt(object.tenantId) : 0n;
     return message;
   },
 };

@@ -1,0 +1,142 @@
+import { AppError, ErrorCode, usd } from '@gw/kit';
+import { creditPieces, DEFAULT_CREDIT_DAYS, type CreditPiece } from './credit.js';
+import { expiryAfterDays, planSpendUpTo } from './lots.js';
+import type { AccountRecord } from './model.js';
+import type { AccountsTx } from './ports/deps.js';
+
+export const DELETE_FEE_NANO = usd('0.2');
+
+/** Fee = min(0.2 USD, remainder); nothing is charged on an empty or indebted account. */
+export function refundOf(remainderNano: bigint): { refundNano: bigint; feeNano: bigint } {
+  if (remainderNano <= 0n) {
+    return { refundNano: 0n, feeNano: 0n };
+  }
+  const feeNano = remainderNano < DELETE_FEE_NANO ? remainderNano : DELETE_FEE_NANO;
+  return { refundNano: remainderNano - feeNano, feeNano };
+}
+
+/** Takes `amountNano` off the front of pieces sorted by expiry; returns what is left. */
+function dropEarliest(pieces: readonly CreditPiece[], amountNano: bigint): CreditPiece[] {
+  let left = amountNano;
+  const kept: CreditPiece[] = [];
+  for (const piece of pieces) {
+    const used = left < piece.amountNano ? left : piece.amountNano;
+    left -= used;
+    if (piece.amountNano > used) {
+      kept.push({ ...piece, amountNano: piece.amountNano - used });
+    }
+  }
+  return kept;
+}
+
+export interface DeleteSettlement {
+  refundNano: bigint;
+  feeNano: bigint;
+  /** Unpaid usage the parent took over. */
+  debtMovedNano: bigint;
+}
+
+/**
+ * The money of a deleted account, in the delete's transaction (docs/decisions.md §4): its lots
+ * pay its post-paid debt first (earliest expiry first); what remains goes to the parent minus
+ * the fee, each part keeping the expiry it had (at most 180 days from now), never a longer one;
+ * a debt the lots cannot pay moves to the parent (ledger `debt` legs), which pays it from its own
+ * lots or owes it in turn (root mints it). Nothing is written off.
+ */
+export async function settleDelete(
+  tx: AccountsTx,
+  target: AccountRecord,
+  parent: AccountRecord,
+  now: Date,
+): Promise<DeleteSettlement> {
+  const key = `delete:${target.id}`;
+  const pieces: CreditPiece[] = [];
+  for (const lot of await tx.lots.lockSpendable(target.id, now)) {
+    if (!(await tx.lots.take(lot.id, lot.remainingNano))) {
+      throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
+    }
+    pieces.push({ amountNano: lot.remainingNano, expiresAt: lot.expiresAt });
+  }
+  const held = pieces.reduce((sum, piece) => sum + piece.amountNano, 0n);
+  const paid = await tx.accounts.absorbDebt(target.id, held);
+  const remaining = dropEarliest(pieces, paid);
+  const { refundNano, feeNano } = refundOf(held - paid);
+
+  if (refundNano > 0n) {
+    await tx.ledger.insert({
+      idempotencyKey: key,
+      kind: 'refund',
+      accountId: target.id,
+      counterpartyId: parent.id,
+      amountNano: -refundNano,
+    });
+    const parentLeg = await tx.ledger.insert({
+      idempotencyKey: key,
+      kind: 'refund',
+      accountId: parent.id,
+      counterpartyId: target.id,
+      amountNano: refundNano,
+    });
+    if (parentLeg === undefined) {
+      throw new AppError(ErrorCode.Conflict, 'this account was already refunded');
+    }
+    const cap = expiryAfterDays(now, DEFAULT_CREDIT_DAYS);
+    const refunded = dropEarliest(remaining, feeNano).map((piece) => ({
+      ...piece,
+      expiresAt: piece.expiresAt < cap ? piece.expiresAt : cap,
+    }));
+    await creditPieces(tx, parent.id, refunded, parentLeg);
+  }
+  if (feeNano > 0n) {
+    await tx.ledger.insert({
+      idempotencyKey: key,
+      kind: 'fee',
+      accountId: target.id,
+      counterpartyId: null,
+      amountNano: -feeNano,
+    });
+  }
+  const debtMovedNano = target.debtNano - paid;
+  if (debtMovedNano > 0n) {
+    await moveDebt(tx, target, parent, debtMovedNano, key, now);
+  }
+  return { refundNano, feeNano, debtMovedNano };
+}
+
+/** The deleted account's debt becomes its parent's: paid from its lots, the rest owed (root mints). */
+async function moveDebt(
+  tx: AccountsTx,
+  target: AccountRecord,
+  parent: AccountRecord,
+  debtNano: bigint,
+  key: string,
+  now: Date,
+): Promise<void> {
+  await tx.ledger.insert({
+    idempotencyKey: key,
+    kind: parent.isRoot ? 'mint' : 'debt',
+    accountId: target.id,
+    counterpartyId: parent.id,
+    amountNano: debtNano,
+  });
+  await tx.accounts.absorbDebt(target.id, debtNano);
+  if (parent.isRoot) {
+    return;
+  }
+  await tx.ledger.insert({
+    idempotencyKey: key,
+    kind: 'debt',
+    accountId: parent.id,
+    counterpartyId: target.id,
+    amountNano: -debtNano,
+  });
+  const plan = planSpendUpTo(await tx.lots.lockSpendable(parent.id, now), debtNano, now);
+  for (const step of plan.steps) {
+    if (!(await tx.lots.take(step.lotId, step.takeNano))) {
+      throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
+    }
+  }
+  if (plan.shortfallNano > 0n) {
+    await tx.accounts.addDebt(parent.id, plan.shortfallNano);
+  }
+}
