@@ -2,12 +2,12 @@ import {
   AI_ENDPOINTS,
   LIMIT_NAMES,
   parseMapper,
+  parsePricingOverride,
   splitMapperEntries,
   type LimitName,
   type ModelLimitsObject,
 } from '@gw/kit';
 import { invalid } from './invalid.js';
-import { validatePricing } from './pricing.js';
 
 /**
  * The owner configuration keys and their formats (pure: parse, validate, apply, render).
@@ -367,7 +367,7 @@ export function applyConfigChanges(
             : JSON.stringify(parseModelLimits(value));
         break;
       case 'PRICING':
-        result = value.trim() === '' ? '' : JSON.stringify(validatePricing(value));
+        result = value.trim() === '' ? '' : JSON.stringify(parsePricingOverride(value));
         break;
       case 'SVC_MAIL':
       case 'EMAIL_SMTP':
