@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MODELS } from '@gw/kit';
-import { createUser, startGateway, waitFor, type Gateway } from '@gw/testkit';
+import {
+  createTestDatabase,
+  createUser,
+  startGateway,
+  waitFor,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -11,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 describe('GET /dashboard/models, /v1/models, /models', () => {
   let gw: Gateway;
+  let database: TestDatabase;
   let upstream: Server;
   const upstreamPaths: string[] = [];
 
@@ -21,7 +29,8 @@ describe('GET /dashboard/models, /v1/models, /models', () => {
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'upstream-only-model', object: 'model' }] }));
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    gw = await startGateway();
+    database = await createTestDatabase();
+    gw = await startGateway({ databaseUrl: database.url });
     const provider = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     const key = await gw.request('/x-keys', {
       method: 'POST',
@@ -39,6 +48,7 @@ describe('GET /dashboard/models, /v1/models, /models', () => {
 
   afterAll(async () => {
     await (gw as Gateway | undefined)?.stop();
+    await (database as TestDatabase | undefined)?.drop();
     await new Promise((resolve) => upstream.close(resolve));
   });
 
@@ -76,16 +86,17 @@ describe('GET /dashboard/models, /v1/models, /models', () => {
 
   it("narrows by an ancestor's AllowModels, and lists every default model when nothing restricts", async () => {
     const parent = await createUser(gw, { credit: 10, extra: { AllowModels: 'gpt-4o-mini* claude-*' } });
-    const child = await createUser(gw, {
-      parentKey: parent.key,
-      credit: 1,
-      extra: { AllowModels: 'gpt-4o*' },
-    });
+    // The child sets no list of its own: its parent's applies to it.
+    const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
     const ids = async (key: string) =>
       (
         (await (await gw.request('/dashboard/models', { key })).json()) as { models: Array<{ id: string }> }
       ).models.map((model) => model.id);
-    expect(await ids(child.key)).toEqual(gpt4o.filter((id) => id.startsWith('gpt-4o-mini')));
+    expect(await ids(child.key)).toEqual(
+      DEFAULT_MODELS.map((model) => model.id).filter(
+        (id) => id.startsWith('gpt-4o-mini') || id.startsWith('claude-'),
+      ),
+    );
     expect(await ids(gw.rootKey)).toEqual(DEFAULT_MODELS.map((model) => model.id));
     expect(await ids(gw.rootKey)).not.toContain('upstream-only-model');
   });
