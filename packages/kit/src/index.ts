@@ -37,3 +37,4 @@ export * from './model-limits.js';
 export * from './key-config.js';
 export * from './config-view.js';
 export * from './pricing/index.js';
+export * from './allow-models.js';

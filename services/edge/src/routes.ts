@@ -38,6 +38,8 @@ import { dashboardConf } from './http/dashboard/conf/get.js';
 import { postSignup } from './http/x-sign/post.js';
 import { postSignupVerify } from './http/x-sign/verify/post.js';
 import { getSignupActivate } from './http/x-sign/activate/get.js';
+import { dashboardModels } from './http/dashboard/models/get.js';
+import { openAiModels } from './http/v1/models/get.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
@@ -97,4 +99,8 @@ export const ROUTES: readonly Route[] = [
   dashboardNews('/dashboard/news'),
   dashboardNews('/dashboard/x-user-news'),
   dashboardConf,
+  // The model listing, built from the default price table (never forwarded to an upstream).
+  dashboardModels,
+  openAiModels('/v1/models'),
+  openAiModels('/models'),
 ];

@@ -8,6 +8,7 @@ import {
   ErrorCode,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
+  isAnsweredByEdge,
   REALTIME_PATH,
   refuseUpgrade,
   REQUEST_ID_HEADER,
@@ -59,8 +60,9 @@ function effectiveLimits(account: accounts.Account): CallerIdentity['limits'] {
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
+/** AI paths go to the proxy, except those the edge answers itself (the model listing: ROUTES). */
 const onlyAiPaths: RequestHandler = (req, _res, next) => {
-  next(isAiPath(req.path) ? undefined : 'router');
+  next(isAiPath(req.path) && !isAnsweredByEdge(req.method, req.path) ? undefined : 'router');
 };
 
 /**
