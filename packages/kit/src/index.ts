@@ -36,3 +36,7 @@ export * from './compiled-once.js';
 export * from './model-limits.js';
 export * from './key-config.js';
 export * from './config-view.js';
+export * from './metrics/registry.js';
+export * from './metrics/names.js';
+export * from './metrics/http.js';
+export * from './metrics/billing.js';

@@ -6,12 +6,16 @@ import {
   CALLER_HEADER,
   encodeCaller,
   ErrorCode,
+  findAiEndpoint,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
   REALTIME_PATH,
   refuseUpgrade,
   REQUEST_ID_HEADER,
   sendHttpError,
+  UNMATCHED_ROUTE,
+  UPSTREAM_KEY_HEADER,
+  UPSTREAM_LEVEL_HEADER,
   type CallerIdentity,
   type Logger,
 } from '@gw/kit';
@@ -59,8 +63,14 @@ function effectiveLimits(account: accounts.Account): CallerIdentity['limits'] {
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-const onlyAiPaths: RequestHandler = (req, _res, next) => {
-  next(isAiPath(req.path) ? undefined : 'router');
+/** AI paths only; each is named by its catalogue entry (unmatched when outside it: the proxy answers 404). */
+const onlyAiPaths: RequestHandler = (req, res, next) => {
+  if (!isAiPath(req.path)) {
+    next('router');
+    return;
+  }
+  res.locals.route = findAiEndpoint(req.method, req.path)?.path ?? UNMATCHED_ROUTE;
+  next();
 };
 
 /**
@@ -90,6 +100,18 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
         proxyReq.setHeader(CALLER_HEADER, encodeCaller(callerIdentity(locals.caller)));
         if (locals.requestId) {
           proxyReq.setHeader(REQUEST_ID_HEADER, locals.requestId);
+        }
+      },
+      // The upstream key and Level go to the access line, never to the client.
+      proxyRes: (proxyRes, _req, res) => {
+        const { [UPSTREAM_KEY_HEADER]: key, [UPSTREAM_LEVEL_HEADER]: level, ...passed } = proxyRes.headers;
+        proxyRes.headers = passed;
+        const locals = (res as unknown as { locals: Record<string, unknown> }).locals;
+        if (typeof key === 'string') {
+          locals.upstreamKey = key;
+        }
+        if (typeof level === 'string') {
+          locals.upstreamLevel = Number(level);
         }
       },
       error: (error, _req, res) => {
