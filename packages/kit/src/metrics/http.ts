@@ -18,7 +18,8 @@ export interface RequestDetails {
   accountId?: string;
   /** AI calls: the upstream key that served (or last tried) and its Level. */
   keyId?: string;
-  level?: number;
+  /** Named so in the line: pino's own `level` is the line's severity. */
+  keyLevel?: number;
 }
 
 export interface AccessLine extends RequestDetails {
@@ -46,8 +47,8 @@ export function accessLine(line: AccessLine): Record<string, string | number> {
   if (line.keyId) {
     fields.keyId = line.keyId;
   }
-  if (line.level !== undefined) {
-    fields.level = line.level;
+  if (line.keyLevel !== undefined) {
+    fields.keyLevel = line.keyLevel;
   }
   return fields;
 }

@@ -24,7 +24,7 @@ export function observeRequests(metrics: Metrics, log: Logger): RequestHandler {
       route: locals.route ?? UNMATCHED_ROUTE,
       accountId: locals.caller ? String(locals.caller.id) : undefined,
       keyId: locals.upstreamKey,
-      level: locals.upstreamLevel,
+      keyLevel: locals.upstreamLevel,
     }));
     next();
   };

@@ -143,7 +143,7 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
       const { body, contentType: bodyType } = upstreamBody(request, step.model, contentType);
       if (deps.access) {
         deps.access.keyId = key.id;
-        deps.access.level = step.level;
+        deps.access.keyLevel = step.level;
       }
       const sentAt = performance.now();
       const attempt = await deps.upstream.send(
