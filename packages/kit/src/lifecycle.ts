@@ -54,6 +54,8 @@ export function runService(
 ): void {
   const log = createLogger(name);
   const metrics = serviceMetrics();
+  // Every sample says which service wrote it, however the scraper names its targets.
+  metrics.registry.setDefaultLabels({ service: name });
   start(log, metrics)
     .then(async (steps) => {
       const { METRICS_ADDR } = loadMetricsConfig();

@@ -38,7 +38,7 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
 function logLines(gw: Gateway, process: string): Array<Record<string, unknown>> {
   return (gw.processes.get(process)?.output() ?? '').split('\n').flatMap((line) => {
     try {
-      const parsed: unknown = JSON.parse(line);
+      const parsed = JSON.parse(line) as Record<string, unknown> | null;
       return parsed && typeof parsed === 'object' ? [parsed] : [];
     } catch {
       return [];
@@ -133,7 +133,7 @@ describe('metrics and access lines', () => {
     expect(count({ method: 'POST', route: '/x-keys', status: '200' })).toBe(2);
     expect(count({ method: 'PUT', route: '/x-config', status: '200' })).toBe(1);
     expect(count({ method: 'GET', route: '/x-route', status: '200' })).toBeGreaterThanOrEqual(2);
-    expect(valueOf(edge, 'process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
+    expect(valueOf(edge, 'process_cpu_user_seconds_total', { service: 'edge' })).toBeGreaterThan(0);
   });
 
   it('names an unknown path "unmatched" and never puts a raw path or an account id in a label', async () => {
@@ -188,22 +188,27 @@ describe('metrics and access lines', () => {
   it('serves metrics from every gRPC service, counting its calls by service, method and code', async () => {
     for (const service of GRPC_SERVICES) {
       const samples = await scrape(service);
-      expect(valueOf(samples, 'process_resident_memory_bytes', {}), service).toBeGreaterThan(0);
+      expect(valueOf(samples, 'process_resident_memory_bytes', { service }), service).toBeGreaterThan(0);
     }
     const handled = (service: string, labels: Record<string, string>) =>
       scrape(service).then((samples) => valueOf(samples, 'gw_grpc_server_handled_total', labels));
     expect(
       await handled('accounts', {
-        service: 'gw.accounts.v1.AccountsService',
-        method: 'AuthenticateKey',
-        code: 'OK',
+        service: 'accounts',
+        grpc_service: 'gw.accounts.v1.AccountsService',
+        grpc_method: 'AuthenticateKey',
+        grpc_code: 'OK',
       }),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      await handled('keypool', { service: 'gw.keypool.v1.KeypoolService', method: 'CreateKey', code: 'OK' }),
+      await handled('keypool', {
+        grpc_service: 'gw.keypool.v1.KeypoolService',
+        grpc_method: 'CreateKey',
+        grpc_code: 'OK',
+      }),
     ).toBe(2);
     expect(
-      await handled('config', { service: 'gw.config.v1.ConfigService', code: 'OK' }),
+      await handled('config', { grpc_service: 'gw.config.v1.ConfigService', grpc_code: 'OK' }),
     ).toBeGreaterThanOrEqual(1);
   });
 

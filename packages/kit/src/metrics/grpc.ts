@@ -8,7 +8,7 @@ const STATUS_NAMES = new Map(
 );
 
 /**
- * `gw_grpc_server_handled_total{service,method,code}` and the handling latency per method, for
+ * `gw_grpc_server_handled_total{grpc_service,grpc_method,grpc_code}` and the handling latency per method, for
  * every RPC of every service registered through GrpcServer.add (the health service is not counted:
  * probes would drown the traffic).
  */
@@ -19,13 +19,14 @@ export class GrpcServerMetrics {
   constructor(metrics: Metrics) {
     this.handled = metrics.counter(
       METRIC.grpcServerHandled,
-      'gRPC calls answered, by service, method and status code',
-      ['service', 'method', 'code'],
+      'gRPC calls answered, by gRPC service, method and status code',
+      ['grpc_service', 'grpc_method', 'grpc_code'],
     );
-    this.seconds = metrics.histogram(METRIC.grpcServerHandling, 'gRPC call latency by service and method', [
-      'service',
-      'method',
-    ]);
+    this.seconds = metrics.histogram(
+      METRIC.grpcServerHandling,
+      'gRPC call latency by gRPC service and method',
+      ['grpc_service', 'grpc_method'],
+    );
   }
 
   observe(service: string, method: string, code: grpc.status, seconds: number): void {

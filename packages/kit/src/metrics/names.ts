@@ -1,4 +1,5 @@
 /**
+ * Every sample carries `service` (edge, proxy, accounts, …), set by the service lifecycle.
  * Every metric the gateway's own code declares (besides prom-client's default process metrics),
  * in one closed set: code registers through these names, and the alert rules in
  * deploy/prometheus are checked against them. docs/operations.md says what each one means.
@@ -6,9 +7,9 @@
 export const METRIC = {
   /** edge, proxy: histogram {method, route, status}. */
   httpRequestDuration: 'gw_http_request_duration_seconds',
-  /** every gRPC service: counter {service, method, code}. */
+  /** every gRPC service: counter {grpc_service, grpc_method, grpc_code}. */
   grpcServerHandled: 'gw_grpc_server_handled_total',
-  /** every gRPC service: histogram {service, method}. */
+  /** every gRPC service: histogram {grpc_service, grpc_method}. */
   grpcServerHandling: 'gw_grpc_server_handling_seconds',
   /** proxy: histogram {key_id, level, outcome}, time to the upstream's response headers. */
   upstreamRequestDuration: 'gw_upstream_request_duration_seconds',
