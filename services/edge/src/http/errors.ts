@@ -36,18 +36,22 @@ export function toAppError(error: unknown): AppError {
 }
 
 /**
- * Last middleware: every error leaves in the spec's shape. Ours (internal) are logged once with
- * their stack; an outage (unavailable) as a warning with its cause; a client's mistake is only in
- * the access line.
+ * Ours (internal) is logged once with its stack; an outage (unavailable) as a warning with its
+ * cause; a client's mistake (4xx) not at all: its access line says enough.
  */
+export function logServerSide(log: Logger, known: AppError, prefix = ''): void {
+  if (known.code === ErrorCode.Internal) {
+    log.error({ err: known.cause ?? known }, `${prefix}${known.message}`);
+  } else if (known.code === ErrorCode.Unavailable) {
+    log.warn({ err: known.cause ?? known }, `${prefix}${known.message}`);
+  }
+}
+
+/** Last middleware: every error leaves in the spec's shape, logged by logServerSide. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const known = toAppError(error);
-    if (known.code === ErrorCode.Internal) {
-      log.error({ err: known.cause ?? known }, known.message);
-    } else if (known.code === ErrorCode.Unavailable) {
-      log.warn({ err: known.cause ?? known }, known.message);
-    }
+    logServerSide(log, known);
     sendHttpError(res, known);
   };
 }
