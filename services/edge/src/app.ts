@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, type Logger, type Metrics } from '@gw/kit';
+import { AppError, ErrorCode, HttpObserver, type Logger, type Metrics } from '@gw/kit';
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
@@ -23,9 +23,10 @@ export function buildApp(
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(assignRequestId);
-  app.use(observeRequests(metrics, log));
+  const observer = new HttpObserver(metrics, log);
+  app.use(observeRequests(observer));
   // AI traffic streams through to the proxy: before the body parser, which must never see it.
-  const ai = aiForwarding(deps, log);
+  const ai = aiForwarding(deps, log, observer);
   app.use(ai.router);
   app.use(requireJsonContentType, jsonBody(deps.config.GW_BODY_LIMIT));
   app.use(withRequestContext);

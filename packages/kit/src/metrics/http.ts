@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
 import type { Histogram } from 'prom-client';
 import type { Logger } from '../log.js';
 import { METRIC } from './names.js';
@@ -78,14 +79,45 @@ export class HttpObserver {
   watch(req: IncomingMessage, res: ServerResponse, requestId: string, details: () => RequestDetails): void {
     const started = performance.now();
     res.once('close', () => {
-      const durationMs = performance.now() - started;
-      const status = res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST;
-      const known = details();
-      const method = req.method ?? 'GET';
-      this.duration
-        .labels(method, known.route, STATUS_LABELS[status] ?? String(status))
-        .observe(durationMs / 1000);
-      this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
+      this.record(
+        req,
+        res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST,
+        details(),
+        started,
+        requestId,
+      );
     });
+  }
+
+  /**
+   * A WebSocket upgrade: written when the socket closes, so its duration is the whole session;
+   * the status is 101 once upgraded, or the refusal's (which the handler sets in `details`).
+   */
+  watchUpgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    requestId: string,
+    details: () => RequestDetails & { status: number },
+  ): void {
+    const started = performance.now();
+    socket.once('close', () => {
+      const known = details();
+      this.record(req, known.status, known, started, requestId);
+    });
+  }
+
+  private record(
+    req: IncomingMessage,
+    status: number,
+    known: RequestDetails,
+    started: number,
+    requestId: string,
+  ): void {
+    const durationMs = performance.now() - started;
+    const method = req.method ?? 'GET';
+    this.duration
+      .labels(method, known.route, STATUS_LABELS[status] ?? String(status))
+      .observe(durationMs / 1000);
+    this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
   }
 }

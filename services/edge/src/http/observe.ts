@@ -1,4 +1,4 @@
-import { HttpObserver, UNMATCHED_ROUTE, type Logger, type Metrics } from '@gw/kit';
+import { UNMATCHED_ROUTE, type HttpObserver } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import type { RequestHandler } from 'express';
 
@@ -16,8 +16,7 @@ interface ObservedLocals {
  * mounted right after the request id. The route is named by `nameRoute` (table routes) or the AI
  * forwarding (catalogue path); anything else is unmatched.
  */
-export function observeRequests(metrics: Metrics, log: Logger): RequestHandler {
-  const observer = new HttpObserver(metrics, log);
+export function observeRequests(observer: HttpObserver): RequestHandler {
   return (req, res, next) => {
     const locals = res.locals as ObservedLocals;
     observer.watch(req, res, locals.requestId ?? '', () => ({

@@ -13,16 +13,20 @@ import {
   refuseUpgrade,
   REQUEST_ID_HEADER,
   sendHttpError,
+  toHttp,
   UNMATCHED_ROUTE,
   UPSTREAM_KEY_HEADER,
   UPSTREAM_LEVEL_HEADER,
   type CallerIdentity,
+  type HttpObserver,
   type Logger,
+  type RequestDetails,
 } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { authenticate, callerOf, clientOf, resolveCaller } from '../auth/authenticate.js';
+import { requestIdFrom } from '../http/request-id.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
 
@@ -79,7 +83,11 @@ const onlyAiPaths: RequestHandler = (req, res, next) => {
  * request to the proxy with the internal token and the caller identity instead of the client's
  * key, and the answer back, without buffering either (mounted before the JSON body parser).
  */
-export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upgrade: UpgradeHandler } {
+export function aiForwarding(
+  deps: EdgeDeps,
+  log: Logger,
+  observer: HttpObserver,
+): { router: Router; upgrade: UpgradeHandler } {
   const proxy = createProxyMiddleware({
     target: `http://${deps.config.PROXY_ADDR}`,
     agent: new Agent({ keepAlive: true, maxSockets: 1024 }),
@@ -139,6 +147,11 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       socket.destroy();
       return;
     }
+    // The proxy's access line of the session carries the same request id. Status 101: forwarded.
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    const access: RequestDetails & { status: number } = { route: REALTIME_PATH, status: 101 };
+    observer.watchUpgrade(req, socket, requestId, () => access);
     void (async () => {
       // 1 authenticate · 2 admission
       const account = await resolveCaller(
@@ -147,6 +160,7 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
         'user',
         'ai',
       );
+      access.accountId = String(account.id);
       assertMayCallAi(account, deps.config.USER_API_BALANCE, new Date());
       // 3 forward
       delete req.headers.authorization;
@@ -156,12 +170,15 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
       proxy.upgrade(req, socket as Parameters<typeof proxy.upgrade>[1], head);
     })().catch((error: unknown) => {
-      if (error instanceof AppError) {
-        refuseUpgrade(socket, error);
-        return;
+      if (!(error instanceof AppError)) {
+        log.error({ err: error }, 'realtime upgrade failed');
       }
-      log.error({ err: error }, 'realtime upgrade failed');
-      refuseUpgrade(socket, new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now'));
+      const refusal =
+        error instanceof AppError
+          ? error
+          : new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now');
+      access.status = toHttp(refusal.code).status;
+      refuseUpgrade(socket, refusal);
     });
   };
   return { router, upgrade };

@@ -7,6 +7,7 @@ import {
   refuseUpgrade,
   runWithContext,
   sendHttpError,
+  toHttp,
   UNMATCHED_ROUTE,
   type Logger,
   type Metrics,
@@ -70,10 +71,14 @@ export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
       return;
     }
     const requestId = requestIdOf(req);
+    const access = { route: route.path, status: 101 };
+    observer.watchUpgrade(req, socket, requestId, () => access);
     const log = deps.log.child({ requestId });
     runWithContext({ requestId }, () => {
-      route.handle({ ...deps, log }, req, socket, head).catch((error: unknown) => {
-        refuseUpgrade(socket, asAppError(error, log));
+      route.handle({ ...deps, log, access }, req, socket, head).catch((error: unknown) => {
+        const known = asAppError(error, log);
+        access.status = toHttp(known.code).status;
+        refuseUpgrade(socket, known);
       });
     });
   });
