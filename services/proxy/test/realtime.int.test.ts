@@ -128,9 +128,15 @@ describe('GET /v1/realtime through the edge', () => {
     for (const process of ['edge', 'proxy']) {
       await waitFor(
         async () =>
-          (await (await fetch(`http://${gw.metrics.get(process) ?? ''}/metrics`)).text()).includes(
-            `gw_http_request_duration_seconds_count{method="GET",route="/v1/realtime",status="101",service="${process}"} 1`,
-          ),
+          (await (await fetch(`http://${gw.metrics.get(process) ?? ''}/metrics`)).text())
+            .split('\n')
+            .some(
+              (line) =>
+                line.startsWith('gw_http_request_duration_seconds_count{') &&
+                line.includes('route="/v1/realtime"') &&
+                line.includes('status="101"') &&
+                line.endsWith('} 1'),
+            ),
         `${process} counting the realtime session`,
         3_000,
         20,
