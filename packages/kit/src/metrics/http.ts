@@ -10,7 +10,7 @@ import type { Metrics } from './registry.js';
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /** nginx's convention for a client that left before any answer was sent. */
-export const CLIENT_CLOSED_REQUEST = 499;
+const CLIENT_CLOSED_REQUEST = 499;
 
 /** What only the handler knows, read when the response closes. */
 export interface RequestDetails {

@@ -26,4 +26,3 @@ export const METRIC = {
   /** billing: counter, nano-USD charged to accounts. */
   billingChargedNanoUsd: 'gw_billing_charged_nano_usd_total',
 } as const;
-export type MetricName = (typeof METRIC)[keyof typeof METRIC];
