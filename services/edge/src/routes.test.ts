@@ -1,4 +1,4 @@
-import { createLogger } from '@gw/kit';
+import { createLogger, Metrics } from '@gw/kit';
 import type { Router } from 'express';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
@@ -11,6 +11,7 @@ function registered(): string[] {
   const { app } = buildApp(
     { config: { GW_BODY_LIMIT: '1mb', PROXY_ADDR: '127.0.0.1:1' } } as EdgeDeps,
     createLogger('test', 'silent'),
+    new Metrics(),
   );
   const stack = (app.router as unknown as Router).stack;
   return stack.flatMap((layer) =>
