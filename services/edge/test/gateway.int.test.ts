@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   AUTH_CACHE_UNTIL_EVENT,
   createTestDatabase,
@@ -175,6 +176,15 @@ describe('edge authentication and bad input', () => {
       401,
       'unauthenticated',
     );
+  });
+
+  it('serves the committed OpenAPI document at /openapi.json without a key', async () => {
+    const response = await gw.request('/openapi.json', { key: null });
+    expect(response.status).toBe(200);
+    const committed = JSON.parse(
+      readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
+    expect(await response.json()).toEqual(committed);
   });
 
   it('answers 404 in the error shape for an unknown route', async () => {
