@@ -6,4 +6,3 @@ export * from './process.js';
 export * from './redis.js';
 export * from './nats.js';
 export * from './smtp-sink.js';
-export * from './openapi-check.js';

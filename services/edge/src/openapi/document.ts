@@ -37,7 +37,7 @@ function content(schema: z.ZodType | 'html') {
 }
 
 /** `/x-users/:identifier` → `/x-users/{identifier}`. */
-export function openApiPath(path: string): string {
+function openApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
 }
 

@@ -72,7 +72,7 @@ const failoverMap = z.record(z.string(), z.array(z.string()));
 const resourcesMap = z.record(z.string(), z.literal(true));
 
 /** The `configs` object (the kit's `configViewObject`); mail secrets are masked. */
-export const configsSchema = z
+const configsSchema = z
   .object({
     MODEL_MAPPER: modelMap,
     MODEL_FAILOVER: failoverMap,
