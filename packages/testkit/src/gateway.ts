@@ -8,6 +8,7 @@ import { inheritedEnv } from './config.js';
 import { startNatsServer } from './nats.js';
 import { freePort, waitFor } from './ports.js';
 import { startProcess, type RunningProcess } from './process.js';
+import { checkAgainstDocument } from './openapi-check.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -43,13 +44,22 @@ export interface Gateway {
    * variables changed for it and every later start; resolves once it serves.
    */
   restartService(name: Exclude<ServiceName, 'edge'>, changes?: Record<string, string>): Promise<void>;
-  /** Calls the edge with the (current) root key unless another key (or none) is given. */
-  request(
-    path: string,
-    init?: RequestInit & { key?: string | null; json?: unknown; base?: string },
-  ): Promise<Response>;
+  /**
+   * Calls the edge with the (current) root key unless another key (or none) is given. The
+   * answer must match docs/openapi.json (its route, status and body schema; /v1 excepted), or
+   * the call throws; `undocumented: true` is for a test that calls a route on purpose that the
+   * document does not list (an unknown path or method).
+   */
+  request(path: string, init?: GatewayRequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
+
+export type GatewayRequestInit = RequestInit & {
+  key?: string | null;
+  json?: unknown;
+  base?: string;
+  undocumented?: boolean;
+};
 
 function serviceProcess(
   name: ServiceName,
@@ -186,8 +196,8 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
         processes.set(name, serviceProcess(name, await withMetrics(name, env), options.compiledRoot));
         await waitFor(() => serving(name, env), `${name} serving again`, 60_000, 200);
       },
-      request(path, init = {}) {
-        const { key = gateway.rootKey, json, base = baseUrl, headers, ...rest } = init;
+      async request(path, init = {}) {
+        const { key = gateway.rootKey, json, base = baseUrl, headers, undocumented, ...rest } = init;
         const merged = new Headers(headers);
         if (key !== null) {
           merged.set('authorization', `Bearer ${key}`);
@@ -195,11 +205,15 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
         if (json !== undefined) {
           merged.set('content-type', 'application/json');
         }
-        return fetch(`${base}${path}`, {
+        const response = await fetch(`${base}${path}`, {
           ...rest,
           headers: merged,
           body: json === undefined ? rest.body : JSON.stringify(json),
         });
+        if (!undocumented) {
+          await checkAgainstDocument(rest.method ?? 'GET', response.url || `${base}${path}`, response);
+        }
+        return response;
       },
       stop,
     };

@@ -40,14 +40,17 @@ import { postSignupVerify } from './http/x-sign/verify/post.js';
 import { getSignupActivate } from './http/x-sign/activate/get.js';
 import { dashboardModels } from './http/dashboard/models/get.js';
 import { openAiModels } from './http/v1/models/get.js';
+import { openApiRoute } from './http/openapi.json/get.js';
 
 /**
- * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
- * a route missing here cannot be reached.
+ * Every HTTP endpoint of the edge with its access level and its OpenAPI description (the `doc`
+ * of each Route). Authorization tests walk this table, so a route missing here cannot be
+ * reached, and GET /openapi.json and docs/openapi.json describe exactly these routes.
  */
 export const ROUTES: readonly Route[] = [
   getHealthz,
   getLivez,
+  openApiRoute(() => ROUTES),
   // Self-signup (no key; 404 unless SIGN_ENABLE).
   postSignup,
   postSignupVerify,

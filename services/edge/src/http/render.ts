@@ -1,5 +1,6 @@
 import { accountModelLimits, nanoToUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
+import type { ManagementView, UserInfoView } from './views.js';
 
 type Account = accounts.Account;
 
@@ -18,7 +19,7 @@ export function canManage(account: Account): boolean {
 }
 
 /** The management view (PascalCase) of an account, never with its key. */
-export function managementView(account: Account) {
+export function managementView(account: Account): ManagementView {
   return {
     ID: Number(account.id),
     Name: account.name,
@@ -73,9 +74,9 @@ function listOf(text: string): string[] {
  * The nested `user_info` form of /dashboard/info and /x-info. Usage cost comes from the
  * account's day and month spend; request and token counts are billing's and read 0 here.
  */
-export function userInfoView(account: Account) {
+export function userInfoView(account: Account): UserInfoView {
   return {
-    object: 'user_info',
+    object: 'user_info' as const,
     user: {
       id: Number(account.id),
       name: account.name,

@@ -1,6 +1,7 @@
 import { callerOf } from '../../../auth/authenticate.js';
 import { listedModels } from '../../model-listing.js';
 import type { Route } from '../../route.js';
+import { openAiModelsResponse } from '../../model-listing-schemas.js';
 
 /**
  * GET /v1/models (alias /models): the same listing as /dashboard/models in the OpenAI list form,
@@ -12,6 +13,11 @@ export function openAiModels(path: string): Route {
     method: 'get',
     path,
     access: 'user',
+    doc: {
+      summary: 'The models the caller may use, in the OpenAI list form (answered by the edge)',
+      tag: 'dashboard',
+      response: openAiModelsResponse,
+    },
     handle(_deps, _req, res) {
       res.json({
         object: 'list',
