@@ -10,6 +10,8 @@ export interface LedgerRow {
   accountId: bigint;
   counterpartyId: bigint | null;
   amountNano: bigint;
+  /** What the row is for (a usage row: the model); never a secret. */
+  description?: string;
 }
 
 /** The money ledger, inside a transaction: one row per balance change, unique per (key, account, kind). */
