@@ -4,6 +4,7 @@ import { authenticateKey } from '../../domain/authenticate-key.js';
 import { createAccount } from '../../domain/create-account.js';
 import { checkConservation, type ConservationTotals } from '../../domain/check-conservation.js';
 import { debit } from '../../domain/debit.js';
+import { getChargeRates } from '../../domain/get-charge-rates.js';
 import { debitBatch, type DebitItemOutcome } from '../../domain/debit-batch.js';
 import { listOperations } from '../../domain/list-operations.js';
 import { deleteAccount } from '../../domain/delete-account.js';
@@ -144,6 +145,10 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
           chargedAccountId: result.chargedAccountId,
         })),
       };
+    },
+    getChargeRates: async (request) => {
+      const rates = await getChargeRates(deps, request.accountIds);
+      return { rates: rates.map((entry) => ({ accountId: entry.id, rates: entry.rates, factor: entry.factor })) };
     },
     rotateKey: async (request) => {
       const rotated = await rotateKey(deps, {

@@ -447,6 +447,24 @@ export interface DebitBatchResponse {
   results: DebitBatchResult[];
 }
 
+/**
+ * The account Rates and Factor billing multiplies a usage event's price by, deleted accounts
+ * included (their late usage is priced at their own Rates). Unknown ids are left out.
+ */
+export interface GetChargeRatesRequest {
+  accountIds: bigint[];
+}
+
+export interface ChargeRates {
+  accountId: bigint;
+  rates: number;
+  factor: number;
+}
+
+export interface GetChargeRatesResponse {
+  rates: ChargeRates[];
+}
+
 export interface RotateKeyRequest {
   callerId: bigint;
   confirm: string;
@@ -5344,6 +5362,273 @@ export const DebitBatchResponse: MessageFns<DebitBatchResponse> = {
   },
 };
 
+function createBaseGetChargeRatesRequest(): GetChargeRatesRequest {
+  return { accountIds: [] };
+}
+
+export const GetChargeRatesRequest: MessageFns<GetChargeRatesRequest> = {
+  encode(message: GetChargeRatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.accountIds) {
+        if (BigInt.asIntN(64, v) !== v) {
+          throw new globalThis.Error("a value provided in array field accountIds of type int64 is too large");
+        }
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChargeRatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChargeRatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.accountIds.push(reader.int64() as bigint);
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.accountIds.push(reader.int64() as bigint);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChargeRatesRequest {
+    return {
+      accountIds: globalThis.Array.isArray(object?.accountIds)
+        ? object.accountIds.map((e: any) => BigInt(e))
+        : globalThis.Array.isArray(object?.account_ids)
+        ? object.account_ids.map((e: any) => BigInt(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetChargeRatesRequest): unknown {
+    const obj: any = {};
+    if (message.accountIds?.length) {
+      obj.accountIds = message.accountIds.map((e) => e.toString());
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChargeRatesRequest>, I>>(base?: I): GetChargeRatesRequest {
+    return GetChargeRatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChargeRatesRequest>, I>>(object: I): GetChargeRatesRequest {
+    const message = createBaseGetChargeRatesRequest();
+    message.accountIds = object.accountIds?.map((e) => BigInt(e)) || [];
+    return message;
+  },
+};
+
+function createBaseChargeRates(): ChargeRates {
+  return { accountId: 0n, rates: 0, factor: 0 };
+}
+
+export const ChargeRates: MessageFns<ChargeRates> = {
+  encode(message: ChargeRates, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.rates !== 0) {
+      writer.uint32(17).double(message.rates);
+    }
+    if (message.factor !== 0) {
+      writer.uint32(25).double(message.factor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChargeRates {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChargeRates();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.rates = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.factor = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChargeRates {
+    return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      rates: isSet(object.rates) ? globalThis.Number(object.rates) : 0,
+      factor: isSet(object.factor) ? globalThis.Number(object.factor) : 0,
+    };
+  },
+
+  toJSON(message: ChargeRates): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.rates !== 0) {
+      obj.rates = floatToJson(message.rates);
+    }
+    if (message.factor !== 0) {
+      obj.factor = floatToJson(message.factor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChargeRates>, I>>(base?: I): ChargeRates {
+    return ChargeRates.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChargeRates>, I>>(object: I): ChargeRates {
+    const message = createBaseChargeRates();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.rates = object.rates ?? 0;
+    message.factor = object.factor ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetChargeRatesResponse(): GetChargeRatesResponse {
+  return { rates: [] };
+}
+
+export const GetChargeRatesResponse: MessageFns<GetChargeRatesResponse> = {
+  encode(message: GetChargeRatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.rates) {
+      ChargeRates.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChargeRatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChargeRatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rates.push(ChargeRates.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChargeRatesResponse {
+    return {
+      rates: globalThis.Array.isArray(object?.rates) ? object.rates.map((e: any) => ChargeRates.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetChargeRatesResponse): unknown {
+    const obj: any = {};
+    if (message.rates?.length) {
+      obj.rates = message.rates.map((e) => ChargeRates.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChargeRatesResponse>, I>>(base?: I): GetChargeRatesResponse {
+    return GetChargeRatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChargeRatesResponse>, I>>(object: I): GetChargeRatesResponse {
+    const message = createBaseGetChargeRatesResponse();
+    message.rates = object.rates?.map((e) => ChargeRates.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseRotateKeyRequest(): RotateKeyRequest {
   return { callerId: 0n, confirm: "", key: undefined, root: false, ipAddress: "" };
 }
@@ -7559,6 +7844,17 @@ export const AccountsServiceService = {
     responseSerialize: (value: DebitBatchResponse): Buffer => Buffer.from(DebitBatchResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DebitBatchResponse => DebitBatchResponse.decode(value),
   },
+  getChargeRates: {
+    path: "/gw.accounts.v1.AccountsService/GetChargeRates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChargeRatesRequest): Buffer =>
+      Buffer.from(GetChargeRatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChargeRatesRequest => GetChargeRatesRequest.decode(value),
+    responseSerialize: (value: GetChargeRatesResponse): Buffer =>
+      Buffer.from(GetChargeRatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChargeRatesResponse => GetChargeRatesResponse.decode(value),
+  },
   rotateKey: {
     path: "/gw.accounts.v1.AccountsService/RotateKey" as const,
     requestStream: false as const,
@@ -7645,6 +7941,7 @@ export interface AccountsServiceServer extends UntypedServiceImplementation {
   transfer: handleUnaryCall<TransferRequest, TransferResponse>;
   debit: handleUnaryCall<DebitRequest, DebitResponse>;
   debitBatch: handleUnaryCall<DebitBatchRequest, DebitBatchResponse>;
+  getChargeRates: handleUnaryCall<GetChargeRatesRequest, GetChargeRatesResponse>;
   rotateKey: handleUnaryCall<RotateKeyRequest, RotateKeyResponse>;
   recordKeyUse: handleUnaryCall<RecordKeyUseRequest, RecordKeyUseResponse>;
   listOperations: handleUnaryCall<ListOperationsRequest, ListOperationsResponse>;
@@ -7789,6 +8086,21 @@ export interface AccountsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DebitBatchResponse) => void,
+  ): ClientUnaryCall;
+  getChargeRates(
+    request: GetChargeRatesRequest,
+    callback: (error: ServiceError | null, response: GetChargeRatesResponse) => void,
+  ): ClientUnaryCall;
+  getChargeRates(
+    request: GetChargeRatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChargeRatesResponse) => void,
+  ): ClientUnaryCall;
+  getChargeRates(
+    request: GetChargeRatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChargeRatesResponse) => void,
   ): ClientUnaryCall;
   rotateKey(
     request: RotateKeyRequest,
