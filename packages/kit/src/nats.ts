@@ -93,7 +93,11 @@ export interface StreamLimits {
  * Creates the stream, or brings its subjects (and limits, when given) up to date; safe to call
  * from every replica, which must then agree on the limits (they come from the same variables).
  */
-export async function ensureStream(nc: NatsConnection, spec: StreamSpec, limits?: StreamLimits): Promise<void> {
+export async function ensureStream(
+  nc: NatsConnection,
+  spec: StreamSpec,
+  limits?: StreamLimits,
+): Promise<void> {
   const jsm = await nc.jetstreamManager();
   const wantedLimits = limits
     ? { max_age: nanos(limits.maxAgeMs), max_bytes: limits.maxBytes > 0 ? limits.maxBytes : -1 }

@@ -20,7 +20,12 @@ import { consumeUsage } from './transport/nats/usage-consumer.js';
 runService('billing', async (log) => {
   const config = loadBillingConfig(process.env);
   log.level = config.LOG_LEVEL;
-  const database = await openServiceDatabase(config, 'billing', new URL('../migrations', import.meta.url), log);
+  const database = await openServiceDatabase(
+    config,
+    'billing',
+    new URL('../migrations', import.meta.url),
+    log,
+  );
   const nc = await connectNats(config.NATS_URL, 'billing', log);
   await ensureStream(nc, STREAMS.usage, usageStreamLimits(config));
 

@@ -36,7 +36,9 @@ export async function chargeBatch(
     return;
   }
   const owners = [...new Set(unique.map((event) => event.ownerId))];
-  const tables = new Map(await Promise.all(owners.map(async (id) => [id, await deps.prices.tableFor(id)] as const)));
+  const tables = new Map(
+    await Promise.all(owners.map(async (id) => [id, await deps.prices.tableFor(id)] as const)),
+  );
   const multipliers = await deps.rates.multipliers([...new Set(unique.map((event) => event.accountId))]);
   const records = unique.map((event): UsageRecord => {
     const table = tables.get(event.ownerId);

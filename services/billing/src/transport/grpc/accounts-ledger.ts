@@ -1,6 +1,12 @@
 import type { PromiseClient } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
-import type { AccountMultipliers, DebitOutcome, Ledger, RatesSource, StoredCharge } from '../../domain/ports.js';
+import type {
+  AccountMultipliers,
+  DebitOutcome,
+  Ledger,
+  RatesSource,
+  StoredCharge,
+} from '../../domain/ports.js';
 
 const OUTCOMES: Record<pb.DebitOutcome, DebitOutcome> = {
   [pb.DebitOutcome.DEBIT_OUTCOME_CHARGED]: 'charged',
@@ -41,7 +47,10 @@ export class AccountsLedger implements Ledger, RatesSource {
     if (missing.length > 0) {
       const { rates } = await this.client.getChargeRates({ accountIds: missing });
       for (const entry of rates) {
-        this.rates.set(entry.accountId, { at: now, value: { accountRates: entry.rates, factor: entry.factor } });
+        this.rates.set(entry.accountId, {
+          at: now,
+          value: { accountRates: entry.rates, factor: entry.factor },
+        });
       }
     }
     const found = new Map<bigint, AccountMultipliers>();

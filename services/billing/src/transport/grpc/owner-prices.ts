@@ -68,7 +68,10 @@ export class OwnerPrices implements PricesSource {
     } catch (error) {
       // Config refuses a PRICING it cannot read, so this is an older stored value: the defaults
       // still price every model (and a model in none is charged the fallback), never free.
-      this.log.error({ err: error, ownerId: String(ownerId) }, 'owner PRICING unreadable: default prices used');
+      this.log.error(
+        { err: error, ownerId: String(ownerId) },
+        'owner PRICING unreadable: default prices used',
+      );
       return DEFAULT_PRICES;
     }
   }

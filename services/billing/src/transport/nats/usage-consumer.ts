@@ -28,7 +28,10 @@ const LAG_LOG_MS = 60_000;
  * JetStream holds back more than maxAckPending unacknowledged events, so a stalled billing
  * builds a lag in the stream (retained for GW_USAGE_MAX_AGE_DAYS), not in memory.
  */
-export async function consumeUsage(nc: NatsConnection, options: UsageConsumerOptions): Promise<{ stop(): Promise<void> }> {
+export async function consumeUsage(
+  nc: NatsConnection,
+  options: UsageConsumerOptions,
+): Promise<{ stop(): Promise<void> }> {
   const jsm = await nc.jetstreamManager();
   await jsm.consumers.add(STREAMS.usage.name, {
     durable_name: USAGE_CONSUMER,
@@ -91,7 +94,10 @@ export async function consumeUsage(nc: NatsConnection, options: UsageConsumerOpt
       .info()
       .then((info) => {
         if (info.num_pending > 0 || info.num_ack_pending > 0) {
-          options.log.info({ pending: info.num_pending, ackPending: info.num_ack_pending }, 'usage consumer lag');
+          options.log.info(
+            { pending: info.num_pending, ackPending: info.num_ack_pending },
+            'usage consumer lag',
+          );
         }
       })
       .catch(() => undefined);
