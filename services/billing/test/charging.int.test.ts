@@ -122,4 +122,34 @@ describe('billing charges gw.usage.recorded', () => {
     expect(rollups).toEqual(fromRecords);
     expect(rollups.length).toBeGreaterThanOrEqual(ACCOUNTS);
   }, 600_000);
+
+  it('charges usage of an account deleted meanwhile to its parent', async () => {
+    const parent = await createUser(gw, { credit: 10 });
+    const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
+    const deleted = await gw.request(`/x-users/${child.id}`, { method: 'DELETE', key: parent.key });
+    expect(deleted.status).toBe(200);
+    const event = usageEvent({
+      eventId: 'evt_after_delete',
+      accountId: BigInt(child.id),
+      ownerId: rootId,
+      model: 'gpt-4o-mini',
+      promptTokens: 1000,
+      completionTokens: 100,
+    });
+    await publishUsage(nc, event);
+    await waitFor(
+      async () => (await chargedByAccount(database)).has(BigInt(parent.id)),
+      'the late usage charged',
+      30_000,
+      50,
+    );
+    const charged = await chargedByAccount(database);
+    expect(charged.get(BigInt(parent.id))).toBe(expectedCostNano(event));
+    expect(charged.has(BigInt(child.id))).toBe(false);
+    // The record and the rollup stay the child's: its usage, paid by its parent.
+    const [record] = await database.query<{ account_id: string }>(
+      `SELECT account_id::text FROM billing.usage_records WHERE event_id = 'evt_after_delete'`,
+    );
+    expect(record?.account_id).toBe(String(child.id));
+  });
 });
