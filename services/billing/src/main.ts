@@ -9,10 +9,12 @@ import {
   STREAMS,
   usageStreamLimits,
 } from '@gw/kit';
-import { accounts, config as configProto } from '@gw/proto';
+import { accounts, billing, config as configProto } from '@gw/proto';
 import { loadBillingConfig } from './config.js';
 import { chargeBatch } from './domain/charge-batch.js';
+import { DrizzleUsageReads } from './store/usage-reads.js';
 import { DrizzleUsageStore } from './store/usage-store.js';
+import { billingHandlers } from './transport/grpc/billing-service.js';
 import { AccountsLedger } from './transport/grpc/accounts-ledger.js';
 import { OwnerPrices } from './transport/grpc/owner-prices.js';
 import { consumeUsage } from './transport/nats/usage-consumer.js';
@@ -40,11 +42,13 @@ runService('billing', async (log) => {
   );
   const deps = { store: new DrizzleUsageStore(database.db), ledger, rates: ledger, prices, log };
 
-  const { server } = await startGrpcService({
+  const { server } = await startGrpcService<billing.BillingServiceServer>({
     service: 'billing',
     address: listenAddress('billing', config),
     token: config.GW_INTERNAL_TOKEN,
     log,
+    definition: billing.BillingServiceService,
+    handlers: billingHandlers({ store: new DrizzleUsageReads(database.db) }),
   });
   const consumer = await consumeUsage(nc, {
     batchSize: config.BILLING_BATCH_SIZE,
@@ -59,7 +63,13 @@ runService('billing', async (log) => {
     ['grpc', () => server.stop()],
     ['usage consumer', () => consumer.stop()],
     ['nats', () => nc.drain()],
-    ['clients', () => (ledger.close(), prices.close())],
+    [
+      'clients',
+      () => {
+        ledger.close();
+        prices.close();
+      },
+    ],
     ['database', () => database.close()],
   ];
 });

@@ -43,9 +43,9 @@ describe('billing charges gw.usage.recorded', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await nc?.close();
-    await gw?.stop();
-    await database?.drop();
+    await nc.close();
+    await gw.stop();
+    await database.drop();
   });
 
   const recordCount = async () =>

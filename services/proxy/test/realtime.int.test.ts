@@ -6,8 +6,8 @@ import { createUser, startGateway, waitFor, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { MockUpstream } from './mock-upstream.js';
-import { waitForRoute } from './route-ready.js';
+import { MockUpstream } from '@gw/testkit';
+import { waitForRoute } from '@gw/testkit';
 
 /** A realtime client through the edge; resolves once the socket is open (or with the refusal status). */
 function openSession(

@@ -8,8 +8,8 @@ import { connect, type NatsConnection } from 'nats';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from './mock-upstream.js';
-import { waitForRoute } from './route-ready.js';
+import { MockUpstream } from '@gw/testkit';
+import { waitForRoute } from '@gw/testkit';
 
 /**
  * Edge → proxy → mock upstream, every process real. Keys are created through POST /x-keys and

@@ -73,3 +73,28 @@ export interface ChargeDeps {
   prices: PricesSource;
   log: BillingLog;
 }
+
+export interface UsageQuery {
+  accountIds: readonly bigint[];
+  /** 'YYYY-MM-DD', inclusive. */
+  startDay: string;
+  endDay: string;
+  byAccount: boolean;
+}
+
+export interface UsageRow {
+  /** 0n when summed over the accounts. */
+  accountId: bigint;
+  day: string;
+  model: string;
+  requests: bigint;
+  promptTokens: bigint;
+  completionTokens: bigint;
+  cachedTokens: bigint;
+  costNano: bigint;
+}
+
+export interface UsageReads {
+  /** Rollup rows of these accounts within the days, ordered by account, day, model. */
+  usage(query: UsageQuery): Promise<UsageRow[]>;
+}

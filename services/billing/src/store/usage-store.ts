@@ -55,11 +55,11 @@ export class DrizzleUsageStore implements UsageStore {
           completion_tokens = r.completion_tokens + excluded.completion_tokens,
           cached_tokens = r.cached_tokens + excluded.cached_tokens,
           cost_nano = r.cost_nano + excluded.cost_nano`);
-      const stored = (await tx.execute(sql`
+      const stored: unknown = await tx.execute(sql`
         SELECT event_id, account_id::text AS account_id, model, cost_nano::text AS cost_nano
           FROM billing.usage_records
-         WHERE event_id = ANY(${column(records, (r) => r.eventId)}::text[])`)) as unknown as Rows;
-      return stored.rows.map((row) => ({
+         WHERE event_id = ANY(${column(records, (r) => r.eventId)}::text[])`);
+      return (stored as Rows).rows.map((row) => ({
         eventId: row.event_id ?? '',
         accountId: BigInt(row.account_id ?? '0'),
         model: row.model ?? '',

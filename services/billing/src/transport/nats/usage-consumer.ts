@@ -44,7 +44,8 @@ export async function consumeUsage(
   const messages = await consumer.consume({ max_messages: options.batchSize * 2 });
   const queue: JsMsg[] = [];
   let wake: (() => void) | undefined;
-  let stopped = false;
+  // An object, so the loop re-reads it after each await (stop() flips it from outside).
+  const state = { stopped: false };
   void (async () => {
     for await (const msg of messages) {
       queue.push(msg);
@@ -76,13 +77,13 @@ export async function consumeUsage(
   };
 
   const loop = (async () => {
-    while (!stopped) {
+    while (!state.stopped) {
       if (queue.length === 0) {
         await arrival(1_000);
         continue;
       }
       const deadline = Date.now() + options.batchWaitMs;
-      while (!stopped && queue.length < options.batchSize && Date.now() < deadline) {
+      while (queue.length < options.batchSize && Date.now() < deadline) {
         await arrival(deadline - Date.now());
       }
       await charge(queue.splice(0, options.batchSize));
@@ -106,7 +107,7 @@ export async function consumeUsage(
 
   return {
     async stop() {
-      stopped = true;
+      state.stopped = true;
       clearInterval(lagTimer);
       wake?.();
       await loop;
