@@ -120,8 +120,3 @@ export async function stopAll(processes: ManagedProcess[], timeoutMs = 15_000): 
   await Promise.all(stuck.map((p) => p.exited));
   return stuck.map((p) => p.name);
 }
-
-/** Resolves with the first process to exit (and its exit info). */
-export function firstExit(processes: ManagedProcess[]): Promise<{ process: ManagedProcess; exit: ExitInfo }> {
-  return Promise.race(processes.map((p) => p.exited.then((exit) => ({ process: p, exit }))));
-}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AddressList } from './ip.js';
 import { parseUsd } from './money.js';
+import { parseFallbackPrice } from './pricing/fallback.js';
 
 /**
  * Environment parsing, done once at start: every service describes the variables it uses (and
@@ -103,6 +104,19 @@ export const env = {
         }
         return list;
       }),
+  /** A fallback price (pricing/fallback.ts): JSON or `InputText,OutputText[,Call]`; empty: the default. */
+  fallbackPrice: () =>
+    z
+      .string()
+      .default('')
+      .transform((value, context) => {
+        const price = parseFallbackPrice(value);
+        if ('invalid' in price) {
+          context.addIssue({ code: 'custom', message: price.invalid });
+          return z.NEVER;
+        }
+        return price;
+      }),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
@@ -111,6 +125,9 @@ export const env = {
  * The edge enforces it; accounts announces the crossing so every edge replica learns at once.
  */
 export const apiBalanceEnv = { USER_API_BALANCE: env.usdNano('0') };
+
+/** The price of a model priced nowhere (docs/pricing.md), read by whoever charges usage. */
+export const fallbackPriceEnv = { GW_FALLBACK_PRICE: env.fallbackPrice() };
 
 /** Variables every service process reads. */
 export const serviceEnv = {

@@ -36,3 +36,4 @@ export * from './compiled-once.js';
 export * from './model-limits.js';
 export * from './key-config.js';
 export * from './config-view.js';
+export * from './pricing/index.js';

@@ -43,8 +43,6 @@ const shape = {
   GW_SIGNUP_PREFIX: z.string().max(64).default('gw:signup:'),
 };
 
-export type Config = ReturnType<typeof loadAccountsConfig>;
-
 export function loadAccountsConfig(source: NodeJS.ProcessEnv) {
   return loadConfig(shape, source);
 }

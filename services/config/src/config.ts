@@ -20,8 +20,6 @@ const shape = {
   GW_SECRET_KEY: secretKeyEnv,
 };
 
-export type Config = ReturnType<typeof loadConfigConfig>;
-
 export function loadConfigConfig(source: NodeJS.ProcessEnv) {
   return loadConfig(shape, source);
 }

@@ -29,8 +29,6 @@ const shape = {
   GW_KEY_STATE_PREFIX: z.string().max(64).default('gw:keystate:'),
 };
 
-export type Config = ReturnType<typeof loadKeypoolConfig>;
-
 export function loadKeypoolConfig(source: NodeJS.ProcessEnv) {
   return loadConfig(shape, source);
 }

@@ -42,8 +42,6 @@ const shape = {
   MAIL_CONCURRENCY: env.integer(4, { min: 1, max: 64 }),
 };
 
-export type Config = ReturnType<typeof loadMailerConfig>;
-
 export function loadMailerConfig(source: NodeJS.ProcessEnv) {
   return loadConfig(shape, source);
 }

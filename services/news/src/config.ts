@@ -5,8 +5,6 @@ const shape = {
   ...databaseEnv,
 };
 
-export type Config = ReturnType<typeof loadNewsConfig>;
-
 export function loadNewsConfig(source: NodeJS.ProcessEnv) {
   return loadConfig(shape, source);
 }

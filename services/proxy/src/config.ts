@@ -80,8 +80,6 @@ const shape = {
   ...mailQueueEnv,
 };
 
-export type Config = ReturnType<typeof loadProxyConfig>;
-
 export function loadProxyConfig(source: NodeJS.ProcessEnv) {
   return loadConfig(shape, source);
 }

@@ -21,7 +21,7 @@ import { emailKey, emailProblem, nameKey, nameProblem, normaliseName } from './n
 import type { AccountsDeps } from './ports/deps.js';
 import { nameScopeOf, reportedTenant } from './tenancy.js';
 
-export { OWNER_ONLY_FIELDS, type AccountFields } from './account-fields.js';
+export type { AccountFields } from './account-fields.js';
 
 export const MIN_CREDIT_GRANT_NANO = usd(ACCOUNT_BOUNDS.minCreditUsd);
 

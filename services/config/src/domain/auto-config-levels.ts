@@ -1,4 +1,4 @@
-import { mapperEntries } from './config-values.js';
+import { mapperEntries } from './mapper-values.js';
 import type { ConfigDeps } from './ports.js';
 import { modelFamiliesFor } from './provider-families.js';
 

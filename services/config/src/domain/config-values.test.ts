@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyConfigChanges, findSwitchOverCycle, mapperEntries } from './config-values.js';
+import { applyConfigChanges } from './config-values.js';
+import { findSwitchOverCycle, mapperEntries } from './mapper-values.js';
 
 const put = (changes: Record<string, string>, stored: Record<string, string> = {}) =>
   applyConfigChanges(stored, changes, { mergeLimits: false });

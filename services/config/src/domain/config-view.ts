@@ -1,6 +1,7 @@
 import { toModelLimitsMessage } from '@gw/kit';
 import type { config } from '@gw/proto';
-import { mapperEntries, SECRET_MASK } from './config-values.js';
+import { SECRET_MASK } from './config-values.js';
+import { mapperEntries } from './mapper-values.js';
 
 /**
  * The stored values as GET /x-config shows them, typed, every key with its default filled in.

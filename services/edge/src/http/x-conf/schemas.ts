@@ -24,4 +24,3 @@ export const postConfBody = z
     DelKeys: flag.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'nothing to apply' });
-export type PostConfBody = z.infer<typeof postConfBody>;

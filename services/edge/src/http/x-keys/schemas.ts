@@ -37,7 +37,6 @@ export const createKeyBody = z
     message: 'send Config or config, not both',
     path: ['Config'],
   });
-export type CreateKeyBody = z.infer<typeof createKeyBody>;
 
 /** PUT|POST /x-keys/{id}: the fields to change. */
 export const updateKeyBody = z

@@ -9,4 +9,3 @@ export const newsBody = z.strictObject({
   content: z.string().max(16384),
   days: z.number().int().optional(),
 });
-export type NewsBody = z.infer<typeof newsBody>;

@@ -77,7 +77,6 @@ export const createUserBody = z.strictObject({
   IsOwner: z.boolean().optional(),
   ...sharedFields,
 });
-export type CreateUserBody = z.infer<typeof createUserBody>;
 
 const signedRange = `must be from -${maxUsd} to ${maxUsd} USD (negative claws back)`;
 

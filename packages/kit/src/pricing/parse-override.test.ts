@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { PRICING_MAX_BYTES, validatePricing } from './pricing.js';
+import { PRICING_MAX_BYTES, parsePricingOverride } from './parse-override.js';
 
 const field = (text: string) => {
   try {
-    validatePricing(text);
+    parsePricingOverride(text);
     return 'accepted';
   } catch (error) {
     return (error as { details?: { field?: string } }).details?.field;
   }
 };
 
-describe('PRICING', () => {
+describe('parsePricingOverride', () => {
   it('accepts known sections and fields, and new model names', () => {
     const pricing = {
       ChatPricing: {
@@ -23,7 +23,7 @@ describe('PRICING', () => {
       RerankPricing: { rerank: { Input: 0.1 } },
       FineTuningPricing: { 'gpt-4o-mini': { InputText: 0.3, OutputText: 1.2 } },
     };
-    expect(validatePricing(JSON.stringify(pricing))).toEqual(pricing);
+    expect(parsePricingOverride(JSON.stringify(pricing))).toEqual(pricing);
   });
 
   it('takes exactly 1024 entries and exactly 128 KB, refuses one more', () => {

@@ -1,0 +1,62 @@
+/**
+ * Exact decimal arithmetic for prices: a price is a JSON number, read as the decimal it is written
+ * as (its shortest round-trip form, `0.1` is one tenth, never 0.1000000000000000055…), and kept as
+ * `units / 10^scale` with bigint units. Sums and products of such values are exact, so a cost is
+ * rounded once, at the end.
+ */
+export interface Exact {
+  units: bigint;
+  scale: number;
+}
+
+export const ZERO: Exact = { units: 0n, scale: 0 };
+
+const DECIMAL = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
+
+/** A finite non-negative number as the exact decimal it prints as. */
+export function exact(value: number): Exact {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`not a finite non-negative price: ${value}`);
+  }
+  const match = DECIMAL.exec(String(value));
+  if (!match) {
+    throw new RangeError(`unreadable price: ${value}`);
+  }
+  const [, whole, fraction = '', exponent = '0'] = match;
+  const scale = fraction.length - Number(exponent);
+  const units = BigInt(`${whole ?? ''}${fraction}`);
+  return scale >= 0 ? { units, scale } : { units: units * 10n ** BigInt(-scale), scale: 0 };
+}
+
+/** A whole count (tokens, images, calls) as an exact value. */
+export function count(value: bigint | number): Exact {
+  return { units: BigInt(value), scale: 0 };
+}
+
+function rescale(value: Exact, scale: number): bigint {
+  return value.units * 10n ** BigInt(scale - value.scale);
+}
+
+export function add(a: Exact, b: Exact): Exact {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: rescale(a, scale) + rescale(b, scale), scale };
+}
+
+export function mul(a: Exact, b: Exact): Exact {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+/** `value / 10^digits`: per-million prices divide by 10^6. */
+export function shift(value: Exact, digits: number): Exact {
+  return { units: value.units, scale: value.scale + digits };
+}
+
+/** USD → integer nano-USD, rounded half up (values are never negative). */
+export function toNanoHalfUp(usd: Exact): bigint {
+  const scale = usd.scale - 9;
+  if (scale <= 0) {
+    return usd.units * 10n ** BigInt(-scale);
+  }
+  const divisor = 10n ** BigInt(scale);
+  return (usd.units * 2n + divisor) / (divisor * 2n);
+}
