@@ -1,14 +1,13 @@
 import {
   databaseEnv,
   env,
+  fallbackPriceEnv,
   grpcServiceEnv,
   loadConfig,
   natsEnv,
-  parseFallbackPrice,
   DEFAULT_ADDRESSES,
   usageStreamEnv,
 } from '@gw/kit';
-import { z } from 'zod';
 
 const shape = {
   ...grpcServiceEnv('billing'),
@@ -29,18 +28,8 @@ const shape = {
   BILLING_ACK_WAIT_MS: env.integer(30_000, { min: 1_000, max: 3_600_000 }),
   /** Account Rates and Factor are read again after this long (an update applies within it). */
   BILLING_RATES_TTL_MS: env.integer(5_000, { min: 0, max: 3_600_000 }),
-  /** The price of a model priced nowhere (see the kit's parseFallbackPrice); empty: the default. */
-  GW_FALLBACK_PRICE: z
-    .string()
-    .default('')
-    .transform((text, context) => {
-      const price = parseFallbackPrice(text);
-      if ('invalid' in price) {
-        context.addIssue({ code: 'custom', message: price.invalid });
-        return z.NEVER;
-      }
-      return price;
-    }),
+  /** The price of a model priced nowhere (docs/pricing.md). */
+  ...fallbackPriceEnv,
 };
 
 export type Config = ReturnType<typeof loadBillingConfig>;
