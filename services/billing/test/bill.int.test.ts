@@ -9,7 +9,7 @@ import {
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectedCostNano, publishUsage, usageEvent } from './usage-events.js';
+import { expectedCostNano, publishUsage, rootIdOf, usageEvent } from './usage-events.js';
 
 interface Bill {
   object: string;
@@ -60,10 +60,7 @@ describe('GET /dashboard/bill, /dashboard/info and /dashboard/live', () => {
     database = await createTestDatabase();
     gw = await startGateway({ databaseUrl: database.url });
     nc = await connectNats(gw.natsUrl, 'bill-test', createLogger('bill-test'));
-    const [root] = await database.query<{ id: string }>(
-      'SELECT id::text FROM accounts.accounts WHERE is_root',
-    );
-    rootId = BigInt(root?.id ?? '0');
+    rootId = await rootIdOf(gw);
     user = await createUser(gw, { credit: 10 });
   }, 120_000);
 
@@ -138,5 +135,61 @@ describe('GET /dashboard/bill, /dashboard/info and /dashboard/live', () => {
     expect(live.object).toBe('user_info');
     expect(live.daily_usage.total_usage.requests).toBe(1);
     expect(live.monthly_usage.total_usage.requests).toBeGreaterThanOrEqual(1);
+  });
+
+  it('GET /x-bill sums the descendants of the caller only, each with its share, never a sibling', async () => {
+    const parent = await createUser(gw, { credit: 10 });
+    const child = await createUser(gw, { parentKey: parent.key, credit: 3 });
+    const idle = await createUser(gw, { parentKey: parent.key, credit: 3 });
+    const grandchild = await createUser(gw, { parentKey: child.key, credit: 2 });
+    const sibling = await createUser(gw, { credit: 3 });
+    const day = '2026-02-10T12:00:00Z';
+    await publish(child.id, day, 'gpt-4o-mini', 100);
+    await publish(grandchild.id, day, 'gpt-4o-mini', 300);
+    await publish(grandchild.id, day, 'gpt-4.1', 100);
+    await publish(sibling.id, day, 'gpt-4o-mini', 1000);
+    await waitFor(() => recorded(counter), 'the events recorded', 30_000, 50);
+
+    const xBill = async (query: string, key: string) => {
+      const response = await gw.request(`/x-bill${query}`, { key });
+      return {
+        status: response.status,
+        body: (await response.json()) as Bill & {
+          usage_users: Array<{
+            id: number;
+            total_requests: number;
+            total_prompt: number;
+            usage_analysis: { request_percentage: number; prompt_percentage: number };
+            model_usage: Record<string, { requests: number }>;
+          }>;
+        },
+      };
+    };
+    const mine = await xBill('?start_date=2026-02-01&end_date=2026-02-28', parent.key);
+    expect(mine.status).toBe(200);
+    expect(mine.body.usage_users.map((row) => row.id).sort()).toEqual(
+      [child.id, idle.id, grandchild.id].sort(),
+    );
+    expect(mine.body.total_usage).toMatchObject({ requests: 3, prompt_tokens: 500 });
+    const byId = new Map(mine.body.usage_users.map((row) => [row.id, row]));
+    expect(byId.get(grandchild.id)).toMatchObject({
+      total_requests: 2,
+      total_prompt: 400,
+      usage_analysis: { request_percentage: 66.66, prompt_percentage: 80 },
+      model_usage: { 'gpt-4o-mini': { requests: 1 }, 'gpt-4.1': { requests: 1 } },
+    });
+    expect(byId.get(idle.id)).toMatchObject({ total_requests: 0, usage_analysis: { request_percentage: 0 } });
+
+    const below = await xBill('?s=2026-02-01&e=2026-02-28', child.key);
+    expect(below.body.usage_users.map((row) => row.id)).toEqual([grandchild.id]);
+    expect(below.body.total_usage.requests).toBe(2);
+    const one = await xBill(`?u=${grandchild.id}&s=2026-02-01&e=2026-02-28`, parent.key);
+    expect(one.body.usage_users.map((row) => row.id)).toEqual([grandchild.id]);
+
+    const outside = await xBill(`?u=${sibling.id}&s=2026-02-01&e=2026-02-28`, parent.key);
+    expect([403, 404]).toContain(outside.status);
+    expect(JSON.stringify(outside.body)).not.toContain('"usage_users"');
+    const up = await xBill(`?user=${parent.id}`, child.key);
+    expect([403, 404]).toContain(up.status);
   });
 });

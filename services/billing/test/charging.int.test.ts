@@ -12,6 +12,7 @@ import {
   chargedByAccount,
   expectedCostNano,
   publishUsage,
+  rootIdOf,
   rollupsAndRecords,
   usageConsumerState,
   usageEvent,
@@ -36,10 +37,7 @@ describe('billing charges gw.usage.recorded', () => {
       env: { BILLING_BATCH_SIZE: '100', BILLING_ACK_WAIT_MS: '2000' },
     });
     nc = await connectNats(gw.natsUrl, 'billing-test', createLogger('billing-test'));
-    const [root] = await database.query<{ id: string }>(
-      'SELECT id::text FROM accounts.accounts WHERE is_root',
-    );
-    rootId = BigInt(root?.id ?? '0');
+    rootId = await rootIdOf(gw);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { DEFAULT_PRICES, publishDurable, STREAMS, SUBJECTS, type NatsConnection } from '@gw/kit';
 import { events } from '@gw/proto';
-import type { TestDatabase } from '@gw/testkit';
+import type { Gateway, TestDatabase } from '@gw/testkit';
 
 /** A usage event as the proxy publishes it, for a chat model with plain prompt and completion tokens. */
 export function usageEvent(fields: {
@@ -78,4 +78,10 @@ export async function rollupsAndRecords(database: TestDatabase) {
        FROM billing.usage_rollups ORDER BY 1, 2, 3`,
   );
   return { fromRecords, rollups };
+}
+
+/** Root's account id, read through the edge (so accounts is up and migrated). */
+export async function rootIdOf(gw: Gateway): Promise<bigint> {
+  const me = (await (await gw.request('/dashboard/status')).json()) as { id: number };
+  return BigInt(me.id);
 }

@@ -1,4 +1,5 @@
 import { dashboardBill } from './http/dashboard/bill/get.js';
+import { getXBill } from './http/x-bill/get.js';
 import { dashboardInfo } from './http/dashboard/info/get.js';
 import { dashboardLive } from './http/dashboard/live/get.js';
 import { dashboardLogs } from './http/dashboard/logs/get.js';
@@ -70,6 +71,7 @@ export const ROUTES: readonly Route[] = [
   // Billing: the caller's usage views.
   dashboardLive,
   dashboardBill,
+  getXBill,
   getInfo,
   dashboardLogs('/dashboard/logs'),
   dashboardLogs('/dashboard/x-user-logs'),
