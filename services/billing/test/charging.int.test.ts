@@ -87,7 +87,11 @@ describe('billing charges gw.usage.recorded', () => {
     await slice(0);
     for (let kill = 0; kill < 3; kill++) {
       const target = kill * 2000 + 300;
-      await waitFor(async () => (await recordCount()) >= target, `records past ${target}`, 60_000, 5);
+      await waitFor(async () => (await recordCount()) >= target, `records past ${target}`, 60_000, 5).catch(
+        (error: unknown) => {
+          throw new Error(`${String(error)}\n${gw.processes.get('billing')?.output().slice(-4000)}`);
+        },
+      );
       await gw.processes.get('billing')?.kill();
       await slice(kill + 1);
       if (kill === 2) {
