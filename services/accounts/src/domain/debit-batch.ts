@@ -3,6 +3,7 @@ import { announceCharge, chargeLocked, lockChargeTarget, type ChargeOutcome } fr
 import { debitInputProblem } from './debit.js';
 import type { DebitTarget } from './ports/accounts.js';
 import type { AccountsDeps, AccountsTx } from './ports/deps.js';
+import type { LedgerRow } from './ports/ledger.js';
 
 export interface DebitBatchItem {
   accountId: bigint;
@@ -47,26 +48,53 @@ export async function debitBatch(deps: AccountsDeps, items: DebitBatchItem[]): P
   const now = deps.clock.now();
   const { results, charges } = await deps.store.transaction(async (tx) => {
     const targets = await lockTargets(tx, items);
+    // Keys charged before, read once; a key is unique per kind, so this is what `debit` checks.
+    const recorded = await tx.ledger.findMany(
+      items.map((item) => item.idempotencyKey),
+      'usage',
+    );
     const firstOfKey = new Map<string, DebitBatchResult>();
     const newAmounts = new Map<bigint, { target: DebitTarget; amountNano: bigint }>();
+    const rows: LedgerRow[] = [];
     const answers: DebitBatchResult[] = [];
     for (const item of items) {
+      // A key repeated inside the batch answers like its first item and moves nothing more.
+      const first = firstOfKey.get(item.idempotencyKey);
+      if (first) {
+        answers.push(first);
+        continue;
+      }
       const target = targets.get(item.accountId);
-      const outcome = target ? await recordItem(tx, target.account.id, item) : 'no_account';
-      const chargedAccountId = target?.account.id ?? 0n;
-      // A key repeated inside the batch answers like its first item (the later ones replay it).
-      const answer = firstOfKey.get(item.idempotencyKey) ?? {
+      const before = recorded.get(item.idempotencyKey);
+      const outcome: DebitItemOutcome = !target
+        ? 'no_account'
+        : before
+          ? before.amountNano === -item.amountNano
+            ? 'replayed'
+            : 'conflict'
+          : 'charged';
+      const answer = {
         idempotencyKey: item.idempotencyKey,
         outcome,
-        chargedAccountId,
+        chargedAccountId: target?.account.id ?? 0n,
       };
       firstOfKey.set(item.idempotencyKey, answer);
       answers.push(answer);
       if (target && outcome === 'charged') {
-        const sum = newAmounts.get(chargedAccountId) ?? { target, amountNano: 0n };
-        newAmounts.set(chargedAccountId, { target, amountNano: sum.amountNano + item.amountNano });
+        const accountId = target.account.id;
+        rows.push({
+          idempotencyKey: item.idempotencyKey,
+          kind: 'usage',
+          accountId,
+          counterpartyId: null,
+          amountNano: -item.amountNano,
+          description: item.description,
+        });
+        const sum = newAmounts.get(accountId) ?? { target, amountNano: 0n };
+        newAmounts.set(accountId, { target, amountNano: sum.amountNano + item.amountNano });
       }
     }
+    await tx.ledger.insertMany(rows);
     const charged: Array<{ outcome: ChargeOutcome; amountNano: bigint }> = [];
     for (const [, { target, amountNano }] of [...newAmounts].sort(([a], [b]) => (a < b ? -1 : 1))) {
       charged.push({ outcome: await chargeLocked(tx, target, amountNano, now), amountNano });
@@ -94,25 +122,4 @@ async function lockTargets(tx: AccountsTx, items: DebitBatchItem[]): Promise<Map
     }
   }
   return targets;
-}
-
-/** Writes the item's ledger row unless its key was charged before (then: replay or conflict). */
-async function recordItem(
-  tx: AccountsTx,
-  accountId: bigint,
-  item: DebitBatchItem,
-): Promise<DebitItemOutcome> {
-  const existing = await tx.ledger.find(item.idempotencyKey, 'usage');
-  if (existing) {
-    return existing.amountNano === -item.amountNano ? 'replayed' : 'conflict';
-  }
-  const ledgerId = await tx.ledger.insert({
-    idempotencyKey: item.idempotencyKey,
-    kind: 'usage',
-    accountId,
-    counterpartyId: null,
-    amountNano: -item.amountNano,
-    description: item.description,
-  });
-  return ledgerId === undefined ? 'replayed' : 'charged';
 }

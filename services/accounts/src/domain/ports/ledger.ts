@@ -18,6 +18,13 @@ export interface LedgerRow {
 export interface Ledger {
   /** Inserts a row; undefined when (key, account, kind) is already recorded. */
   insert(row: LedgerRow): Promise<bigint | undefined>;
+  /** Inserts rows in one statement; a row whose (key, account, kind) is recorded is skipped. */
+  insertMany(rows: readonly LedgerRow[]): Promise<void>;
+  /** The earliest row of each of these idempotency keys of this kind, on any account. */
+  findMany(
+    keys: readonly string[],
+    kind: LedgerKind,
+  ): Promise<Map<string, { accountId: bigint; amountNano: bigint }>>;
   /** The earliest row of this idempotency key and kind, on any account. */
   find(
     idempotencyKey: string,

@@ -148,7 +148,9 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
     },
     getChargeRates: async (request) => {
       const rates = await getChargeRates(deps, request.accountIds);
-      return { rates: rates.map((entry) => ({ accountId: entry.id, rates: entry.rates, factor: entry.factor })) };
+      return {
+        rates: rates.map((entry) => ({ accountId: entry.id, rates: entry.rates, factor: entry.factor })),
+      };
     },
     rotateKey: async (request) => {
       const rotated = await rotateKey(deps, {
