@@ -17,6 +17,9 @@ const OUTCOMES: Record<pb.DebitOutcome, DebitOutcome> = {
   [pb.DebitOutcome.DEBIT_OUTCOME_UNSPECIFIED]: 'conflict',
 };
 
+/** Cached Rates beyond this are dropped at once (they are re-read within a batch). */
+const MAX_CACHED_RATES = 100_000;
+
 /** Accounts over gRPC: DebitBatch for the charges, GetChargeRates (cached briefly) for prices. */
 export class AccountsLedger implements Ledger, RatesSource {
   private readonly rates = new Map<bigint, { at: number; value: AccountMultipliers }>();
@@ -40,6 +43,9 @@ export class AccountsLedger implements Ledger, RatesSource {
 
   async multipliers(accountIds: readonly bigint[]): Promise<Map<bigint, AccountMultipliers>> {
     const now = Date.now();
+    if (this.rates.size > MAX_CACHED_RATES) {
+      this.rates.clear();
+    }
     const missing = accountIds.filter((id) => {
       const cached = this.rates.get(id);
       return !cached || now - cached.at >= this.ratesTtlMs;

@@ -1,5 +1,7 @@
 import {
+  AppError,
   DEFAULT_PRICES,
+  ErrorCode,
   mergePricing,
   SUBJECTS,
   subscribeEvents,
@@ -58,8 +60,16 @@ export class OwnerPrices implements PricesSource {
   }
 
   private async load(ownerId: bigint): Promise<PriceTable> {
-    const { values } = await this.client.getOwnerConfig({ ownerId });
-    const pricing = values.PRICING ?? '';
+    let pricing: string;
+    try {
+      pricing = (await this.client.getOwnerConfig({ ownerId })).values.PRICING ?? '';
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === ErrorCode.NotFound)) {
+        throw error;
+      }
+      // No such owner (an event from a tree since removed): the defaults, never a stuck batch.
+      pricing = '';
+    }
     if (pricing.trim() === '') {
       return DEFAULT_PRICES;
     }

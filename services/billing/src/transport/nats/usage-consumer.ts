@@ -61,16 +61,36 @@ export async function consumeUsage(
       };
     });
 
+  /** Undecodable messages are dropped (logged, `term`): they would fail every redelivery. */
+  const decode = (batch: JsMsg[]) => {
+    const decoded: Array<{ msg: JsMsg; event: UsageEvent }> = [];
+    for (const msg of batch) {
+      try {
+        decoded.push({ msg, event: events.UsageRecorded.fromJSON(JSON.parse(decoder.decode(msg.data))) });
+      } catch (error) {
+        options.log.error(
+          { err: error, seq: msg.seq },
+          'usage message is not a UsageRecorded event; dropped',
+        );
+        msg.term();
+      }
+    }
+    return decoded;
+  };
+
   const charge = async (batch: JsMsg[]) => {
+    const decoded = decode(batch);
     try {
-      const decoded = batch.map((msg) => events.UsageRecorded.fromJSON(JSON.parse(decoder.decode(msg.data))));
-      await options.handle(decoded);
-      for (const msg of batch) {
+      await options.handle(decoded.map((entry) => entry.event));
+      for (const { msg } of decoded) {
         msg.ack();
       }
     } catch (error) {
-      options.log.error({ err: error, events: batch.length }, 'usage batch failed; will be delivered again');
-      for (const msg of batch) {
+      options.log.error(
+        { err: error, events: decoded.length },
+        'usage batch failed; will be delivered again',
+      );
+      for (const { msg } of decoded) {
         msg.nak(RETRY_MS);
       }
     }
