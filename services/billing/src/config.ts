@@ -19,7 +19,7 @@ const shape = {
   /** GW_USAGE's retention (declared by the proxy and billing alike). */
   ...usageStreamEnv,
   /** At most this many usage events per batch: one billing transaction and one DebitBatch each. */
-  BILLING_BATCH_SIZE: env.integer(500, { min: 1, max: 5000 }),
+  BILLING_BATCH_SIZE: env.integer(2000, { min: 1, max: 5000 }),
   /** A batch waits at most this long to fill before it is charged as it is. */
   BILLING_BATCH_WAIT_MS: env.integer(100, { min: 1, max: 60_000 }),
   /** Delivered but unacknowledged usage events allowed at once (JetStream max_ack_pending). */

@@ -144,7 +144,10 @@ describe('billing charges gw.usage.recorded', () => {
       'the late usage charged',
       30_000,
       50,
-    );
+    ).catch(async (error: unknown) => {
+      const rows = await database.query(`SELECT * FROM billing.usage_records WHERE event_id = 'evt_after_delete'`);
+      throw new Error(`${String(error)} ${JSON.stringify(rows)}\n${gw.processes.get('billing')?.output().slice(-3000)}`);
+    });
     const charged = await chargedByAccount(database);
     expect(charged.get(BigInt(parent.id))).toBe(expectedCostNano(event));
     expect(charged.has(BigInt(child.id))).toBe(false);
