@@ -142,11 +142,15 @@ describe('billing charges gw.usage.recorded', () => {
     await waitFor(
       async () => (await chargedByAccount(database)).has(BigInt(parent.id)),
       'the late usage charged',
-      30_000,
+      60_000,
       50,
     ).catch(async (error: unknown) => {
-      const rows = await database.query(`SELECT * FROM billing.usage_records WHERE event_id = 'evt_after_delete'`);
-      throw new Error(`${String(error)} ${JSON.stringify(rows)}\n${gw.processes.get('billing')?.output().slice(-3000)}`);
+      const rows = await database.query(
+        `SELECT * FROM billing.usage_records WHERE event_id = 'evt_after_delete'`,
+      );
+      throw new Error(
+        `${String(error)} ${JSON.stringify(rows)}\n${gw.processes.get('billing')?.output().slice(-3000)}`,
+      );
     });
     const charged = await chargedByAccount(database);
     expect(charged.get(BigInt(parent.id))).toBe(expectedCostNano(event));

@@ -20,6 +20,7 @@ const decoder = new TextDecoder();
 /** A failed batch is delivered again after this long. */
 const RETRY_MS = 1_000;
 const LAG_LOG_MS = 60_000;
+const PULL_EXPIRES_MS = 5_000;
 
 /**
  * Pulls `gw.usage.recorded` through a durable consumer with explicit acks, in batches of at most
@@ -41,7 +42,10 @@ export async function consumeUsage(
     max_ack_pending: options.maxAckPending,
   });
   const consumer = await nc.jetstream().consumers.get(STREAMS.usage.name, USAGE_CONSUMER);
-  const messages = await consumer.consume({ max_messages: options.batchSize * 2 });
+  // Short-lived pull requests: the server hands new events to the oldest waiting pull, and a
+  // killed billing's pulls stay registered until they expire, so its successor would wait that
+  // long (plus ack_wait) for what they swallowed.
+  const messages = await consumer.consume({ max_messages: options.batchSize * 2, expires: PULL_EXPIRES_MS });
   const queue: JsMsg[] = [];
   let wake: (() => void) | undefined;
   // An object, so the loop re-reads it after each await (stop() flips it from outside).
