@@ -13,7 +13,12 @@ import {
   type RunningProcess,
   type TestDatabase,
 } from '../packages/testkit/src/index.js';
-import { addressVariable, GRPC_SERVICES } from '../packages/kit/src/topology.js';
+import {
+  addressVariable,
+  ALL_SERVICES,
+  GRPC_SERVICES,
+  metricsAddressVariable,
+} from '../packages/kit/src/topology.js';
 import { inheritedEnv } from '../packages/testkit/src/config.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -69,6 +74,9 @@ describe('npm start', () => {
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
       env[addressVariable(service)] = `127.0.0.1:${await freePort()}`;
     }
+    for (const service of ALL_SERVICES) {
+      env[metricsAddressVariable(service)] = `127.0.0.1:${await freePort()}`;
+    }
   });
 
   afterAll(async () => {
@@ -113,6 +121,11 @@ describe('npm start', () => {
       (await fetch(`${base}/dashboard/status`, { headers: { authorization: `Bearer ${child.SecretKey}` } }))
         .status,
     ).toBe(200);
+    // Each process serves its metrics on the address the launcher gave it.
+    for (const service of ALL_SERVICES) {
+      const scraped = await fetch(`http://${env[metricsAddressVariable(service)] ?? ''}/metrics`);
+      expect(await scraped.text(), service).toContain(`service="${service}"`);
+    }
 
     const beforeStop = first.output().length;
     expect(await interrupted(first)).toBe(0);

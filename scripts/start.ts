@@ -14,6 +14,8 @@ import {
   addressVariable,
   ALL_SERVICES,
   DEFAULT_ADDRESSES,
+  LOCAL_METRICS_PORTS,
+  metricsAddressVariable,
   splitAddress,
   type ServiceName,
 } from '../packages/kit/src/topology.js';
@@ -138,7 +140,11 @@ function launch(name: ServiceName): ManagedProcess {
   const cwd = join(root, 'services', name);
   const managed = spawnPrefixed(name, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd,
-    env: childEnv,
+    // Each process its own metrics address (docs/operations.md), away from every listen address.
+    env: {
+      ...childEnv,
+      METRICS_ADDR: source[metricsAddressVariable(name)] ?? `127.0.0.1:${LOCAL_METRICS_PORTS[name]}`,
+    },
     prefix: linePrefix(name, width),
     onLine: (line) => {
       createdRootKey ??= ROOT_KEY_LINE.exec(line)?.[1];

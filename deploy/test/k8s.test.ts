@@ -39,6 +39,11 @@ function containerOf(deployment: Deployment) {
   return container;
 }
 
+/** The ports a container serves its traffic on: all but the metrics port, which no Service fronts. */
+function servingPorts(container: ReturnType<typeof containerOf>) {
+  return (container.ports ?? []).filter((port) => port.name !== 'metrics');
+}
+
 function podLabels(deployment: Deployment): Record<string, string> {
   return deployment.spec?.template.metadata?.labels ?? {};
 }
@@ -103,7 +108,7 @@ describe('deploy/k8s (kustomize base)', () => {
         container.env?.find((variable) => variable.name === addressVariable(service))?.value ?? '';
       const { port } = splitAddress(listen);
       expect(
-        container.ports?.map((entry) => entry.containerPort),
+        servingPorts(container).map((entry) => entry.containerPort),
         service,
       ).toEqual([port]);
       for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
@@ -132,8 +137,32 @@ describe('deploy/k8s (kustomize base)', () => {
         ),
       ).toBe(true);
       expect(front.spec?.ports?.map((port) => port.targetPort)).toEqual(
-        containerOf(deployments[service]).ports?.map((port) => port.containerPort),
+        servingPorts(containerOf(deployments[service])).map((port) => port.containerPort),
       );
+    }
+  });
+
+  it('serves metrics from every pod on METRICS_ADDR, annotated for scraping, never through a Service', () => {
+    const metricsAddress = named(manifests, ConfigMap, 'gw-config').data?.METRICS_ADDR ?? '';
+    const { port } = splitAddress(metricsAddress);
+    expect(port).toBeGreaterThan(0);
+    for (const service of ALL_SERVICES) {
+      const container = containerOf(deployments[service]);
+      expect(
+        container.env?.find((variable) => variable.name === 'METRICS_ADDR'),
+        service,
+      ).toBeUndefined();
+      expect(container.ports?.find((entry) => entry.name === 'metrics')?.containerPort, service).toBe(port);
+      expect(
+        servingPorts(container).map((entry) => entry.containerPort),
+        service,
+      ).not.toContain(port);
+      expect(deployments[service].spec?.template.metadata?.annotations, service).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(port),
+        'prometheus.io/path': '/metrics',
+      });
+      expect(named(manifests, Service, service).spec?.ports?.map((entry) => entry.port)).not.toContain(port);
     }
   });
 
@@ -192,6 +221,13 @@ describe('deploy/k8s (kustomize base)', () => {
       expect(canConnect(policies, INTERNET, pod('edge'), portOf('edge'))).toBe(true);
       for (const service of ALL_SERVICES.filter((name) => name !== 'edge')) {
         expect(canConnect(policies, INTERNET, pod(service), portOf(service)), service).toBe(false);
+      }
+    });
+
+    it('keep every metrics port closed to the outside and to the gateway’s own pods', () => {
+      for (const service of ALL_SERVICES) {
+        expect(canConnect(policies, INTERNET, pod(service), 9464), service).toBe(false);
+        expect(canConnect(policies, pod('edge'), pod(service), 9464), service).toBe(false);
       }
     });
 

@@ -5,6 +5,7 @@ import {
   allowsResource,
   canonicalAiPath,
   findAiEndpoint,
+  isAnsweredByEdge,
 } from './ai-endpoints.js';
 
 describe('canonicalAiPath', () => {
@@ -74,5 +75,15 @@ describe('resource allowlists', () => {
     expect(allowsResource(['/v1/embeddings'], models)).toBe(true);
     expect(AI_RESOURCE_PATHS).not.toContain('/v1/models');
     expect(AI_RESOURCE_PATHS).toContain('/v1/realtime');
+  });
+});
+
+describe('isAnsweredByEdge', () => {
+  it('keeps the model listing at the edge and forwards everything else', () => {
+    expect(isAnsweredByEdge('GET', '/v1/models')).toBe(true);
+    expect(isAnsweredByEdge('get', '/models')).toBe(true);
+    expect(isAnsweredByEdge('POST', '/v1/models')).toBe(false);
+    expect(isAnsweredByEdge('POST', '/v1/chat/completions')).toBe(false);
+    expect(isAnsweredByEdge('GET', '/v1/models/gpt-4o')).toBe(false);
   });
 });

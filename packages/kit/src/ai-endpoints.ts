@@ -35,6 +35,11 @@ export interface AiEndpoint {
   websocket?: true;
   /** Served even when RESOURCES or Resources are set (not an inference resource). */
   alwaysAllowed?: true;
+  /**
+   * Answered by the edge itself, never forwarded: the model listing is built from the default
+   * price table (docs/pricing.md), not asked of an upstream.
+   */
+  answeredByEdge?: true;
 }
 
 export const AI_ENDPOINTS: readonly AiEndpoint[] = [
@@ -69,7 +74,15 @@ export const AI_ENDPOINTS: readonly AiEndpoint[] = [
   { method: 'POST', path: '/v1/moderations', body: 'json', model: 'json', metering: 'tokens' },
   { method: 'POST', path: '/v1/rerank', body: 'json', model: 'json', metering: 'tokens' },
   { method: 'GET', path: '/v1/realtime', body: 'none', model: 'query', metering: 'tokens', websocket: true },
-  { method: 'GET', path: '/v1/models', body: 'none', model: 'none', metering: 'none', alwaysAllowed: true },
+  {
+    method: 'GET',
+    path: '/v1/models',
+    body: 'none',
+    model: 'none',
+    metering: 'none',
+    alwaysAllowed: true,
+    answeredByEdge: true,
+  },
 ];
 
 /** The paths RESOURCES and Resources may name: every inference endpoint of the catalogue. */
@@ -117,4 +130,9 @@ export function findAiEndpoint(method: string, rawPath: string, websocket = fals
 /** Whether an allowlist (RESOURCES, Resources: catalogue paths) lets a call to this endpoint through. */
 export function allowsResource(allowlist: readonly string[], endpoint: AiEndpoint): boolean {
   return endpoint.alwaysAllowed === true || allowlist.length === 0 || allowlist.includes(endpoint.path);
+}
+
+/** Whether the edge answers this request itself instead of forwarding it (`GET /v1/models`, `/models`). */
+export function isAnsweredByEdge(method: string, rawPath: string): boolean {
+  return findAiEndpoint(method, rawPath)?.answeredByEdge === true;
 }

@@ -5,6 +5,13 @@
  */
 export const CALLER_HEADER = 'x-gw-account';
 
+/**
+ * The proxy's answer names the upstream key that served an AI call and its Level, so the edge's
+ * access line can say it too; the edge removes both before the answer reaches the client.
+ */
+export const UPSTREAM_KEY_HEADER = 'x-gw-upstream-key';
+export const UPSTREAM_LEVEL_HEADER = 'x-gw-upstream-level';
+
 /** The AI paths of the hop: every OpenAI-style path under /v1/ plus the /models aliases. */
 export function isAiPath(path: string): boolean {
   return path.startsWith('/v1/') || path === '/models' || path.startsWith('/models/');

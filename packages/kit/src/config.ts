@@ -77,6 +77,13 @@ export const env = {
       .string()
       .default(fallback)
       .refine((value) => /^[^\s:]+:\d{1,5}$/.test(value), 'must be host:port'),
+  /** host:port, or unset or empty for none. */
+  optionalAddress: () =>
+    z
+      .string()
+      .optional()
+      .refine((value) => !value || /^[^\s:]+:\d{1,5}$/.test(value), 'must be host:port (or empty for none)')
+      .transform((value) => (value ? value : undefined)),
   /** A decimal USD amount, parsed exactly into nano-USD. */
   usdNano: (fallback: string) =>
     z
@@ -129,10 +136,11 @@ export const apiBalanceEnv = { USER_API_BALANCE: env.usdNano('0') };
 /** The price of a model priced nowhere (docs/pricing.md), read by whoever charges usage. */
 export const fallbackPriceEnv = { GW_FALLBACK_PRICE: env.fallbackPrice() };
 
-/** Variables every service process reads. */
+/** Variables every service process reads (METRICS_ADDR: the service lifecycle serves /metrics there). */
 export const serviceEnv = {
   LOG_LEVEL: env.logLevel(),
   GW_INTERNAL_TOKEN: env.secret(16),
+  METRICS_ADDR: env.optionalAddress(),
 };
 
 /** A service that publishes or consumes events. */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { health } from '@gw/proto';
 import {
@@ -12,6 +13,8 @@ import {
 import { newId } from './ids.js';
 import { INTERNAL_TOKEN_HEADER, sameSecret } from './internal-token.js';
 import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
+import { GrpcServerMetrics } from './metrics/grpc.js';
+import { serviceMetrics, type Metrics } from './metrics/registry.js';
 
 const DEFAULT_DEADLINE_MS = 2_000;
 
@@ -79,7 +82,12 @@ export class GrpcServer {
     ['', ServingStatus.NOT_SERVING],
   ]);
 
-  constructor(private readonly options: { host: string; port: number; token: string; log: Logger }) {
+  private readonly metrics: GrpcServerMetrics;
+
+  constructor(
+    private readonly options: { host: string; port: number; token: string; log: Logger; metrics?: Metrics },
+  ) {
+    this.metrics = new GrpcServerMetrics(options.metrics ?? serviceMetrics());
     this.server = new grpc.Server({ interceptors: [tokenInterceptor(options.token)] });
     this.server.addService(health.HealthService, {
       check: (
@@ -110,19 +118,28 @@ export class GrpcServer {
         // A declared RPC without a handler stops the process at start.
         throw new Error(`no handler for RPC ${name}`);
       }
+      const [, service = '', method = name] = definition[name]?.path.split('/') ?? [];
       implementation[name] = (
         call: grpc.ServerUnaryCall<unknown, unknown>,
         callback: grpc.sendUnaryData<unknown>,
       ) => {
         const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? newId('request'));
+        const started = performance.now();
         runWithContext({ requestId }, () => {
           handler(call.request).then(
-            (response) => callback(null, response),
-            (error: unknown) => callback(toServiceError(error, this.options.log)),
+            (response) => {
+              this.metrics.observe(service, method, grpc.status.OK, (performance.now() - started) / 1000);
+              callback(null, response);
+            },
+            (error: unknown) => {
+              const failure = toServiceError(error, this.options.log);
+              const code = failure.code ?? grpc.status.UNKNOWN;
+              this.metrics.observe(service, method, code, (performance.now() - started) / 1000);
+              callback(failure);
+            },
           );
         });
       };
-      const service = definition[name]?.path.split('/')[1];
       if (service) {
         this.statuses.set(service, ServingStatus.NOT_SERVING);
       }

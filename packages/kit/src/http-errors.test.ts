@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from './errors.js';
-import { errorBody, realtimeErrorEvent, toHttp } from './http-errors.js';
+import { clientErrorOf, errorBody, realtimeErrorEvent, toHttp } from './http-errors.js';
 
 const expected: Record<ErrorCode, [status: number, type: string]> = {
   invalid_request: [400, 'invalid_request_error'],
@@ -36,5 +36,19 @@ describe('errorBody and realtimeErrorEvent', () => {
     const body = { message: error.message, type: 'permission_error', code: 'model_not_allowed' };
     expect(errorBody(error)).toEqual({ error: body });
     expect(JSON.parse(realtimeErrorEvent(error))).toEqual({ type: 'error', error: body });
+  });
+});
+
+describe('clientErrorOf', () => {
+  it('reads a library’s 4xx as the client’s error with a generic message, and leaves anything else alone', () => {
+    const undecodable = Object.assign(new Error("Failed to decode param '%E0%A4%A'"), { status: 400 });
+    expect(clientErrorOf(undecodable)).toMatchObject({
+      code: 'invalid_request',
+      message: 'the request could not be read',
+    });
+    expect(clientErrorOf({ statusCode: 413 })?.code).toBe('payload_too_large');
+    expect(clientErrorOf(Object.assign(new Error('boom'), { status: 500 }))).toBeUndefined();
+    expect(clientErrorOf(new Error('boom'))).toBeUndefined();
+    expect(clientErrorOf('text')).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCode, type AppError } from './errors.js';
+import { AppError, ErrorCode } from './errors.js';
 
 /**
  * The one mapping from an ErrorCode to what a client sees, used by every transport that speaks
@@ -40,6 +40,33 @@ export function toHttp(code: ErrorCode): { status: number; type: string } {
       return { status: 503, type: 'api_error' };
     case ErrorCode.Internal:
       return { status: 500, type: 'api_error' };
+  }
+}
+
+/**
+ * An error a library raised about the client's request rather than about us (the http-errors
+ * shape body parsers and routers throw: a 4xx `status` or `statusCode`), as the AppError the
+ * client gets. Its message stays generic: the library's may quote the input. Undefined for
+ * anything else, which is ours to log.
+ */
+export function clientErrorOf(error: unknown): AppError | undefined {
+  if (typeof error !== 'object' || error === null) {
+    return undefined;
+  }
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  if (typeof code !== 'number' || code < 400 || code > 499) {
+    return undefined;
+  }
+  switch (code) {
+    case 408:
+      return new AppError(ErrorCode.RequestTimeout, 'the request took too long to arrive');
+    case 413:
+      return new AppError(ErrorCode.PayloadTooLarge, 'request body is too large');
+    case 415:
+      return new AppError(ErrorCode.UnsupportedMediaType, 'unsupported request encoding or media type');
+    default:
+      return new AppError(ErrorCode.InvalidRequest, 'the request could not be read');
   }
 }
 

@@ -37,3 +37,8 @@ export * from './model-limits.js';
 export * from './key-config.js';
 export * from './config-view.js';
 export * from './pricing/index.js';
+export * from './allow-models.js';
+export * from './metrics/registry.js';
+export * from './metrics/names.js';
+export * from './metrics/http.js';
+export * from './metrics/billing.js';

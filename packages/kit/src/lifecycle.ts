@@ -1,4 +1,7 @@
 import { createLogger, type Logger } from './log.js';
+import { loadMetricsConfig } from './metrics/config.js';
+import { serviceMetrics, type Metrics } from './metrics/registry.js';
+import { serveMetrics } from './metrics/server.js';
 
 export type ShutdownStep = [name: string, step: () => Promise<void> | void];
 
@@ -40,13 +43,30 @@ export function exitOnStartupFailure(log: Logger, error: unknown): never {
 }
 
 /**
- * The frame of every service's main.ts: one root logger, the start function builds and starts
- * everything and returns its shutdown steps in order; a start-up failure exits 1 with the reason.
+ * The frame of every service's main.ts: one root logger and the process's metrics registry; the
+ * start function builds and starts everything and returns its shutdown steps in order; a start-up
+ * failure exits 1 with the reason. Once started, the process serves `GET /metrics` on
+ * METRICS_ADDR when it is set, closed last on shutdown so the final scrape still sees the drain.
  */
-export function runService(name: string, start: (log: Logger) => Promise<ShutdownStep[]>): void {
+export function runService(
+  name: string,
+  start: (log: Logger, metrics: Metrics) => Promise<ShutdownStep[]>,
+): void {
   const log = createLogger(name);
-  start(log).then(
-    (steps) => onShutdown(log, steps),
-    (error: unknown) => exitOnStartupFailure(log, error),
-  );
+  const metrics = serviceMetrics();
+  // Every sample says which service wrote it, however the scraper names its targets.
+  metrics.registry.setDefaultLabels({ service: name });
+  start(log, metrics)
+    .then(async (steps) => {
+      const { METRICS_ADDR } = loadMetricsConfig();
+      if (METRICS_ADDR) {
+        const server = await serveMetrics(metrics, METRICS_ADDR, log);
+        steps.push(['metrics', () => server.close()]);
+      }
+      return steps;
+    })
+    .then(
+      (steps) => onShutdown(log, steps),
+      (error: unknown) => exitOnStartupFailure(log, error),
+    );
 }

@@ -23,11 +23,29 @@ export interface EventCodec<T> {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * The client's routine chatter (ping timer, reconnect attempts, cluster updates) is debug; a lost
+ * connection or a server error is a warning; getting back is worth an info line.
+ */
+export function natsStatusLevel(type: string): 'debug' | 'info' | 'warn' {
+  switch (type) {
+    case 'disconnect':
+    case 'error':
+    case 'staleConnection':
+    case 'ldm':
+      return 'warn';
+    case 'reconnect':
+      return 'info';
+    default:
+      return 'debug';
+  }
+}
+
 export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
   const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   void (async () => {
     for await (const status of nc.status()) {
-      log.info({ nats: status.type }, 'nats status');
+      log[natsStatusLevel(status.type)]({ nats: status.type }, 'nats status');
     }
   })();
   return nc;

@@ -19,6 +19,26 @@ export const DEFAULT_ADDRESSES: Record<GrpcServiceName | 'proxy', string> = {
   proxy: '127.0.0.1:8081',
 };
 
+/**
+ * Where `npm start` has each process serve `GET /metrics` (its METRICS_ADDR), all on one machine;
+ * `<NAME>_METRICS_ADDR` given to `npm start` moves one (empty: none). A deployment sets
+ * METRICS_ADDR per process itself; unset, a process serves no metrics.
+ */
+export const LOCAL_METRICS_PORTS: Record<ServiceName, number> = {
+  accounts: 9401,
+  billing: 9402,
+  keypool: 9403,
+  config: 9404,
+  news: 9405,
+  mailer: 9406,
+  proxy: 9407,
+  edge: 9408,
+};
+
+export function metricsAddressVariable(service: ServiceName): string {
+  return `${service.toUpperCase()}_METRICS_ADDR`;
+}
+
 export function addressVariable(service: GrpcServiceName | 'proxy'): string {
   return `${service.toUpperCase()}_ADDR`;
 }

@@ -8,6 +8,7 @@ import { inheritedEnv } from './config.js';
 import { startNatsServer } from './nats.js';
 import { freePort, waitFor } from './ports.js';
 import { startProcess, type RunningProcess } from './process.js';
+import { checkAgainstDocument } from './openapi-check.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -29,6 +30,8 @@ export interface Gateway {
   natsUrl: string;
   env: Record<string, string>;
   processes: Map<string, RunningProcess>;
+  /** Where each process (by its name in `processes`) serves `GET /metrics`: `host:port`. */
+  metrics: Map<string, string>;
   /**
    * Starts one more edge replica against the same services, with these variables changed for it
    * alone (another PROXY_ADDR, GW_TRUSTED_PROXIES, …); returns its base URL.
@@ -41,13 +44,22 @@ export interface Gateway {
    * variables changed for it and every later start; resolves once it serves.
    */
   restartService(name: Exclude<ServiceName, 'edge'>, changes?: Record<string, string>): Promise<void>;
-  /** Calls the edge with the (current) root key unless another key (or none) is given. */
-  request(
-    path: string,
-    init?: RequestInit & { key?: string | null; json?: unknown; base?: string },
-  ): Promise<Response>;
+  /**
+   * Calls the edge with the (current) root key unless another key (or none) is given. The
+   * answer must match docs/openapi.json (its route, status and body schema; /v1 excepted), or
+   * the call throws; `undocumented: true` is for a test that calls a route on purpose that the
+   * document does not list (an unknown path or method).
+   */
+  request(path: string, init?: GatewayRequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
+
+export type GatewayRequestInit = RequestInit & {
+  key?: string | null;
+  json?: unknown;
+  base?: string;
+  undocumented?: boolean;
+};
 
 function serviceProcess(
   name: ServiceName,
@@ -128,6 +140,15 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   env.GW_EDGE_PORT = String(edgePort);
   Object.assign(env, options.env);
 
+  const metrics = new Map<string, string>();
+  /** Every process gets a metrics address of its own, kept across restarts. */
+  const withMetrics = async (name: string, base: Record<string, string>): Promise<Record<string, string>> => {
+    if (!metrics.has(name)) {
+      metrics.set(name, `127.0.0.1:${await freePort()}`);
+    }
+    return { ...base, METRICS_ADDR: metrics.get(name) ?? '' };
+  };
+
   const stop = async () => {
     await Promise.all([...processes.values()].filter((p) => p.name !== 'nats').map((p) => p.stop()));
     await nats.stop();
@@ -136,7 +157,11 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
 
   const startEdge = async (name: string, port?: number, changes: Record<string, string> = {}) => {
     port ??= await freePort();
-    const edge = serviceProcess('edge', { ...env, ...changes, PORT: String(port) }, options.compiledRoot);
+    const edge = serviceProcess(
+      'edge',
+      await withMetrics(name, { ...env, ...changes, PORT: String(port) }),
+      options.compiledRoot,
+    );
     processes.set(name, edge);
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitFor(() => edgeHealthy(baseUrl), `${name} /healthz`, 60_000, 200);
@@ -145,7 +170,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
 
   try {
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
-      processes.set(service, serviceProcess(service, env, options.compiledRoot));
+      processes.set(service, serviceProcess(service, await withMetrics(service, env), options.compiledRoot));
     }
     const baseUrl = await startEdge('edge', edgePort);
     let replicas = 0;
@@ -155,21 +180,24 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
       natsUrl: env.NATS_URL ?? '',
       env,
       processes,
+      metrics,
       startEdgeReplica: (changes) => startEdge(`edge-${++replicas}`, undefined, changes),
       async startProxyReplica() {
-        const replicaEnv = { ...env, PROXY_ADDR: `127.0.0.1:${await freePort()}` };
-        processes.set(`proxy-${++replicas}`, serviceProcess('proxy', replicaEnv, options.compiledRoot));
+        const name = `proxy-${++replicas}`;
+        const address = `127.0.0.1:${await freePort()}`;
+        const replicaEnv = await withMetrics(name, { ...env, PROXY_ADDR: address });
+        processes.set(name, serviceProcess('proxy', replicaEnv, options.compiledRoot));
         await waitFor(() => serving('proxy', replicaEnv), 'proxy replica serving', 60_000, 200);
-        return replicaEnv.PROXY_ADDR;
+        return address;
       },
       async restartService(name, changes = {}) {
         await processes.get(name)?.stop();
         Object.assign(env, changes);
-        processes.set(name, serviceProcess(name, env, options.compiledRoot));
+        processes.set(name, serviceProcess(name, await withMetrics(name, env), options.compiledRoot));
         await waitFor(() => serving(name, env), `${name} serving again`, 60_000, 200);
       },
-      request(path, init = {}) {
-        const { key = gateway.rootKey, json, base = baseUrl, headers, ...rest } = init;
+      async request(path, init = {}) {
+        const { key = gateway.rootKey, json, base = baseUrl, headers, undocumented, ...rest } = init;
         const merged = new Headers(headers);
         if (key !== null) {
           merged.set('authorization', `Bearer ${key}`);
@@ -177,11 +205,15 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
         if (json !== undefined) {
           merged.set('content-type', 'application/json');
         }
-        return fetch(`${base}${path}`, {
+        const response = await fetch(`${base}${path}`, {
           ...rest,
           headers: merged,
           body: json === undefined ? rest.body : JSON.stringify(json),
         });
+        if (!undocumented) {
+          await checkAgainstDocument(rest.method ?? 'GET', response.url || `${base}${path}`, response);
+        }
+        return response;
       },
       stop,
     };

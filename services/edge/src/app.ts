@@ -1,32 +1,41 @@
-import { AppError, ErrorCode, type Logger } from '@gw/kit';
+import { AppError, ErrorCode, HttpObserver, type Logger, type Metrics } from '@gw/kit';
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
 import { errorHandler } from './http/errors.js';
 import { jsonBody, requireJsonContentType } from './http/json-body.js';
+import { nameRoute, observeRequests } from './http/observe.js';
 import { signupErrorHandler } from './http/x-sign/answers.js';
 import { assignRequestId, withRequestContext } from './http/request-id.js';
 import { aiForwarding, type UpgradeHandler } from './proxy/forward.js';
 import { ROUTES } from './routes.js';
 
 /**
- * Builds the Express app (request ids, JSON bodies, the route table, 404 and the error shape) and
- * the WebSocket upgrade handler the HTTP server needs beside it.
+ * Builds the Express app (request ids, request metrics and access lines, JSON bodies, the route
+ * table, 404 and the error shape) and the WebSocket upgrade handler the HTTP server needs beside it.
  */
-export function buildApp(deps: EdgeDeps, log: Logger): { app: Express; upgrade: UpgradeHandler } {
+export function buildApp(
+  deps: EdgeDeps,
+  log: Logger,
+  metrics: Metrics,
+): { app: Express; upgrade: UpgradeHandler } {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(assignRequestId);
+  const observer = new HttpObserver(metrics, log);
+  app.use(observeRequests(observer));
   // AI traffic streams through to the proxy: before the body parser, which must never see it.
-  const ai = aiForwarding(deps, log);
+  const ai = aiForwarding(deps, log, observer);
   app.use(ai.router);
   app.use(requireJsonContentType, jsonBody(deps.config.GW_BODY_LIMIT));
   app.use(withRequestContext);
 
   for (const route of ROUTES) {
     const handlers = route.access === 'public' ? [] : [authenticate(deps, route.access)];
-    app[route.method](route.path, ...handlers, (req, res) => route.handle(deps, req, res));
+    app[route.method](route.path, nameRoute(route.path), ...handlers, (req, res) =>
+      route.handle(deps, req, res),
+    );
   }
 
   app.use(() => {

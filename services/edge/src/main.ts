@@ -16,7 +16,7 @@ import { buildApp } from './app.js';
 import { loadEdgeConfig } from './config.js';
 import { healthChecker } from './health.js';
 
-runService('edge', async (log) => {
+runService('edge', async (log, metrics) => {
   const config = loadEdgeConfig(process.env);
   log.level = config.LOG_LEVEL;
   const accountsClient = createGrpcClient(
@@ -92,6 +92,7 @@ runService('edge', async (log) => {
       health: healthChecker(config),
     },
     log,
+    metrics,
   );
   const server = app.listen(config.PORT, config.HOST, () => {
     log.info({ port: config.PORT }, 'edge listening');

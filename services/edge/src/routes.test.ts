@@ -1,8 +1,9 @@
-import { createLogger } from '@gw/kit';
+import { createLogger, Metrics } from '@gw/kit';
 import type { Router } from 'express';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import type { EdgeDeps } from './deps.js';
+import { buildOpenApiDocument } from './openapi/document.js';
 import { ROUTES } from './routes.js';
 
 /** Every route Express ended up with, as `METHOD path`. */
@@ -11,6 +12,7 @@ function registered(): string[] {
   const { app } = buildApp(
     { config: { GW_BODY_LIMIT: '1mb', PROXY_ADDR: '127.0.0.1:1' } } as EdgeDeps,
     createLogger('test', 'silent'),
+    new Metrics(),
   );
   const stack = (app.router as unknown as Router).stack;
   return stack.flatMap((layer) =>
@@ -34,5 +36,25 @@ describe('the route table', () => {
     for (const route of ROUTES) {
       expect(['public', 'user', 'owner', 'root']).toContain(route.access);
     }
+  });
+
+  it('is what the OpenAPI document describes: every route once, with its access and a 200 answer', () => {
+    const document = buildOpenApiDocument(ROUTES);
+    const described = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { 'x-access': string; responses: Record<string, unknown> }>).map(
+        ([method, operation]) => ({
+          route: `${method} ${path}`,
+          access: operation['x-access'],
+          ok: '200' in operation.responses,
+        }),
+      ),
+    );
+    const table = ROUTES.map((route) => ({
+      route: `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`,
+      access: route.access,
+      ok: true,
+    }));
+    const byRoute = (a: { route: string }, b: { route: string }) => a.route.localeCompare(b.route);
+    expect(described.sort(byRoute)).toEqual(table.sort(byRoute));
   });
 });

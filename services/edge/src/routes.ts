@@ -41,14 +41,19 @@ import { dashboardConf } from './http/dashboard/conf/get.js';
 import { postSignup } from './http/x-sign/post.js';
 import { postSignupVerify } from './http/x-sign/verify/post.js';
 import { getSignupActivate } from './http/x-sign/activate/get.js';
+import { dashboardModels } from './http/dashboard/models/get.js';
+import { openAiModels } from './http/v1/models/get.js';
+import { openApiRoute } from './http/openapi.json/get.js';
 
 /**
- * Every HTTP endpoint of the edge with its access level. Authorization tests walk this table, so
- * a route missing here cannot be reached.
+ * Every HTTP endpoint of the edge with its access level and its OpenAPI description (the `doc`
+ * of each Route). Authorization tests walk this table, so a route missing here cannot be
+ * reached, and GET /openapi.json and docs/openapi.json describe exactly these routes.
  */
 export const ROUTES: readonly Route[] = [
   getHealthz,
   getLivez,
+  openApiRoute(() => ROUTES),
   // Self-signup (no key; 404 unless SIGN_ENABLE).
   postSignup,
   postSignupVerify,
@@ -104,4 +109,8 @@ export const ROUTES: readonly Route[] = [
   dashboardNews('/dashboard/news'),
   dashboardNews('/dashboard/x-user-news'),
   dashboardConf,
+  // The model listing, built from the default price table (never forwarded to an upstream).
+  dashboardModels,
+  openAiModels('/v1/models'),
+  openAiModels('/models'),
 ];

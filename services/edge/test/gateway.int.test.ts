@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   AUTH_CACHE_UNTIL_EVENT,
   createTestDatabase,
@@ -177,8 +178,17 @@ describe('edge authentication and bad input', () => {
     );
   });
 
+  it('serves the committed OpenAPI document at /openapi.json without a key', async () => {
+    const response = await gw.request('/openapi.json', { key: null });
+    expect(response.status).toBe(200);
+    const committed = JSON.parse(
+      readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
+    expect(await response.json()).toEqual(committed);
+  });
+
   it('answers 404 in the error shape for an unknown route', async () => {
-    await expectError(await gw.request('/no-such-thing'), 404, 'not_found');
+    await expectError(await gw.request('/no-such-thing', { undocumented: true }), 404, 'not_found');
   });
 
   it('changes nothing on malformed JSON, an oversize body or an invalid field', async () => {

@@ -1,4 +1,11 @@
-import type { AddressList, Logger, PatternTable, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
+import type {
+  AddressList,
+  Logger,
+  PatternTable,
+  RequestDetails,
+  SelfAddresses,
+  UpstreamAddressPolicy,
+} from '@gw/kit';
 import type { Limits } from './domain/limits.js';
 import type {
   KeyHealthStore,
@@ -50,6 +57,8 @@ export interface ProxyDeps {
     accessToken(key: PoolKey): Promise<string>;
   };
   log: Logger;
+  /** Set per request by the HTTP server: what the relay learns for the access line (account, key, Level). */
+  access?: RequestDetails;
 }
 
 /** The connect-time address rule for this pool: root's may reach loopback and private models. */

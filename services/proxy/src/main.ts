@@ -5,6 +5,7 @@ import {
   createGrpcClient,
   createMailQueue,
   ensureStream,
+  METRIC,
   runService,
   selfAddressesOf,
   splitAddress,
@@ -30,7 +31,7 @@ import { RedisRateLimiter } from './transport/redis/rate-limiter.js';
 import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
 import { UpstreamClient } from './transport/upstream/http.js';
 
-runService('proxy', async (log) => {
+runService('proxy', async (log, metrics) => {
   const config = loadProxyConfig(process.env);
   log.level = config.LOG_LEVEL;
 
@@ -44,6 +45,12 @@ runService('proxy', async (log) => {
     fsync: config.PROXY_OUTBOX_FSYNC,
   });
   await outbox.open();
+  metrics.gauge(
+    METRIC.usageOutboxDepth,
+    'Usage events written to the outbox and not yet published',
+    [],
+    (gauge) => gauge.set(outbox.size),
+  );
 
   const redis = connectSharedState(config.REDIS_URL, log);
   const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
@@ -88,7 +95,7 @@ runService('proxy', async (log) => {
     log,
   };
 
-  const server = createHttpServer(deps);
+  const server = createHttpServer(deps, metrics);
   const { host, port } = splitAddress(config.PROXY_ADDR);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

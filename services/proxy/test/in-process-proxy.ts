@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AddressList, createLogger, encodeCaller, NO_INHERITED, type CallerIdentity } from '@gw/kit';
+import { AddressList, createLogger, encodeCaller, Metrics, NO_INHERITED, type CallerIdentity } from '@gw/kit';
 import type { events } from '@gw/proto';
 import type { ProxyDeps } from '../src/deps.js';
 import type { FailureClass } from '../src/domain/key-health.js';
@@ -172,7 +172,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     },
     log: createLogger('proxy-test', 'silent'),
   };
-  const server: Server = createHttpServer(deps);
+  const server: Server = createHttpServer(deps, new Metrics());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   self.ports.push(port);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '@gw/kit';
+import { createLogger, METRIC, serviceMetrics, type Logger } from '@gw/kit';
 import { startRedisServer, waitFor, type PrivateRedis } from '@gw/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,10 +200,16 @@ describe('rate limits while Redis is out (a private redis-server, stopped and st
   it('fails open to this replica’s own counters, bounded by the limit, warning once; shared again once Redis is back', async () => {
     expect(await admitted(4)).toEqual([true, true, true, false]);
 
+    const fallbacks = async () =>
+      (await serviceMetrics().registry.getSingleMetric(METRIC.rateLimiterFallbacks)?.get())?.values[0]
+        ?.value ?? 0;
+    const before = await fallbacks();
     await server.stop();
     // Redis forgot nothing the fallback needs: the local counters start empty and hold the limit.
     expect(await admitted(4)).toEqual([true, true, true, false]);
     expect(recorded.warnings.filter((m) => m.includes('Redis unreachable'))).toHaveLength(1);
+    // Warned once, counted every time: the metric shows how long the outage lasted.
+    expect((await fallbacks()) - before).toBe(4);
 
     await server.start();
     await waitFor(async () => redis.status === 'ready', 'reconnected to the private Redis', 15_000, 50);

@@ -124,6 +124,24 @@ describe('GET /v1/realtime through the edge', () => {
 
     ws.close();
     await waitFor(async () => mock.realtimeOpen === 0, 'upstream socket closed', 3_000, 20);
+    // The session is one request at the edge and at the proxy, timed when its socket closed.
+    for (const process of ['edge', 'proxy']) {
+      await waitFor(
+        async () =>
+          (await (await fetch(`http://${gw.metrics.get(process) ?? ''}/metrics`)).text())
+            .split('\n')
+            .some(
+              (line) =>
+                line.startsWith('gw_http_request_duration_seconds_count{') &&
+                line.includes('route="/v1/realtime"') &&
+                line.includes('status="101"') &&
+                line.endsWith('} 1'),
+            ),
+        `${process} counting the realtime session`,
+        3_000,
+        20,
+      );
+    }
   });
 
   it('applies AllowModels to the session and to every frame that names a model', async () => {

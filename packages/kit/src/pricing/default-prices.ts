@@ -26,6 +26,7 @@ import type {
 export interface DefaultModel {
   id: string;
   provider: 'openai' | 'anthropic' | 'google' | 'cohere' | 'jina';
+  /** Tokens; 0 when the provider states no window in tokens (DALL·E limits prompt characters). */
   context_window: number;
   /** 0 for models that generate no tokens (embeddings, rerankers, moderation, images by size). */
   max_output_tokens: number;
@@ -164,10 +165,10 @@ export const DEFAULT_MODELS: readonly DefaultModel[] = [
   openai('text-embedding-3-large', 8_191, 0, { ChatPricing: { InputText: 0.13 } }),
   openai('text-embedding-ada-002', 8_191, 0, { ChatPricing: { InputText: 0.1 } }),
   // OpenAI images: dall-e by size (standard quality); gpt-image-1 by tokens (its output is image tokens).
-  openai('dall-e-2', 1_000, 0, {
+  openai('dall-e-2', 0, 0, {
     ImgPricing: { Sizes: { '256x256': 0.016, '512x512': 0.018, '1024x1024': 0.02 } },
   }),
-  openai('dall-e-3', 4_000, 0, {
+  openai('dall-e-3', 0, 0, {
     ImgPricing: { Sizes: { '1024x1024': 0.04, '1024x1792': 0.08, '1792x1024': 0.08 } },
   }),
   openai('gpt-image-1', 32_000, 0, {

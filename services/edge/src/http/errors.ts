@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, sendHttpError, type Logger } from '@gw/kit';
+import { AppError, clientErrorOf, ErrorCode, sendHttpError, type Logger } from '@gw/kit';
 import type { ErrorRequestHandler } from 'express';
 
 /** Body-parser failures carry a `type`; they become the spec's 400 and 413. */
@@ -20,21 +20,38 @@ function fromParserError(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/** Any thrown value as an AppError: itself, a body-parser failure, or `internal` (its cause kept). */
+/**
+ * Any thrown value as an AppError: itself, a body-parser failure, another library's complaint
+ * about the request (an undecodable path parameter: 400), or `internal` (its cause kept).
+ */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) {
     return error;
   }
-  return fromParserError(error) ?? new AppError(ErrorCode.Internal, 'internal error', undefined, error);
+  return (
+    fromParserError(error) ??
+    clientErrorOf(error) ??
+    new AppError(ErrorCode.Internal, 'internal error', undefined, error)
+  );
 }
 
-/** Last middleware: every error leaves in the spec's shape; unknown ones are logged once. */
+/**
+ * Ours (internal) is logged once with its stack; an outage (unavailable) as a warning with its
+ * cause; a client's mistake (4xx) not at all: its access line says enough.
+ */
+export function logServerSide(log: Logger, known: AppError, prefix = ''): void {
+  if (known.code === ErrorCode.Internal) {
+    log.error({ err: known.cause ?? known }, `${prefix}${known.message}`);
+  } else if (known.code === ErrorCode.Unavailable) {
+    log.warn({ err: known.cause ?? known }, `${prefix}${known.message}`);
+  }
+}
+
+/** Last middleware: every error leaves in the spec's shape, logged by logServerSide. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const known = toAppError(error);
-    if (known.code === ErrorCode.Internal || known.code === ErrorCode.Unavailable) {
-      log.error({ err: known.cause ?? known }, known.message);
-    }
+    logServerSide(log, known);
     sendHttpError(res, known);
   };
 }

@@ -1,6 +1,7 @@
 import { accountModelLimits, nanoToUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import type { UsageBlock } from './usage/account-usage.js';
+import type { ManagementView, UserInfoView } from './views.js';
 
 type Account = accounts.Account;
 
@@ -19,7 +20,7 @@ export function canManage(account: Account): boolean {
 }
 
 /** The management view (PascalCase) of an account, never with its key. */
-export function managementView(account: Account) {
+export function managementView(account: Account): ManagementView {
   return {
     ID: Number(account.id),
     Name: account.name,
@@ -74,9 +75,9 @@ function listOf(text: string): string[] {
  * The nested `user_info` form of /dashboard/info and /x-info; `usage` is billing's count of the
  * account's calls today and this month (UTC).
  */
-export function userInfoView(account: Account, usage: UsageBlock) {
+export function userInfoView(account: Account, usage: UsageBlock): UserInfoView {
   return {
-    object: 'user_info',
+    object: 'user_info' as const,
     user: {
       id: Number(account.id),
       name: account.name,

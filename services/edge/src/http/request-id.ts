@@ -3,10 +3,14 @@ import type { RequestHandler } from 'express';
 
 const ACCEPTABLE = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The client's request id when it is a sane one, else a new one. */
+export function requestIdFrom(given: string | string[] | undefined): string {
+  return typeof given === 'string' && ACCEPTABLE.test(given) ? given : newId('request');
+}
+
 /** Request ids enter here (header or generated) and follow the request through gRPC and NATS. */
 export const assignRequestId: RequestHandler = (req, res, next) => {
-  const given = req.get(REQUEST_ID_HEADER);
-  const id = given && ACCEPTABLE.test(given) ? given : newId('request');
+  const id = requestIdFrom(req.get(REQUEST_ID_HEADER));
   res.setHeader(REQUEST_ID_HEADER, id);
   res.locals.requestId = id;
   next();

@@ -11,6 +11,18 @@ const rotateBody = z.strictObject({
   name: z.string().max(64).optional(),
 });
 
+const rotateResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  rotate: z.object({
+    action: z.enum(['rotate_self', 'rotate_root']),
+    id: z.number().int(),
+    name: z.string(),
+    key: z.string().meta({ description: 'The new key, shown once.' }),
+    timestamp: z.string(),
+  }),
+});
+
 /**
  * POST /x-self and POST /x-root: rotate the caller's own key. The old key stops working at once
  * here and, through gw.account.changed, on every other edge replica.
@@ -20,6 +32,12 @@ export function rotateKeyRoute(path: string, access: Access, root: boolean): Rou
     method: 'post',
     path,
     access,
+    doc: {
+      summary: root ? 'Rotate the root key' : "Rotate the caller's own key",
+      tag: 'accounts',
+      body: rotateBody,
+      response: rotateResponse,
+    },
     async handle(deps, req, res) {
       const body = parseBody(rotateBody, req.body);
       const caller = callerOf(res);

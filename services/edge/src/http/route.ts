@@ -3,12 +3,17 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Access } from '../auth/authenticate.js';
 import type { EdgeDeps } from '../deps.js';
+import type { RouteDoc } from '../openapi/route-doc.js';
 
-/** One endpoint: its URL, who may call it and its handler. The route table lists them all. */
+/**
+ * One endpoint: its URL, who may call it, its handler and what the OpenAPI document says about
+ * it (request and response schemas). The route table lists them all.
+ */
 export interface Route {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   access: Access;
+  doc: RouteDoc;
   handle(deps: EdgeDeps, req: Request, res: Response): Promise<void>;
 }
 

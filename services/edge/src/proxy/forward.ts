@@ -6,19 +6,28 @@ import {
   CALLER_HEADER,
   encodeCaller,
   ErrorCode,
+  findAiEndpoint,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
+  isAnsweredByEdge,
   REALTIME_PATH,
   refuseUpgrade,
   REQUEST_ID_HEADER,
   sendHttpError,
+  toHttp,
+  UNMATCHED_ROUTE,
+  UPSTREAM_KEY_HEADER,
+  UPSTREAM_LEVEL_HEADER,
   type CallerIdentity,
+  type HttpObserver,
   type Logger,
+  type RequestDetails,
 } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { authenticate, callerOf, clientOf, resolveCaller } from '../auth/authenticate.js';
+import { requestIdFrom } from '../http/request-id.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
 
@@ -59,8 +68,17 @@ function effectiveLimits(account: accounts.Account): CallerIdentity['limits'] {
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-const onlyAiPaths: RequestHandler = (req, _res, next) => {
-  next(isAiPath(req.path) ? undefined : 'router');
+/**
+ * AI paths go to the proxy, except those the edge answers itself (the model listing: ROUTES); each
+ * is named by its catalogue entry (unmatched when outside it: the proxy answers 404).
+ */
+const onlyAiPaths: RequestHandler = (req, res, next) => {
+  if (!isAiPath(req.path) || isAnsweredByEdge(req.method, req.path)) {
+    next('router');
+    return;
+  }
+  res.locals.route = findAiEndpoint(req.method, req.path)?.path ?? UNMATCHED_ROUTE;
+  next();
 };
 
 /**
@@ -69,7 +87,11 @@ const onlyAiPaths: RequestHandler = (req, _res, next) => {
  * request to the proxy with the internal token and the caller identity instead of the client's
  * key, and the answer back, without buffering either (mounted before the JSON body parser).
  */
-export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upgrade: UpgradeHandler } {
+export function aiForwarding(
+  deps: EdgeDeps,
+  log: Logger,
+  observer: HttpObserver,
+): { router: Router; upgrade: UpgradeHandler } {
   const proxy = createProxyMiddleware({
     target: `http://${deps.config.PROXY_ADDR}`,
     agent: new Agent({ keepAlive: true, maxSockets: 1024 }),
@@ -90,6 +112,18 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
         proxyReq.setHeader(CALLER_HEADER, encodeCaller(callerIdentity(locals.caller)));
         if (locals.requestId) {
           proxyReq.setHeader(REQUEST_ID_HEADER, locals.requestId);
+        }
+      },
+      // The upstream key and Level go to the access line, never to the client.
+      proxyRes: (proxyRes, _req, res) => {
+        const { [UPSTREAM_KEY_HEADER]: key, [UPSTREAM_LEVEL_HEADER]: level, ...passed } = proxyRes.headers;
+        proxyRes.headers = passed;
+        const locals = (res as unknown as { locals: Record<string, unknown> }).locals;
+        if (typeof key === 'string') {
+          locals.upstreamKey = key;
+        }
+        if (typeof level === 'string') {
+          locals.upstreamLevel = Number(level);
         }
       },
       error: (error, _req, res) => {
@@ -117,6 +151,11 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       socket.destroy();
       return;
     }
+    // The proxy's access line of the session carries the same request id. Status 101: forwarded.
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    const access: RequestDetails & { status: number } = { route: REALTIME_PATH, status: 101 };
+    observer.watchUpgrade(req, socket, requestId, () => access);
     void (async () => {
       // 1 authenticate · 2 admission
       const account = await resolveCaller(
@@ -125,6 +164,7 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
         'user',
         'ai',
       );
+      access.accountId = String(account.id);
       assertMayCallAi(account, deps.config.USER_API_BALANCE, new Date());
       // 3 forward
       delete req.headers.authorization;
@@ -134,12 +174,15 @@ export function aiForwarding(deps: EdgeDeps, log: Logger): { router: Router; upg
       // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
       proxy.upgrade(req, socket as Parameters<typeof proxy.upgrade>[1], head);
     })().catch((error: unknown) => {
-      if (error instanceof AppError) {
-        refuseUpgrade(socket, error);
-        return;
+      if (!(error instanceof AppError)) {
+        log.error({ err: error }, 'realtime upgrade failed');
       }
-      log.error({ err: error }, 'realtime upgrade failed');
-      refuseUpgrade(socket, new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now'));
+      const refusal =
+        error instanceof AppError
+          ? error
+          : new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now');
+      access.status = toHttp(refusal.code).status;
+      refuseUpgrade(socket, refusal);
     });
   };
   return { router, upgrade };

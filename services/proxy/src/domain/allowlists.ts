@@ -11,34 +11,13 @@ import {
 } from '@gw/kit';
 import type { OwnerPool } from './pool.js';
 
-/** The caller's own lists arrive with every request: each distinct text is compiled once. */
-const modelAllowlists = new CompiledOnce((text) => {
-  const patterns = splitPatternList(text);
-  return patterns.length === 0
-    ? 'all'
-    : new PatternTable(patterns.map((pattern) => [pattern, true] as const));
-});
 const accountMappers = new CompiledOnce((text) => new PatternTable(parseMapper(text)));
 const resourceLists = new CompiledOnce((text) => splitPatternList(text));
-
-/** AllowModels: patterns separated by space (commas tolerated); empty allows every model. */
-export function isModelAllowed(allowModels: string, model: string): boolean {
-  const allowlist = modelAllowlists.get(allowModels);
-  return allowlist === 'all' || allowlist.matches(model);
-}
 
 /** AllowLevels: integers separated by comma or space; empty allows every Level. */
 export function isLevelAllowed(allowLevels: string, level: number): boolean {
   const levels = splitPatternList(allowLevels);
   return levels.length === 0 || levels.some((value) => Number(value) === level);
-}
-
-/**
- * The caller's effective AllowModels (docs/decisions.md §13): its own list and every list its
- * ancestors impose must allow the model.
- */
-export function callerMayUseModel(caller: CallerIdentity, model: string): boolean {
-  return [caller.allowModels, ...caller.inherited.allowModels].every((list) => isModelAllowed(list, model));
 }
 
 /** The caller's effective AllowLevels: its own and every ancestor's. */

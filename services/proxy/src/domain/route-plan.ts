@@ -1,5 +1,6 @@
 import { AppError, ErrorCode, keyModelField, type CallerIdentity } from '@gw/kit';
-import { accountMapper, callerMayUseLevel, callerMayUseModel } from './allowlists.js';
+import { callerMayUseModel } from '@gw/kit';
+import { accountMapper, callerMayUseLevel } from './allowlists.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 
 /**

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Route } from '../route.js';
 
 /**
@@ -9,6 +10,11 @@ export const getLivez: Route = {
   method: 'get',
   path: '/livez',
   access: 'public',
+  doc: {
+    summary: 'Whether this edge process answers',
+    tag: 'health',
+    response: z.object({ status: z.literal('ok') }),
+  },
   handle(_deps, _req, res) {
     res.json({ status: 'ok' });
     return Promise.resolve();

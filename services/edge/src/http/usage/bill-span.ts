@@ -1,4 +1,5 @@
 import { AppError, ErrorCode, usd } from '@gw/kit';
+import { z } from 'zod';
 
 /** A bill's span of UTC days (inclusive) and what asking for it costs. */
 export interface BillSpan {
@@ -18,6 +19,21 @@ export const BILL_FEE_YEAR = usd('0.05');
 const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MONTH = /^\d{4}-\d{2}$/;
+
+const day = z.string().max(10).optional();
+
+/** A bill's date parameters (docs/decisions.md §18); checked further by billSpan. */
+export const billQuery = z.object({
+  date: day,
+  d: day,
+  start: day,
+  s: day,
+  start_date: day,
+  end: day,
+  e: day,
+  end_date: day,
+  days: z.string().max(5).optional(),
+});
 
 export type BillQuery = Partial<Record<string, unknown>>;
 

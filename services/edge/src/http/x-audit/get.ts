@@ -1,7 +1,30 @@
 import { formatUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import { callerOf } from '../../auth/authenticate.js';
+import { z } from 'zod';
 import type { Route } from '../route.js';
+
+const decimal = z.string().meta({ description: 'USD as an exact decimal string' });
+const totals = z
+  .object({
+    owner_id: z.number().int(),
+    minted: decimal,
+    transfers_in: decimal,
+    balances: decimal,
+    usage: decimal,
+    fees: decimal,
+    expired: decimal,
+    difference: decimal,
+    balanced: z.boolean(),
+  })
+  .meta({ id: 'ConservationTotals' });
+const auditResponse = z.object({
+  object: z.literal('conservation_audit'),
+  balanced: z.boolean(),
+  overall: totals.optional(),
+  owners: z.array(totals),
+  unbalanced_owners: z.array(z.number().int()),
+});
 
 function render(totals: accounts.ConservationTotals | undefined) {
   if (!totals) {
@@ -29,6 +52,7 @@ export const getAudit: Route = {
   method: 'get',
   path: '/x-audit',
   access: 'root',
+  doc: { summary: 'The conservation check of credit', tag: 'accounts', response: auditResponse },
   async handle(deps, _req, res) {
     const caller = callerOf(res);
     const checked = await deps.accounts.checkConservation({ callerId: caller.id });

@@ -5,7 +5,7 @@ import type { EdgeDeps } from '../../deps.js';
 import { parseBody, type Route } from '../route.js';
 import { billSpan } from '../usage/bill-span.js';
 import { billBody } from '../usage/bill-view.js';
-import { xBillQuery, type XBill } from './schemas.js';
+import { xBillQuery, xBillSchema, type XBill } from './schemas.js';
 import { usageUsers } from './usage-users.js';
 
 const PAGE = 1000;
@@ -43,9 +43,15 @@ export const getXBill: Route = {
   method: 'get',
   path: '/x-bill',
   access: 'user',
+  doc: {
+    summary: "Usage of the caller's descendants over a span of UTC days",
+    tag: 'accounts',
+    query: xBillQuery,
+    response: xBillSchema,
+  },
   async handle(deps, req, res) {
     const query = parseBody(xBillQuery, req.query);
-    const span = billSpan(req.query, new Date());
+    const span = billSpan(query, new Date());
     const caller = callerOf(res);
     const listed = await descendants(deps, caller.id, query.user ?? query.u);
     const { rows } = await deps.billing.getUsage({

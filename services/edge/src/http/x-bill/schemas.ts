@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { billQuery } from '../usage/bill-span.js';
 import { billBodySchema } from '../usage/bill-view.js';
 
 /** GET /x-bill's query: `user`/`u` picks descendants (id, name, e-mail, DNA or L/G/R/T/F filter). */
-export const xBillQuery = z.object({
+export const xBillQuery = billQuery.extend({
   user: z.string().min(1).max(320).optional(),
   u: z.string().min(1).max(320).optional(),
 });

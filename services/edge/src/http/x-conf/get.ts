@@ -5,6 +5,7 @@ import { ownerIdOf } from '../owner.js';
 import type { Route } from '../route.js';
 import { configsOf } from '../x-config/render.js';
 import { keyRecord } from '../x-keys/render.js';
+import { confOverviewResponse } from './schemas.js';
 
 /**
  * GET /x-conf: the owner's overview. Config values come from the config service, sleeping keys
@@ -14,6 +15,11 @@ export const getConf: Route = {
   method: 'get',
   path: '/x-conf',
   access: 'owner',
+  doc: {
+    summary: "The owner's overview: maps, sleeping and disabled keys",
+    tag: 'config',
+    response: confOverviewResponse,
+  },
   async handle(deps, _req, res) {
     const ownerId = ownerIdOf(callerOf(res));
     const [config, sleeping, disabled] = await Promise.all([

@@ -2,7 +2,7 @@ import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
 import { parseBody, type Route } from '../route.js';
 import { configsOf } from '../x-config/render.js';
-import { postConfBody } from './schemas.js';
+import { confAppliedResponse, postConfBody } from './schemas.js';
 
 /** POST /x-conf field → owner configuration key. */
 const CONFIG_FIELDS = {
@@ -27,6 +27,12 @@ export const postConf: Route = {
   method: 'post',
   path: '/x-conf',
   access: 'owner',
+  doc: {
+    summary: 'Batch configuration: maps, key reload and wake-up',
+    tag: 'config',
+    body: postConfBody,
+    response: confAppliedResponse,
+  },
   async handle(deps, req, res) {
     const body = parseBody(postConfBody, req.body);
     const caller = callerOf(res);

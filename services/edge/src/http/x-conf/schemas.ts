@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { CONFIG_VALUE_MAX, CONFIG_VALUE_TOO_LONG } from '../x-config/schemas.js';
+import { modelLimitsObject, usd } from '../../openapi/shared-schemas.js';
+import { CONFIG_MAPS, CONFIG_VALUE_MAX, CONFIG_VALUE_TOO_LONG } from '../x-config/schemas.js';
+import { keyRecordSchema } from '../x-keys/schemas.js';
 
 /** A boolean, or the strings "true"/"false" (the console sends both). */
 const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]);
@@ -24,3 +26,42 @@ export const postConfBody = z
     DelKeys: flag.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'nothing to apply' });
+const { levelMap, modelMap, failoverMap, resourcesMap } = CONFIG_MAPS;
+
+/** GET /x-conf: the owner's overview. */
+export const confOverviewResponse = z.object({
+  Resources: resourcesMap,
+  LevelMapper: levelMap,
+  ModelMapper: modelMap,
+  ModelFailover: failoverMap,
+  ModelLimits: modelLimitsObject,
+  SwitchOver: levelMap,
+  SleepingKeys: z.array(
+    z.object({
+      ...keyRecordSchema.shape,
+      SleepTimes: z.number().int(),
+      SleepRemaining: z.number().int().meta({ description: 'Seconds' }),
+      WakeAt: z.string(),
+    }),
+  ),
+  DisabledKeys: z.array(keyRecordSchema),
+  UserMinBalance: usd,
+  UserApiBalance: usd,
+});
+
+const echoedFlag = z.enum(['true', 'false']);
+
+/** POST /x-conf: what was applied, each config field as it is stored now. */
+export const confAppliedResponse = z.object({
+  success: z.literal(true),
+  Resources: resourcesMap.optional(),
+  LevelMapper: levelMap.optional(),
+  ModelMapper: modelMap.optional(),
+  ModelFailover: failoverMap.optional(),
+  ModelLimits: modelLimitsObject.optional(),
+  WokenKeys: z.number().int().optional(),
+  LoadKeys: echoedFlag.optional(),
+  LogEnable: echoedFlag.optional(),
+  SaveCache: echoedFlag.optional(),
+  DelKeys: echoedFlag.optional(),
+});

@@ -2,13 +2,19 @@ import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
 import { parseBody, type Route } from '../route.js';
 import { configAnswer } from './render.js';
-import { deleteConfigBody } from './schemas.js';
+import { configResponse, deleteConfigBody } from './schemas.js';
 
 /** DELETE /x-config `{ keys }`: those keys back to their defaults. */
 export const deleteConfig: Route = {
   method: 'delete',
   path: '/x-config',
   access: 'owner',
+  doc: {
+    summary: 'Reset configuration keys to their defaults',
+    tag: 'config',
+    body: deleteConfigBody,
+    response: configResponse,
+  },
   async handle(deps, req, res) {
     const body = parseBody(deleteConfigBody, req.body);
     const caller = callerOf(res);

@@ -2,7 +2,7 @@ import { callerOf } from '../../auth/authenticate.js';
 import { isRootPool, ownerIdOf } from '../owner.js';
 import { parseBody, type Route } from '../route.js';
 import { configAnswer } from './render.js';
-import { configValues, updateConfigBody } from './schemas.js';
+import { configResponse, configValues, updateConfigBody } from './schemas.js';
 
 const handle: Route['handle'] = async (deps, req, res) => {
   const values = configValues(parseBody(updateConfigBody, req.body));
@@ -18,7 +18,14 @@ const handle: Route['handle'] = async (deps, req, res) => {
   res.json(configAnswer(ownerId, answer));
 };
 
+const doc: Route['doc'] = {
+  summary: 'Set configuration keys (all validated first; any error stores nothing)',
+  tag: 'config',
+  body: updateConfigBody,
+  response: configResponse,
+};
+
 /** PUT /x-config: set the listed keys (all validated first; any error stores nothing). */
-export const putConfig: Route = { method: 'put', path: '/x-config', access: 'owner', handle };
+export const putConfig: Route = { method: 'put', path: '/x-config', access: 'owner', doc, handle };
 /** POST /x-config: the same as PUT. */
-export const postConfig: Route = { method: 'post', path: '/x-config', access: 'owner', handle };
+export const postConfig: Route = { method: 'post', path: '/x-config', access: 'owner', doc, handle };

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode, formatMapper } from '@gw/kit';
 import { z } from 'zod';
+import { modelLimitsObject } from '../../openapi/shared-schemas.js';
 
 /** Every configuration value is at most 128 KB (PRICING: the spec's bound; the others the same). */
 export const CONFIG_VALUE_MAX = 128 * 1024;
@@ -64,3 +65,37 @@ export function configValues(body: z.infer<typeof updateConfigBody>): Record<str
 
 /** DELETE /x-config. */
 export const deleteConfigBody = z.strictObject({ keys: z.array(z.string().max(64)).min(1).max(64) });
+
+const levelMap = z.record(z.string(), z.number().int());
+const modelMap = z.record(z.string(), z.string());
+const failoverMap = z.record(z.string(), z.array(z.string()));
+const resourcesMap = z.record(z.string(), z.literal(true));
+
+/** The `configs` object (the kit's `configViewObject`); mail secrets are masked. */
+const configsSchema = z
+  .object({
+    MODEL_MAPPER: modelMap,
+    MODEL_FAILOVER: failoverMap,
+    LEVEL_MAPPER: levelMap,
+    SWITCH_OVER: levelMap,
+    RESOURCES: resourcesMap,
+    MODEL_LIMITS: modelLimitsObject,
+    PRICING: z.string(),
+    SVC_MAIL: z.string(),
+    EMAIL_SMTP: z.string(),
+    EMAIL_PORT: z.string(),
+    EMAIL_AUTH: z.string(),
+    EMAIL_PASS: z.string(),
+    EMAIL_TLS: z.string(),
+  })
+  .meta({ id: 'OwnerConfig' });
+
+/** GET, PUT, POST and DELETE /x-config. */
+export const configResponse = z.object({
+  success: z.literal(true),
+  oid: z.number().int(),
+  configs: configsSchema,
+});
+
+/** The config maps as /x-conf shows them. */
+export const CONFIG_MAPS = { levelMap, modelMap, failoverMap, resourcesMap };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type { Route } from '../route.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -21,6 +22,11 @@ export const getGeneratedKey: Route = {
   method: 'get',
   path: '/x-gkey',
   access: 'owner',
+  doc: {
+    summary: 'A random API key (stored nowhere)',
+    tag: 'keys',
+    response: z.object({ success: z.literal(true), Key: z.string() }),
+  },
   handle(_deps, _req, res) {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ success: true, Key: randomApiKey() });

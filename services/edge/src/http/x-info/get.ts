@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
 import { userInfoView } from '../render.js';
 import { accountUsage } from '../usage/account-usage.js';
+import { userInfoSchema } from '../views.js';
 import { parseBody, type Route } from '../route.js';
 
 const infoQuery = z.object({ user: z.string().min(1).max(320).optional() });
@@ -13,6 +14,13 @@ export const getInfo: Route = {
   method: 'get',
   path: '/x-info',
   access: 'owner',
+  doc: {
+    summary: 'The user_info of the owner or an account below it',
+    tag: 'accounts',
+    query: infoQuery,
+    response: userInfoSchema,
+    errors: [404],
+  },
   async handle(deps, req, res) {
     const query = parseBody(infoQuery, req.query);
     const caller = callerOf(res);

@@ -1,7 +1,7 @@
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
 import { parseBody, type Route } from '../route.js';
-import { listKeysQuery } from './schemas.js';
+import { keyListResponse, listKeysQuery } from './schemas.js';
 import { sendKeyPage } from './render.js';
 
 /** GET /x-keys: the owner's keys, filtered by id, level or provider (URL or host), paged. */
@@ -9,6 +9,12 @@ export const getKeys: Route = {
   method: 'get',
   path: '/x-keys',
   access: 'owner',
+  doc: {
+    summary: "The owner's provider keys",
+    tag: 'keys',
+    query: listKeysQuery,
+    response: keyListResponse,
+  },
   async handle(deps, req, res) {
     const query = parseBody(listKeysQuery, req.query);
     const page = await deps.keypool.listKeys({

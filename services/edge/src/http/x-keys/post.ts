@@ -2,13 +2,19 @@ import { callerOf } from '../../auth/authenticate.js';
 import { parseBody, type Route } from '../route.js';
 import { poolWriter, toKeyFields } from './fields.js';
 import { keyRecord } from './render.js';
-import { createKeyBody } from './schemas.js';
+import { createKeyBody, keyCreatedResponse } from './schemas.js';
 
 /** POST /x-keys: add a provider key to the owner's pool. */
 export const postKeys: Route = {
   method: 'post',
   path: '/x-keys',
   access: 'owner',
+  doc: {
+    summary: "Add a provider key to the owner's pool",
+    tag: 'keys',
+    body: createKeyBody,
+    response: keyCreatedResponse,
+  },
   async handle(deps, req, res) {
     const body = parseBody(createKeyBody, req.body);
     const created = await deps.keypool.createKey({

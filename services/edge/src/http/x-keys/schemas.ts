@@ -94,3 +94,45 @@ export function parseSelector(value: string | undefined): KeySelector {
   }
   return { provider: text };
 }
+
+/** The key record (`keyRecord`); SecretKey is masked by the keypool. */
+export const keyRecordSchema = z
+  .object({
+    ID: z.number().int(),
+    Name: z.string(),
+    Level: z.number().int(),
+    Provider: z.string(),
+    SecretKey: z.string().meta({ description: 'Masked' }),
+    Status: z.boolean(),
+    Config: z.record(z.string(), z.unknown()).meta({ description: 'The provider type settings' }),
+    CreatedAt: z.string(),
+    UpdatedAt: z.string(),
+  })
+  .meta({ id: 'ProviderKey' });
+
+/** GET /x-keys and /x-keys/{selector}. */
+export const keyListResponse = z.object({ success: z.literal(true), keys: z.array(keyRecordSchema) });
+
+/** POST /x-keys. */
+export const keyCreatedResponse = z.object({
+  success: z.literal(true),
+  Action: z.literal('add'),
+  Key: keyRecordSchema,
+  AutoConfig: z.object({ LevelMapper: z.record(z.string(), z.number().int()) }),
+});
+
+/** PUT|POST /x-keys/{id}. */
+export const keyUpdatedResponse = z.object({
+  success: z.literal(true),
+  Action: z.literal('update'),
+  Key: keyRecordSchema,
+});
+
+/** DELETE /x-keys/{id}. */
+export const keyDeletedResponse = z.object({
+  success: z.literal(true),
+  Action: z.literal('delete'),
+  ID: z.number().int(),
+});
+
+export const KEY_ID_PARAM = { selector: 'A key id' };

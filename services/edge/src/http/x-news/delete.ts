@@ -1,4 +1,5 @@
 import type { Route } from '../route.js';
+import { newsDeletedResponse } from './schemas.js';
 import { SYSTEM_TARGET } from './target.js';
 
 /** DELETE /x-news: removes every system news item (root only). */
@@ -6,6 +7,7 @@ export const deleteSystemNews: Route = {
   method: 'delete',
   path: '/x-news',
   access: 'root',
+  doc: { summary: 'Delete every system news item', tag: 'news', response: newsDeletedResponse },
   async handle(deps, _req, res) {
     const { deleted } = await deps.news.deleteNews({ target: SYSTEM_TARGET });
     res.json({ success: true, scope: 'system', deleted: Number(deleted) });

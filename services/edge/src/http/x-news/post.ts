@@ -4,7 +4,7 @@ import { callerOf } from '../../auth/authenticate.js';
 import type { EdgeDeps } from '../../deps.js';
 import { parseBody, type Route } from '../route.js';
 import { newsItemView } from './render.js';
-import { newsBody } from './schemas.js';
+import { newsBody, newsCreatedResponse } from './schemas.js';
 import { scopeName, SYSTEM_TARGET } from './target.js';
 
 /** Stores one item for a resolved target and answers it. */
@@ -33,5 +33,6 @@ export const postSystemNews: Route = {
   method: 'post',
   path: '/x-news',
   access: 'root',
+  doc: { summary: 'Post system news', tag: 'news', body: newsBody, response: newsCreatedResponse },
   handle: (deps, req, res) => postNews(deps, res, SYSTEM_TARGET, req.body),
 };

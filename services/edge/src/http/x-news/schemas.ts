@@ -9,3 +9,21 @@ export const newsBody = z.strictObject({
   content: z.string().max(16384),
   days: z.number().int().optional(),
 });
+/** A news item as the dashboard and the create answer show it (`newsItemView`). */
+export const newsItemSchema = z
+  .object({
+    id: z.number().int(),
+    title: z.string(),
+    content: z.string(),
+    created_at: z.string(),
+    expires_at: z.string(),
+  })
+  .meta({ id: 'NewsItem' });
+
+const scope = z.enum(['system', 'user', 'dna']);
+
+/** POST /x-news and /x-news/{target}. */
+export const newsCreatedResponse = z.object({ success: z.literal(true), scope, news: newsItemSchema });
+
+/** DELETE /x-news and /x-news/{target}. */
+export const newsDeletedResponse = z.object({ success: z.literal(true), scope, deleted: z.number().int() });

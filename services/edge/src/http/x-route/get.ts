@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
 import { callerIdentity } from '../../proxy/forward.js';
 import { parseBody, type Route } from '../route.js';
+import { routeResponse } from './schemas.js';
 
 const routeQuery = z.object({
   model: z.string().min(1).max(256),
@@ -26,6 +27,13 @@ export const getRoute: Route = {
   method: 'get',
   path: '/x-route',
   access: 'owner',
+  doc: {
+    summary: 'The routing decision for a model, without calling upstream',
+    tag: 'config',
+    query: routeQuery,
+    response: routeResponse,
+    errors: [404],
+  },
   async handle(deps, req, res) {
     const query = parseBody(routeQuery, req.query);
     const caller = callerOf(res);

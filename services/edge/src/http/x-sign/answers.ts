@@ -1,7 +1,7 @@
 import { AppError, ErrorCode, toHttp, type Logger } from '@gw/kit';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { EdgeDeps } from '../../deps.js';
-import { toAppError } from '../errors.js';
+import { logServerSide, toAppError } from '../errors.js';
 import { activationPage } from './activate/page.js';
 
 /**
@@ -36,9 +36,7 @@ function signupStatus(error: AppError, res: Response): number {
 export function signupErrorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const known = toAppError(error);
-    if (known.code === ErrorCode.Internal || known.code === ErrorCode.Unavailable) {
-      log.error({ err: known.cause ?? known }, `signup: ${known.message}`);
-    }
+    logServerSide(log, known, 'signup: ');
     const status = signupStatus(known, res);
     if (res.locals[HTML_ERRORS] === true) {
       const message =

@@ -4,7 +4,7 @@ import { callerOf } from '../../auth/authenticate.js';
 import type { EdgeDeps } from '../../deps.js';
 import { managementView } from '../render.js';
 import { parseBody, type Route } from '../route.js';
-import { listQuery } from './schemas.js';
+import { IDENTIFIER_PARAM, listQuery, userListResponse } from './schemas.js';
 
 const MAX_SIZE = 1000;
 
@@ -13,11 +13,19 @@ const MAX_SIZE = 1000;
  * `{ success, users, total, page, size }` plus the X-Total-Count, X-Page, X-Per-Page and
  * X-Total-Pages headers. A size above 1000 is served as 1000.
  */
-export function listRoute(path: string, reach: accounts.Reach): Route {
+export function listRoute(path: string, reach: accounts.Reach, summary: string): Route {
+  const one = path.includes(':identifier');
   return {
     method: 'get',
     path,
     access: 'user',
+    doc: {
+      summary,
+      tag: 'accounts',
+      query: listQuery,
+      ...(one && { params: IDENTIFIER_PARAM, errors: [404] }),
+      response: userListResponse,
+    },
     async handle(deps: EdgeDeps, req: Request, res: Response) {
       const query = parseBody(listQuery, req.query);
       const caller = callerOf(res);

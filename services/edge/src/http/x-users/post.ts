@@ -4,13 +4,20 @@ import { idempotencyOf, markReplay } from '../idempotency.js';
 import { managementView } from '../render.js';
 import { parseBody, type Route } from '../route.js';
 import { toAccountFields, toNano } from './fields.js';
-import { createUserBody } from './schemas.js';
+import { createUserBody, createUserResponse } from './schemas.js';
 
 /** POST /x-users: create a subaccount funded by the caller. */
 export const postUsers: Route = {
   method: 'post',
   path: '/x-users',
   access: 'user',
+  doc: {
+    summary: 'Create a subaccount funded by the caller',
+    tag: 'accounts',
+    body: createUserBody,
+    response: createUserResponse,
+    errors: [409],
+  },
   async handle(deps, req, res) {
     const body = parseBody(createUserBody, req.body);
     const caller = callerOf(res);

@@ -1,5 +1,7 @@
 import { ACCOUNT_BOUNDS } from '@gw/kit';
 import { z } from 'zod';
+import { usd } from '../../openapi/shared-schemas.js';
+import { managementViewSchema } from '../views.js';
 
 /**
  * Bodies of POST /x-users and PUT|POST /x-users/{identifier}, bounded here (docs/decisions.md
@@ -123,3 +125,47 @@ export const listQuery = z.object({
     .optional(),
   order: z.string().max(64).optional(),
 });
+
+/** GET /x-users[/{identifier}] and /x-dna[/{identifier}]. */
+export const userListResponse = z.object({
+  success: z.literal(true),
+  users: z.array(managementViewSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+});
+
+/** POST /x-users: the new account's key is shown once, here. */
+export const createUserResponse = z.object({
+  Action: z.literal('add'),
+  User: z.object({
+    ID: z.number().int(),
+    SecretKey: z.string(),
+    Updates: z.object({ ...managementViewSchema.shape, CreditGranted: usd }),
+  }),
+});
+
+/** PUT|POST /x-users/{identifier}: the account after the change (CreditGranted when credit moved). */
+export const updateUserResponse = z.object({
+  Action: z.literal('update'),
+  User: z.object({ ...managementViewSchema.shape, CreditGranted: usd.optional() }),
+});
+
+/** DELETE /x-users/{identifier}. */
+export const deleteUserResponse = z.object({
+  Action: z.literal('delete'),
+  User: z.object({
+    ID: z.number().int(),
+    Name: z.string(),
+    RefundedBalance: usd,
+    TransactionFee: usd,
+    DebtTransferred: usd,
+  }),
+  message: z.string(),
+});
+
+/** `{identifier}` of /x-users and /x-dna. */
+export const IDENTIFIER_PARAM = {
+  identifier:
+    'An account id or username, or an L/G/R/T/F filter (L1, G2, ...) selecting accounts by attribute',
+};

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { AppError, ErrorCode, realtimeErrorEvent, REALTIME_PATH } from '@gw/kit';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { failureDeps, upstreamPolicy, type ProxyDeps } from '../../deps.js';
-import { callerMayUseModel } from '../../domain/allowlists.js';
+import { callerMayUseModel } from '@gw/kit';
 import { assertAdmitted, callWindows } from '../../domain/call-limits.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
 import { isTokenField } from '../../domain/limits.js';
@@ -52,6 +52,9 @@ export async function relayRealtime(
 
   // 1 Only the edge may call.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
+  if (deps.access) {
+    deps.access.accountId = caller.accountId;
+  }
 
   // 2 Usage must have somewhere to go.
   if (deps.outbox.isFull()) {
@@ -96,6 +99,10 @@ export async function relayRealtime(
     throw error;
   });
   const { upstream, step, key, earlyFrames } = chosen;
+  if (deps.access) {
+    deps.access.keyId = key.id;
+    deps.access.keyLevel = step.level;
+  }
   void deps.health.recordSuccess(caller.ownerId, key.id);
 
   // 5 Forward frames both ways. Upstream may speak first (session.created): frames that arrive

@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, ErrorCode, findAiEndpoint, type CallerIdentity } from '@gw/kit';
+import { performance } from 'node:perf_hooks';
+import {
+  AppError,
+  ErrorCode,
+  findAiEndpoint,
+  UPSTREAM_KEY_HEADER,
+  UPSTREAM_LEVEL_HEADER,
+  type CallerIdentity,
+} from '@gw/kit';
 import { failureDeps, upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import { classifyStatus, FailureClass, parseRetryAfter } from '../../domain/key-health.js';
 import type { PoolKey } from '../../domain/pool.js';
@@ -14,6 +22,7 @@ import type { RouteStep } from '../../domain/route-plan.js';
 import { toUsageEvent, usageOfServedCall, type RelayedAnswer } from '../../domain/usage.js';
 import { ClientState, readErrorBody, relayAnswer, relayError } from './answer.js';
 import { header, readBody, trustedCaller } from './hop.js';
+import { observeUpstream } from '../upstream/metrics.js';
 
 /**
  * The proxy's hop of an AI call, top to bottom.
@@ -29,6 +38,9 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
 
   // 1 Only the edge may call: internal token, then the caller identity it authenticated.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
+  if (deps.access) {
+    deps.access.accountId = caller.accountId;
+  }
 
   // 2 Only catalogue endpoints, by their canonical path and their own method; never stored objects.
   const endpoint = findAiEndpoint(req.method ?? 'GET', (req.url ?? '/').split('?')[0] ?? '/');
@@ -129,6 +141,11 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
         grace = setTimeout(() => cancel.abort(), deps.config.PROXY_USAGE_GRACE_MS);
       };
       const { body, contentType: bodyType } = upstreamBody(request, step.model, contentType);
+      if (deps.access) {
+        deps.access.keyId = key.id;
+        deps.access.keyLevel = step.level;
+      }
+      const sentAt = performance.now();
       const attempt = await deps.upstream.send(
         {
           ...target,
@@ -142,6 +159,7 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
       );
       clearTimeout(grace);
       if (!attempt.ok) {
+        observeUpstream(key.id, step.level, attempt.failure, sentAt);
         if (client.isGone()) {
           return;
         }
@@ -156,6 +174,12 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
       if (status >= 400) {
         const errorBody = await readErrorBody(attempt.response);
         const outcome = classifyStatus(status, errorBody.toString('utf8'));
+        observeUpstream(
+          key.id,
+          step.level,
+          outcome.kind === 'failure' ? outcome.class : outcome.kind,
+          sentAt,
+        );
         if (outcome.kind === 'failure') {
           log.warn(
             { keyId: key.id, level: step.level, status, failure: outcome.class },
@@ -174,11 +198,14 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
         }
         // The client's own mistake: relayed as upstream wrote it, never anyone's failure.
         if (!client.isGone()) {
+          nameUpstream(res, key, step);
           relayError(res, attempt.response, errorBody);
         }
         return;
       }
+      observeUpstream(key.id, step.level, 'ok', sentAt);
       void deps.health.recordSuccess(caller.ownerId, key.id);
+      nameUpstream(res, key, step);
 
       // 7 Relay: status and headers now, then every chunk as it arrives; metered on the way.
       const relayed = await relayAnswer(
@@ -206,6 +233,12 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
     : failures.every((failure) => failure === FailureClass.Model)
       ? new AppError(ErrorCode.NotFound, `model ${plan.modelMapped} is not available from any upstream key`)
       : new AppError(ErrorCode.Unavailable, 'no upstream could serve this request');
+}
+
+/** For the edge's access line (it removes both headers before the client sees the answer). */
+function nameUpstream(res: ServerResponse, key: PoolKey, step: RouteStep): void {
+  res.setHeader(UPSTREAM_KEY_HEADER, key.id);
+  res.setHeader(UPSTREAM_LEVEL_HEADER, String(step.level));
 }
 
 /** Step 8: builds the UsageRecorded event and appends it to the outbox. */

@@ -1,13 +1,33 @@
 import { createServer, type Server } from 'node:http';
-import { AppError, ErrorCode, refuseUpgrade, runWithContext, sendHttpError, type Logger } from '@gw/kit';
+import {
+  AppError,
+  clientErrorOf,
+  ErrorCode,
+  HttpObserver,
+  refuseUpgrade,
+  runWithContext,
+  sendHttpError,
+  toHttp,
+  UNMATCHED_ROUTE,
+  type Logger,
+  type Metrics,
+  type RequestDetails,
+} from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { requestIdOf } from './hop.js';
 import { HTTP_ROUTES, UPGRADE_ROUTES } from './routes.js';
 
-/** An AppError becomes its mapped answer; anything else is logged once and answered 500. */
+/**
+ * An AppError becomes its mapped answer, a library's complaint about the request its 4xx; anything
+ * else is ours: logged once with its stack and answered 500.
+ */
 function asAppError(error: unknown, log: Logger): AppError {
   if (error instanceof AppError) {
     return error;
+  }
+  const client = clientErrorOf(error);
+  if (client) {
+    return client;
   }
   log.error({ err: error }, 'request failed');
   return new AppError(ErrorCode.Internal, 'internal error');
@@ -17,23 +37,29 @@ const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
 
 /**
  * The proxy's HTTP server: dispatch through the route tables, the request id carried into the
- * handler's context and logger, errors in the spec's shape. Streams may be long, so there is no
- * server-side request timeout; idle upstreams are cut by the relay.
+ * handler's context and logger, errors in the spec's shape, and every request timed by route
+ * template and written as one access line (the relay fills in the account, key and Level).
+ * Streams may be long, so there is no server-side request timeout; idle upstreams are cut by the
+ * relay.
  */
-export function createHttpServer(deps: ProxyDeps): Server {
+export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
+  const observer = new HttpObserver(metrics, deps.log);
   const server = createServer((req, res) => {
     const path = pathOf(req.url);
+    const method = req.method ?? 'GET';
     const route = HTTP_ROUTES.find(
-      (candidate) => (candidate.method === '*' || candidate.method === req.method) && candidate.matches(path),
+      (candidate) => (candidate.method === '*' || candidate.method === method) && candidate.matches(path),
     );
+    const requestId = requestIdOf(req);
+    const access: RequestDetails = { route: route ? route.template(method, path) : UNMATCHED_ROUTE };
+    observer.watch(req, res, requestId, () => access);
     if (!route) {
       sendHttpError(res, new AppError(ErrorCode.NotFound, 'no such endpoint'));
       return;
     }
-    const requestId = requestIdOf(req);
     const log = deps.log.child({ requestId });
     runWithContext({ requestId }, () => {
-      route.handle({ ...deps, log }, req, res).catch((error: unknown) => {
+      route.handle({ ...deps, log, access }, req, res).catch((error: unknown) => {
         sendHttpError(res, asAppError(error, log));
       });
     });
@@ -45,10 +71,14 @@ export function createHttpServer(deps: ProxyDeps): Server {
       return;
     }
     const requestId = requestIdOf(req);
+    const access = { route: route.path, status: 101 };
+    observer.watchUpgrade(req, socket, requestId, () => access);
     const log = deps.log.child({ requestId });
     runWithContext({ requestId }, () => {
-      route.handle({ ...deps, log }, req, socket, head).catch((error: unknown) => {
-        refuseUpgrade(socket, asAppError(error, log));
+      route.handle({ ...deps, log, access }, req, socket, head).catch((error: unknown) => {
+        const known = asAppError(error, log);
+        access.status = toHttp(known.code).status;
+        refuseUpgrade(socket, known);
       });
     });
   });

@@ -6,11 +6,20 @@ import {
   KEY_STATE_TTL_SECONDS,
   keyModelField,
   keyStateKeys,
+  METRIC,
+  serviceMetrics,
   type Logger,
 } from '@gw/kit';
 import type { Redis } from 'ioredis';
-import { LEVEL_FAILURE_WINDOW_MS, sleepAfterFailure, type FailureClass } from '../../domain/key-health.js';
+import { FailureClass, LEVEL_FAILURE_WINDOW_MS, sleepAfterFailure } from '../../domain/key-health.js';
 import type { KeyHealthStore, PoolState } from '../../domain/ports.js';
+
+/** Counted by the replica that put the key to sleep; key ids are the pool's, a bounded set. */
+const keySleeps = serviceMetrics().counter(
+  METRIC.keySleeps,
+  'Upstream keys put to sleep, by key id and the failure that did it (model: one model only)',
+  ['key_id', 'reason'],
+);
 
 /**
  * Shared key state in Redis, in the layout of `@gw/kit` key-state.ts (keypool reads it for
@@ -98,6 +107,7 @@ export class RedisKeyHealth implements KeyHealthStore {
           .set(this.keys.sleeps(keyId), String(step + 1), 'EX', KEY_STATE_TTL_SECONDS)
           .del(this.keys.failures(keyId))
           .exec();
+        keySleeps.labels(keyId, failure).inc();
         this.log.warn({ ownerId, keyId, failure, sleepMs }, 'upstream key put to sleep');
       }
       return levelFailures;
@@ -119,6 +129,7 @@ export class RedisKeyHealth implements KeyHealthStore {
         )
         .pexpire(this.keys.sleepingModels(ownerId), sleepMs)
         .exec();
+      keySleeps.labels(keyId, FailureClass.Model).inc();
       this.log.warn({ ownerId, keyId, model, sleepMs }, 'upstream key put to sleep for one model');
     } catch (error) {
       this.warn(error);

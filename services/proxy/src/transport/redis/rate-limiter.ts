@@ -1,4 +1,4 @@
-import type { Logger } from '@gw/kit';
+import { METRIC, serviceMetrics, type Logger } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import { BUCKET_MS, isTokenField, WINDOW_MS, type LimitWindow } from '../../domain/limits.js';
 import { LocalLimiter } from '../../domain/local-limiter.js';
@@ -119,6 +119,11 @@ interface Change {
   at: number;
   amount: number;
 }
+
+const redisFallbacks = serviceMetrics().counter(
+  METRIC.rateLimiterFallbacks,
+  'Rate-limit operations counted on this replica alone because Redis did not answer',
+);
 
 /** How often the outage warning may repeat. */
 const WARN_EVERY_MS = 60_000;
@@ -251,6 +256,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** Redis down or slow: limits fail open to this replica's own counters (docs/decisions.md §6). */
   private outage(error: unknown): void {
+    redisFallbacks.inc();
     const now = Date.now();
     if (now - this.lastWarning >= WARN_EVERY_MS) {
       this.lastWarning = now;

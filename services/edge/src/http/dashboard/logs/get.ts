@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callerOf } from '../../../auth/authenticate.js';
 import { parseBody, type Route } from '../../route.js';
+import { logsResponse } from '../schemas.js';
 
 const digits = (max: number) => z.string().regex(new RegExp(`^\\d{1,${max}}$`), 'must be a positive integer');
 
@@ -32,6 +33,12 @@ export function dashboardLogs(path: string): Route {
     method: 'get',
     path,
     access: 'user',
+    doc: {
+      summary: "The caller's operation log",
+      tag: 'dashboard',
+      query: logsQuery,
+      response: logsResponse,
+    },
     async handle(deps, req, res) {
       const query = parseBody(logsQuery, req.query);
       const caller = callerOf(res);

@@ -1,5 +1,6 @@
 import { callerOf } from '../../../auth/authenticate.js';
 import type { Route } from '../../route.js';
+import { newsResponse } from '../schemas.js';
 import { newsItemView } from '../../x-news/render.js';
 
 /**
@@ -11,6 +12,7 @@ export function dashboardNews(path: string): Route {
     method: 'get',
     path,
     access: 'user',
+    doc: { summary: 'The news that concern the caller', tag: 'news', response: newsResponse },
     async handle(deps, _req, res) {
       const caller = callerOf(res);
       const found = await deps.news.listNews({ accountId: caller.id, dna: caller.dna });

@@ -2,6 +2,7 @@ import { nanoToUsd } from '@gw/kit';
 import { ownAccount } from '../own-account.js';
 import { canManage, isOwnerAccount, maskedKey } from '../../render.js';
 import type { Route } from '../../route.js';
+import { statusResponse } from '../schemas.js';
 
 /** GET /dashboard/status (old path /dashboard/x-user-status): the caller's own summary. */
 export function dashboardStatus(path: string): Route {
@@ -9,6 +10,7 @@ export function dashboardStatus(path: string): Route {
     method: 'get',
     path,
     access: 'user',
+    doc: { summary: "The caller's own summary", tag: 'dashboard', response: statusResponse },
     async handle(deps, _req, res) {
       const account = await ownAccount(deps, res);
       res.json({

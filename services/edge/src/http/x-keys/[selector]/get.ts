@@ -3,13 +3,21 @@ import { callerOf } from '../../../auth/authenticate.js';
 import { ownerIdOf } from '../../owner.js';
 import { parseBody, type Route } from '../../route.js';
 import { sendKeyPage } from '../render.js';
-import { listKeysQuery, parseSelector } from '../schemas.js';
+import { keyListResponse, listKeysQuery, parseSelector } from '../schemas.js';
 
 /** GET /x-keys/{id}, /x-keys/L<n>, /x-keys/<provider_host>: the list filtered by the path. */
 export const getKeysBySelector: Route = {
   method: 'get',
   path: '/x-keys/:selector',
   access: 'owner',
+  doc: {
+    summary: 'The keys a key id, L<level> or provider host selects',
+    tag: 'keys',
+    params: { selector: 'A key id, L<level> or a provider host' },
+    query: listKeysQuery.pick({ page: true, size: true }),
+    response: keyListResponse,
+    errors: [404],
+  },
   async handle(deps, req, res) {
     const selector = parseSelector(String(req.params.selector));
     const query = parseBody(listKeysQuery.pick({ page: true, size: true }), req.query);

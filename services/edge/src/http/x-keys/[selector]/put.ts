@@ -2,7 +2,7 @@ import { callerOf } from '../../../auth/authenticate.js';
 import { parseBody, type Route } from '../../route.js';
 import { poolWriter, toKeyFields } from '../fields.js';
 import { keyRecord } from '../render.js';
-import { keyIdParam, updateKeyBody } from '../schemas.js';
+import { KEY_ID_PARAM, keyIdParam, keyUpdatedResponse, updateKeyBody } from '../schemas.js';
 
 const handle: Route['handle'] = async (deps, req, res) => {
   const id = keyIdParam(String(req.params.selector));
@@ -18,7 +18,17 @@ const handle: Route['handle'] = async (deps, req, res) => {
   res.json({ success: true, Action: 'update', Key: keyRecord(updated.key) });
 };
 
+const doc: Route['doc'] = {
+  summary: 'Change Name, Level, Provider, SecretKey, Status or Config of a key',
+  tag: 'keys',
+  params: KEY_ID_PARAM,
+  body: updateKeyBody,
+  response: keyUpdatedResponse,
+  errors: [404],
+};
+
 /** PUT /x-keys/{id}: change Name, Level, Provider, SecretKey, Status or Config. */
-export const putKey: Route = { method: 'put', path: '/x-keys/:selector', access: 'owner', handle };
+export const putKey: Route = { method: 'put', path: '/x-keys/:selector', access: 'owner', doc, handle };
+
 /** POST /x-keys/{id}: the same as PUT. */
-export const postKey: Route = { method: 'post', path: '/x-keys/:selector', access: 'owner', handle };
+export const postKey: Route = { method: 'post', path: '/x-keys/:selector', access: 'owner', doc, handle };

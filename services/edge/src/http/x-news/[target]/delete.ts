@@ -1,5 +1,6 @@
 import { callerOf } from '../../../auth/authenticate.js';
 import type { Route } from '../../route.js';
+import { newsDeletedResponse } from '../schemas.js';
 import { resolveNewsTarget, scopeName } from '../target.js';
 
 /** DELETE /x-news/{target}: removes every item of that target (same permission as posting). */
@@ -7,6 +8,13 @@ export const deleteTargetNews: Route = {
   method: 'delete',
   path: '/x-news/:target',
   access: 'user',
+  doc: {
+    summary: 'Delete the news of an account or a DNA group',
+    tag: 'news',
+    params: { target: 'An account id or username (user news) or a DNA path such as .1.5. (DNA news)' },
+    response: newsDeletedResponse,
+    errors: [404],
+  },
   async handle(deps, req, res) {
     const target = await resolveNewsTarget(deps, callerOf(res), String(req.params.target));
     const { deleted } = await deps.news.deleteNews({ target });

@@ -13,6 +13,14 @@ export const getSignupActivate: Route = {
   method: 'get',
   path: '/x-sign/activate',
   access: 'public',
+  doc: {
+    summary: 'The activation link of the verification mail (an HTML page)',
+    tag: 'signup',
+    query: activateQuery,
+    response: 'html',
+    errorBody: 'html',
+    errors: [404, 409, 429],
+  },
   async handle(deps, req, res) {
     res.locals[HTML_ERRORS] = true;
     requireSignupEnabled(deps);

@@ -1,6 +1,6 @@
 import { parseBody, type Route } from '../../route.js';
 import { requireSignupEnabled } from '../answers.js';
-import { verifyBody } from '../schemas.js';
+import { signupAnswer, verifiedResponse, verifyBody } from '../schemas.js';
 
 /**
  * POST /x-sign/verify (no key): with the right code, creates the account and mails its API key
@@ -10,6 +10,14 @@ export const postSignupVerify: Route = {
   method: 'post',
   path: '/x-sign/verify',
   access: 'public',
+  doc: {
+    summary: 'Create the account with the mailed code',
+    tag: 'signup',
+    body: verifyBody,
+    response: verifiedResponse,
+    errorBody: signupAnswer,
+    errors: [404, 409, 429],
+  },
   async handle(deps, req, res) {
     requireSignupEnabled(deps);
     const body = parseBody(verifyBody, req.body);

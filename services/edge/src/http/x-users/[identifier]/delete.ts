@@ -2,12 +2,20 @@ import { nanoToUsd } from '@gw/kit';
 import { callerOf } from '../../../auth/authenticate.js';
 import { idempotencyOf, markReplay } from '../../idempotency.js';
 import type { Route } from '../../route.js';
+import { deleteUserResponse, IDENTIFIER_PARAM } from '../schemas.js';
 
 /** DELETE /x-users/{identifier}: parent or owner only; the remainder minus the fee goes to the parent. */
 export const deleteUser: Route = {
   method: 'delete',
   path: '/x-users/:identifier',
   access: 'user',
+  doc: {
+    summary: 'Delete a subaccount; its remainder goes to the parent',
+    tag: 'accounts',
+    params: IDENTIFIER_PARAM,
+    response: deleteUserResponse,
+    errors: [404, 409],
+  },
   async handle(deps, req, res) {
     const caller = callerOf(res);
     const deleted = await deps.accounts.deleteAccount({

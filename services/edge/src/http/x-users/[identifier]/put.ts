@@ -4,7 +4,7 @@ import { idempotencyOf, markReplay } from '../../idempotency.js';
 import { managementView } from '../../render.js';
 import { parseBody, type Route } from '../../route.js';
 import { toAccountFields, toNano } from '../fields.js';
-import { updateUserBody } from '../schemas.js';
+import { IDENTIFIER_PARAM, updateUserBody, updateUserResponse } from '../schemas.js';
 
 /** PUT or POST /x-users/{identifier}: update fields, recharge (positive CreditGranted) or claw back. */
 export function updateUserRoute(method: 'put' | 'post'): Route {
@@ -12,6 +12,14 @@ export function updateUserRoute(method: 'put' | 'post'): Route {
     method,
     path: '/x-users/:identifier',
     access: 'user',
+    doc: {
+      summary: 'Update, recharge or claw back a subaccount',
+      tag: 'accounts',
+      params: IDENTIFIER_PARAM,
+      body: updateUserBody,
+      response: updateUserResponse,
+      errors: [404, 409],
+    },
     async handle(deps, req, res) {
       const body = parseBody(updateUserBody, req.body);
       const caller = callerOf(res);

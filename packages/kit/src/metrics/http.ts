@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
+import type { Histogram } from 'prom-client';
+import type { Logger } from '../log.js';
+import { METRIC } from './names.js';
+import type { Metrics } from './registry.js';
+
+/** The route label of a path no route serves: raw paths never become label values. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** nginx's convention for a client that left before any answer was sent. */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/** What only the handler knows, read when the response closes. */
+export interface RequestDetails {
+  /** The route template (`/x-users/:id`, `/v1/chat/completions`), or UNMATCHED_ROUTE. */
+  route: string;
+  accountId?: string;
+  /** AI calls: the upstream key that served (or last tried) and its Level. */
+  keyId?: string;
+  /** Named so in the line: pino's own `level` is the line's severity. */
+  keyLevel?: number;
+}
+
+export interface AccessLine extends RequestDetails {
+  method: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+}
+
+/**
+ * The fields of one access line, in a fixed order. Built from named fields only, never from the
+ * request or its headers, so no Authorization, key or body can slip in.
+ */
+export function accessLine(line: AccessLine): Record<string, string | number> {
+  const fields: Record<string, string | number> = {
+    method: line.method,
+    route: line.route,
+    status: line.status,
+    durationMs: Math.round(line.durationMs * 10) / 10,
+    requestId: line.requestId,
+  };
+  if (line.accountId) {
+    fields.accountId = line.accountId;
+  }
+  if (line.keyId) {
+    fields.keyId = line.keyId;
+  }
+  if (line.keyLevel !== undefined) {
+    fields.keyLevel = line.keyLevel;
+  }
+  return fields;
+}
+
+/** Status labels as strings, made once (a label value per request would be a fresh string). */
+const STATUS_LABELS = Array.from({ length: 600 }, (_, status) => String(status));
+
+/**
+ * The HTTP front of the edge and the proxy: `gw_http_request_duration_seconds{method,route,status}`
+ * (its `_count` is the request rate) and one info access line per request, both written when the
+ * response closes (answered, failed, or left by the client).
+ */
+export class HttpObserver {
+  private readonly duration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor(
+    metrics: Metrics,
+    private readonly log: Logger,
+  ) {
+    this.duration = metrics.histogram(
+      METRIC.httpRequestDuration,
+      'HTTP requests by method, route template and status: latency until the response closed',
+      ['method', 'route', 'status'],
+    );
+  }
+
+  watch(req: IncomingMessage, res: ServerResponse, requestId: string, details: () => RequestDetails): void {
+    const started = performance.now();
+    res.once('close', () => {
+      this.record(
+        req,
+        res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST,
+        details(),
+        started,
+        requestId,
+      );
+    });
+  }
+
+  /**
+   * A WebSocket upgrade: written when the socket closes, so its duration is the whole session;
+   * the status is 101 once upgraded, or the refusal's (which the handler sets in `details`).
+   */
+  watchUpgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    requestId: string,
+    details: () => RequestDetails & { status: number },
+  ): void {
+    const started = performance.now();
+    socket.once('close', () => {
+      const known = details();
+      this.record(req, known.status, known, started, requestId);
+    });
+  }
+
+  private record(
+    req: IncomingMessage,
+    status: number,
+    known: RequestDetails,
+    started: number,
+    requestId: string,
+  ): void {
+    const durationMs = performance.now() - started;
+    const method = req.method ?? 'GET';
+    this.duration
+      .labels(method, known.route, STATUS_LABELS[status] ?? String(status))
+      .observe(durationMs / 1000);
+    this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
+  }
+}
