@@ -6,8 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, startGateway, type Gateway } from '../packages/testkit/src/index.js';
-import { MockUpstream } from '../services/proxy/test/mock-upstream.js';
+import {
+  createTestDatabase,
+  MockUpstream,
+  startGateway,
+  type Gateway,
+} from '../packages/testkit/src/index.js';
 
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 

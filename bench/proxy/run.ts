@@ -127,7 +127,7 @@ async function main() {
       HEADING,
       '',
       "The AI hot path client → edge → proxy → upstream, every gateway process real, on the machine's PostgreSQL,",
-      `with one Provider key on Level ${LEVEL} pointing at a local mock upstream on 127.0.0.1 (services/proxy/test/mock-upstream.ts,`,
+      `with one Provider key on Level ${LEVEL} pointing at a local mock upstream on 127.0.0.1 (packages/testkit/src/mock-upstream.ts,`,
       'which answers at once; a stream is a handful of small SSE events written back to back). The root key calls the edge.',
       `First ${PATH_WARMUP} direct and ${PATH_WARMUP} gateway requests (JSON and stream in turn) warm the whole path; then`,
       `${REQUESTS} sequential requests per scenario after ${WARMUP} warm-up requests, every one checked to reach the mock once.`,

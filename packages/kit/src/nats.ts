@@ -100,21 +100,41 @@ export function subscribeEvents<T>(
   return subscription;
 }
 
-/** Creates the stream, or brings its subjects up to date; safe to call from every replica. */
-export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promise<void> {
+/** How much a stream keeps: older or excess messages are dropped, oldest first. */
+export interface StreamLimits {
+  maxAgeMs: number;
+  /** 0: no byte cap. */
+  maxBytes: number;
+}
+
+/**
+ * Creates the stream, or brings its subjects (and limits, when given) up to date; safe to call
+ * from every replica, which must then agree on the limits (they come from the same variables).
+ */
+export async function ensureStream(
+  nc: NatsConnection,
+  spec: StreamSpec,
+  limits?: StreamLimits,
+): Promise<void> {
   const jsm = await nc.jetstreamManager();
+  const wantedLimits = limits
+    ? { max_age: nanos(limits.maxAgeMs), max_bytes: limits.maxBytes > 0 ? limits.maxBytes : -1 }
+    : {};
   try {
     const info = await jsm.streams.info(spec.name);
     const wanted = [...spec.subjects].sort().join(',');
-    if ([...info.config.subjects].sort().join(',') !== wanted) {
-      await jsm.streams.update(spec.name, { ...info.config, subjects: [...spec.subjects] });
+    const limitsDiffer =
+      limits !== undefined &&
+      (info.config.max_age !== wantedLimits.max_age || info.config.max_bytes !== wantedLimits.max_bytes);
+    if ([...info.config.subjects].sort().join(',') !== wanted || limitsDiffer) {
+      await jsm.streams.update(spec.name, { ...info.config, subjects: [...spec.subjects], ...wantedLimits });
     }
   } catch (error) {
     if (!String(error).includes('stream not found')) {
       throw error;
     }
     try {
-      await jsm.streams.add({ name: spec.name, subjects: [...spec.subjects] });
+      await jsm.streams.add({ name: spec.name, subjects: [...spec.subjects], ...wantedLimits });
     } catch (raced) {
       // Another replica created it between our info and add: that is the same outcome.
       if (!String(raced).includes('already in use')) {
@@ -122,6 +142,10 @@ export async function ensureStream(nc: NatsConnection, spec: StreamSpec): Promis
       }
     }
   }
+}
+
+function nanos(ms: number): number {
+  return ms * 1_000_000;
 }
 
 /**

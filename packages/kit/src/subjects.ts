@@ -1,3 +1,5 @@
+import { env } from './config.js';
+
 /**
  * Every NATS subject and JetStream stream, in one place. Subjects follow
  * gw.<noun>.<past-verb>[.<scope>]; payloads are messages of proto/gw/events/v1/events.proto.
@@ -22,3 +24,19 @@ export const STREAMS = {
   audit: { name: 'GW_AUDIT', subjects: [SUBJECTS.auditAll] },
 } as const;
 export type StreamSpec = (typeof STREAMS)[keyof typeof STREAMS];
+
+/**
+ * GW_USAGE keeps usage events at most GW_USAGE_MAX_AGE_DAYS (and GW_USAGE_MAX_BYTES when set),
+ * so it does not grow forever. Billing acknowledges events within seconds; the limit only
+ * matters when billing is down longer than it, and then the oldest unbilled events are lost,
+ * so keep it well above any outage you plan for. Producer (proxy) and consumer (billing) both
+ * declare the stream and read the same variables.
+ */
+export const usageStreamEnv = {
+  GW_USAGE_MAX_AGE_DAYS: env.integer(14, { min: 1, max: 3650 }),
+  GW_USAGE_MAX_BYTES: env.integer(0, { min: 0 }),
+};
+
+export function usageStreamLimits(config: { GW_USAGE_MAX_AGE_DAYS: number; GW_USAGE_MAX_BYTES: number }) {
+  return { maxAgeMs: config.GW_USAGE_MAX_AGE_DAYS * 86_400_000, maxBytes: config.GW_USAGE_MAX_BYTES };
+}

@@ -6,3 +6,5 @@ export * from './process.js';
 export * from './redis.js';
 export * from './nats.js';
 export * from './smtp-sink.js';
+export * from './mock-upstream.js';
+export * from './route-ready.js';

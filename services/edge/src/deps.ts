@@ -1,5 +1,5 @@
 import type { AddressList, PromiseClient } from '@gw/kit';
-import type { accounts, config as configPb, keypool, news } from '@gw/proto';
+import type { accounts, billing, config as configPb, keypool, news } from '@gw/proto';
 import type { AuthCache } from './auth/auth-cache.js';
 import type { FailedAuthLimiter } from './auth/failed-auth.js';
 import type { KeyUseRecorder } from './auth/key-use.js';
@@ -17,5 +17,6 @@ export interface EdgeDeps {
   keypool: PromiseClient<keypool.KeypoolServiceClient>;
   configs: PromiseClient<configPb.ConfigServiceClient>;
   news: PromiseClient<news.NewsServiceClient>;
+  billing: PromiseClient<billing.BillingServiceClient>;
   health: () => Promise<HealthReport>;
 }

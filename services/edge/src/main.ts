@@ -8,7 +8,7 @@ import {
   SUBJECTS,
   subscribeEvents,
 } from '@gw/kit';
-import { accounts, config as configPb, events, keypool, news } from '@gw/proto';
+import { accounts, billing, config as configPb, events, keypool, news } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
 import { FailedAuthLimiter } from './auth/failed-auth.js';
 import { KeyUseRecorder } from './auth/key-use.js';
@@ -35,6 +35,11 @@ runService('edge', async (log, metrics) => {
     config.GW_INTERNAL_TOKEN,
   );
   const newsClient = createGrpcClient(news.NewsServiceClient, config.NEWS_ADDR, config.GW_INTERNAL_TOKEN);
+  const billingClient = createGrpcClient(
+    billing.BillingServiceClient,
+    config.BILLING_ADDR,
+    config.GW_INTERNAL_TOKEN,
+  );
   const cache = new AuthCache(
     async (keyHash) => {
       try {
@@ -83,6 +88,7 @@ runService('edge', async (log, metrics) => {
       keypool: keypoolClient,
       configs: configClient,
       news: newsClient,
+      billing: billingClient,
       health: healthChecker(config),
     },
     log,
@@ -112,6 +118,7 @@ runService('edge', async (log, metrics) => {
         keypoolClient.close();
         configClient.close();
         newsClient.close();
+        billingClient.close();
       },
     ],
   ];

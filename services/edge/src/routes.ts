@@ -1,4 +1,7 @@
+import { dashboardBill } from './http/dashboard/bill/get.js';
+import { getXBill } from './http/x-bill/get.js';
 import { dashboardInfo } from './http/dashboard/info/get.js';
+import { dashboardLive } from './http/dashboard/live/get.js';
 import { dashboardLogs } from './http/dashboard/logs/get.js';
 import { getAudit } from './http/x-audit/get.js';
 import { getDnaOne } from './http/x-dna/[identifier]/get.js';
@@ -70,6 +73,10 @@ export const ROUTES: readonly Route[] = [
   deleteUser,
   dashboardInfo('/dashboard/info'),
   dashboardInfo('/dashboard/x-user-info'),
+  // Billing: the caller's usage views.
+  dashboardLive,
+  dashboardBill,
+  getXBill,
   getInfo,
   dashboardLogs('/dashboard/logs'),
   dashboardLogs('/dashboard/x-user-logs'),

@@ -6,6 +6,7 @@ import {
   selfAddressEnv,
   serviceEnv,
   tenantPrivateEnv,
+  usageStreamEnv,
 } from '@gw/kit';
 import { z } from 'zod';
 
@@ -14,6 +15,8 @@ const positiveInt = (fallback: number) => env.integer(fallback, { min: 1 });
 const shape = {
   ...serviceEnv,
   ...natsEnv,
+  /** GW_USAGE's retention (declared by the proxy and billing alike). */
+  ...usageStreamEnv,
   /**
    * Every <SERVICE>_ADDR (PROXY_ADDR is where this server listens and the edge dials it;
    * KEYPOOL_ADDR and CONFIG_ADDR are dialled), GW_EDGE_PORT, GW_PUBLIC_URL and GW_SELF_HOSTS:

@@ -10,6 +10,7 @@ import {
   selfAddressesOf,
   splitAddress,
   STREAMS,
+  usageStreamLimits,
 } from '@gw/kit';
 import { config as configProto, keypool } from '@gw/proto';
 import { loadProxyConfig } from './config.js';
@@ -35,7 +36,7 @@ runService('proxy', async (log, metrics) => {
   log.level = config.LOG_LEVEL;
 
   const nc = await connectNats(config.NATS_URL, 'proxy', log);
-  await ensureStream(nc, STREAMS.usage);
+  await ensureStream(nc, STREAMS.usage, usageStreamLimits(config));
   const outbox = new FileUsageOutbox({
     dir: join(config.GW_DATA_DIR, 'proxy', 'outbox'),
     max: config.PROXY_OUTBOX_MAX,

@@ -13,7 +13,7 @@ import { RealtimeSessions } from '../src/transport/http/realtime-sessions.js';
 import { createHttpServer } from '../src/transport/http/server.js';
 import { CloudBTokens } from '../src/transport/upstream/cloud-b-tokens.js';
 import { UpstreamClient } from '../src/transport/upstream/http.js';
-import { MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from '@gw/testkit';
 
 /**
  * The proxy's HTTP server in-process against the mock upstream, with in-memory ports: for the

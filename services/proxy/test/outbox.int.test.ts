@@ -5,7 +5,7 @@ import { STREAMS } from '@gw/kit';
 import { startGateway, startProcess, waitFor, type Gateway, type RunningProcess } from '@gw/testkit';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from '@gw/testkit';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const NATS_SERVER = '/usr/sbin/nats-server';

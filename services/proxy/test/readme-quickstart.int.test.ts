@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createTestDatabase, startGateway, type Gateway, type TestDatabase } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from './mock-upstream.js';
-import { waitForRoute } from './route-ready.js';
+import { MockUpstream } from '@gw/testkit';
+import { waitForRoute } from '@gw/testkit';
 
 /**
  * The README's quickstart, run as written: each `<!-- quickstart:<name> -->` block is taken from

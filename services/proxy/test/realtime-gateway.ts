@@ -5,7 +5,7 @@ import { startGateway, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, expect } from 'vitest';
 import WebSocket from 'ws';
-import { MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from '@gw/testkit';
 
 /** A realtime client through the edge; resolves once the socket is open (or with the refusal status). */
 export function openSession(

@@ -4,7 +4,7 @@ import { waitFor } from '@gw/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openSession, session, useRealtimeGateway } from './realtime-gateway.js';
-import { waitForRoute } from './route-ready.js';
+import { waitForRoute } from '@gw/testkit';
 
 /**
  * A realtime session ends within a second of its account being disabled, suspended or deleted, its

@@ -3,7 +3,7 @@ import { waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openSession, session, useRealtimeGateway } from './realtime-gateway.js';
-import { waitForRoute } from './route-ready.js';
+import { waitForRoute } from '@gw/testkit';
 
 /**
  * The upstream side of a realtime session: the next key when upstream refuses one, and a flood

@@ -2,7 +2,7 @@ import { SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
 import { freePort, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { waitForRoute } from './route-ready.js';
+import { waitForRoute } from '@gw/testkit';
 import { useRelayGateway } from './relay-gateway.js';
 
 /**

@@ -5,8 +5,8 @@ import { startGateway, type Gateway } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { MockUpstream } from './mock-upstream.js';
-import { waitForRoute } from './route-ready.js';
+import { MockUpstream } from '@gw/testkit';
+import { waitForRoute } from '@gw/testkit';
 
 export interface RelayGateway {
   gw: Gateway;

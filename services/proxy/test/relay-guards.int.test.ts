@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PoolKey } from '../src/domain/pool.js';
 import { guardedLookup } from '../src/transport/upstream/address-guard.js';
 import { startInProcessProxy, type InProcessProxy } from './in-process-proxy.js';
-import type { MockUpstream } from './mock-upstream.js';
+import type { MockUpstream } from '@gw/testkit';
 
 /**
  * The relay in-process against the mock upstream, with in-memory ports: the guards and stream

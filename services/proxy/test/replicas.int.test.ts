@@ -1,6 +1,6 @@
 import { createUser, keyTestEnv, randomSecret, startGateway, waitFor, type Gateway } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from '@gw/testkit';
 
 interface RouteView {
   Level: number | null;

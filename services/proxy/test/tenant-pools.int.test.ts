@@ -12,7 +12,7 @@ import {
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from './mock-upstream.js';
+import { MockUpstream } from '@gw/testkit';
 
 interface Tenant {
   owner: Created;

@@ -1,8 +1,9 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import { planSpendUpTo, viewOf } from './lots.js';
-import type { DebitTarget } from './ports/accounts.js';
+import { announceCharge, chargeLocked, lockChargeTarget } from './charge.js';
+import { viewOf } from './lots.js';
 import type { AccountsDeps } from './ports/deps.js';
-import { applySpend } from './spend.js';
+
+export { crossedFloor } from './charge.js';
 
 export interface DebitInput {
   accountId: bigint;
@@ -20,6 +21,17 @@ export interface DebitResult {
   replayed: boolean;
 }
 
+/** The checks a usage charge's amount and key pass, for Debit and each DebitBatch item. */
+export function debitInputProblem(amountNano: bigint, idempotencyKey: string): string | undefined {
+  if (amountNano < 0n) {
+    return 'amount must not be negative';
+  }
+  if (idempotencyKey === '' || idempotencyKey.length > 200) {
+    return 'idempotency_key must be 1-200 characters';
+  }
+  return undefined;
+}
+
 /**
  * Charges one usage event, post-paid (docs/decisions.md §1): never refused for lack of credit.
  * The lots pay what they hold, earliest expiry first; the rest becomes debt_nano on the account,
@@ -32,26 +44,16 @@ export interface DebitResult {
  * the month's first SoftLimit crossing enqueues one alert mail. Usage of a deleted account is
  * charged to its nearest live ancestor (docs/decisions.md §4).
  */
-/** True when a debit of amountNano took the balance from above the floor to at or below it. */
-export function crossedFloor(balanceAfterNano: bigint, amountNano: bigint, floorNano: bigint): boolean {
-  return balanceAfterNano <= floorNano && balanceAfterNano + amountNano > floorNano;
-}
-
 export async function debit(deps: AccountsDeps, input: DebitInput): Promise<DebitResult> {
   const { amountNano, idempotencyKey } = input;
-  if (amountNano < 0n) {
-    throw new AppError(ErrorCode.InvalidRequest, 'amount must not be negative');
-  }
-  if (idempotencyKey === '' || idempotencyKey.length > 200) {
-    throw new AppError(ErrorCode.InvalidRequest, 'idempotency_key must be 1-200 characters');
+  const problem = debitInputProblem(amountNano, idempotencyKey);
+  if (problem) {
+    throw new AppError(ErrorCode.InvalidRequest, problem);
   }
   const now = deps.clock.now();
   const outcome = await deps.store.transaction(async (tx) => {
-    let target: DebitTarget | undefined = await tx.accounts.lockForDebit(input.accountId);
-    for (let hops = 0; target?.deleted && target.account.parentId !== null && hops < 64; hops++) {
-      target = await tx.accounts.lockForDebit(target.account.parentId);
-    }
-    if (!target || target.deleted) {
+    const target = await lockChargeTarget(tx, input.accountId);
+    if (!target) {
       throw new AppError(ErrorCode.NotFound, 'no such account');
     }
     const { account } = target;
@@ -66,13 +68,10 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
       const lots = await tx.lots.live([existing.accountId], now);
       return {
         ledgerId: existing.id,
+        charge: undefined,
         accountId: existing.accountId,
         balanceNano: existing.accountId === account.id ? viewOf(account, lots, now).balanceNano : 0n,
         spendBlocked: account.spendBlocked,
-        replayed: true,
-        blockedNow: false,
-        dailyReachedNow: false,
-        softAlertMonth: undefined,
       };
     }
     const ledgerId = await tx.ledger.insert({
@@ -85,45 +84,17 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     if (ledgerId === undefined) {
       throw new AppError(ErrorCode.Conflict, 'this usage event was already charged');
     }
-    const plan = planSpendUpTo(await tx.lots.lockSpendable(account.id, now), amountNano, now);
-    for (const step of plan.steps) {
-      if (!(await tx.lots.take(step.lotId, step.takeNano))) {
-        throw new Error('a locked lot did not hold its planned amount');
-      }
-    }
-    if (plan.shortfallNano > 0n) {
-      await tx.accounts.addDebt(account.id, plan.shortfallNano);
-    }
-    const spend = applySpend({ ...account, softAlertMonth: target.softAlertMonth }, amountNano, now);
-    await tx.accounts.setSpend(account.id, spend.next);
-    const lots = await tx.lots.live([account.id], now);
-    const after = { ...account, debtNano: account.debtNano + plan.shortfallNano };
-    return {
-      ledgerId,
-      accountId: account.id,
-      balanceNano: viewOf(after, lots, now).balanceNano,
-      spendBlocked: spend.next.spendBlocked,
-      replayed: false,
-      blockedNow: spend.blockedNow,
-      dailyReachedNow: spend.dailyReachedNow,
-      softAlertMonth: spend.softAlertMonth,
-    };
+    const charge = await chargeLocked(tx, target, amountNano, now);
+    return { ledgerId, charge, ...charge };
   });
-  // The edges admit AI calls from cached accounts: each crossing tells them to look again.
-  if (outcome.blockedNow) {
-    deps.events.accountChanged(outcome.accountId, 'spend_blocked');
-  } else if (outcome.dailyReachedNow) {
-    deps.events.accountChanged(outcome.accountId, 'daily_limit');
-  } else if (
-    !outcome.replayed &&
-    crossedFloor(outcome.balanceNano, amountNano, deps.policy.apiBalanceFloorNano)
-  ) {
-    // The edges admit AI calls from a cached balance; this one just went to or below the floor.
-    deps.events.accountChanged(outcome.accountId, 'balance_low');
+  if (outcome.charge) {
+    await announceCharge(deps, outcome.charge, amountNano);
   }
-  if (outcome.softAlertMonth) {
-    await deps.alerts.softLimitReached(outcome.accountId, outcome.softAlertMonth);
-  }
-  const { blockedNow: _blocked, dailyReachedNow: _daily, softAlertMonth: _month, ...result } = outcome;
-  return result;
+  return {
+    ledgerId: outcome.ledgerId,
+    accountId: outcome.accountId,
+    balanceNano: outcome.balanceNano,
+    spendBlocked: outcome.spendBlocked,
+    replayed: outcome.charge === undefined,
+  };
 }

@@ -54,6 +54,16 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return rows.map(toRecord);
   }
 
+  async chargeRates(ids: readonly bigint[]) {
+    if (ids.length === 0) {
+      return [];
+    }
+    return this.db
+      .select({ id: accounts.id, rates: accounts.rates, factor: accounts.factor })
+      .from(accounts)
+      .where(inArray(accounts.id, [...ids]));
+  }
+
   async findOne(where: AccountLookup, dnaPrefix: string) {
     const [row] = await this.db
       .select()

@@ -83,6 +83,7 @@ export const ledger = accountsSchema.table('ledger', {
   accountId: nano('account_id').notNull(),
   counterpartyId: nano('counterparty_id'),
   amountNano: nano('amount_nano').notNull(),
+  description: text('description'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });
 

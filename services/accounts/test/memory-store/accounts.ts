@@ -95,6 +95,12 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
       .map(toRecord);
   }
 
+  async chargeRates(ids: readonly bigint[]) {
+    return [...this.rows.values()]
+      .filter((row) => ids.includes(row.id))
+      .map((row) => ({ id: row.id, rates: row.rates, factor: row.factor }));
+  }
+
   async findOne(where: AccountLookup, dnaPrefix: string) {
     const row = this.liveRows().find(
       (candidate) => matches(candidate, where) && candidate.dna.startsWith(dnaPrefix),

@@ -25,6 +25,23 @@ export class MemoryLedger implements Ledger {
     return id;
   }
 
+  async insertMany(rows: readonly LedgerRow[]) {
+    for (const row of rows) {
+      await this.insert(row);
+    }
+  }
+
+  async findMany(keys: readonly string[], kind: LedgerKind) {
+    const found = new Map<string, { accountId: bigint; amountNano: bigint }>();
+    for (const key of keys) {
+      const entry = await this.find(key, kind);
+      if (entry && !found.has(key)) {
+        found.set(key, { accountId: entry.accountId, amountNano: entry.amountNano });
+      }
+    }
+    return found;
+  }
+
   async find(idempotencyKey: string, kind: LedgerKind) {
     const entry = this.tables().ledger.find(
       (row) => row.idempotencyKey === idempotencyKey && row.kind === kind,

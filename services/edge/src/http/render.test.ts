@@ -2,6 +2,8 @@ import { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
 import { managementView, userInfoView } from './render.js';
 
+const NO_USAGE = { today: { requests: 0, tokens: 0, cost: 0 }, month: { requests: 0, tokens: 0, cost: 0 } };
+
 /** An Account as it arrives over the wire. */
 const received = (account: Partial<accounts.Account>) =>
   accounts.Account.decode(accounts.Account.encode(accounts.Account.fromPartial(account)).finish());
@@ -23,7 +25,7 @@ describe('ModelLimits of an account view', () => {
       'gpt-4o*': { rpm: 5, tpm: 9, tpd: 0 },
       o1: { rph: 2 },
     });
-    expect(userInfoView(account).model_limits).toEqual({
+    expect(userInfoView(account, NO_USAGE).model_limits).toEqual({
       'gpt-4o*': { rpm: 5, tpm: 9 },
       o1: { rpm: 0, tpm: 0 },
     });
@@ -34,7 +36,7 @@ describe('ModelLimits of an account view', () => {
     const account = received({ modelLimitsJson: '{"gpt-*":{"rpm":5,"tph":3}}' });
     expect(account.modelLimits).toBeUndefined();
     expect(managementView(account).ModelLimits).toEqual({ 'gpt-*': { rpm: 5, tph: 3 } });
-    expect(userInfoView(account).model_limits).toEqual({ 'gpt-*': { rpm: 5, tpm: 0 } });
+    expect(userInfoView(account, NO_USAGE).model_limits).toEqual({ 'gpt-*': { rpm: 5, tpm: 0 } });
     expect(managementView(received({})).ModelLimits).toEqual({});
   });
 });

@@ -1,5 +1,6 @@
 import { accountModelLimits, nanoToUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
+import type { UsageBlock } from './usage/account-usage.js';
 import type { ManagementView, UserInfoView } from './views.js';
 
 type Account = accounts.Account;
@@ -71,10 +72,10 @@ function listOf(text: string): string[] {
 }
 
 /**
- * The nested `user_info` form of /dashboard/info and /x-info. Usage cost comes from the
- * account's day and month spend; request and token counts are billing's and read 0 here.
+ * The nested `user_info` form of /dashboard/info and /x-info; `usage` is billing's count of the
+ * account's calls today and this month (UTC).
  */
-export function userInfoView(account: Account): UserInfoView {
+export function userInfoView(account: Account, usage: UsageBlock): UserInfoView {
   return {
     object: 'user_info' as const,
     user: {
@@ -111,10 +112,7 @@ export function userInfoView(account: Account): UserInfoView {
       tph: Number(account.tph),
       tpd: Number(account.tpd),
     },
-    usage: {
-      today: { requests: 0, tokens: 0, cost: nanoToUsd(account.daySpendNano) },
-      month: { requests: 0, tokens: 0, cost: nanoToUsd(account.monthSpendNano) },
-    },
+    usage,
     restrictions: {
       allow_ips: listOf(account.allowIps),
       allow_models: listOf(account.allowModels),

@@ -90,6 +90,8 @@ export interface AccountReads {
   findRoot(): Promise<AccountRecord | undefined>;
   /** Live accounts with these ids, in no particular order (an account's ancestors). */
   findByIds(ids: readonly bigint[]): Promise<AccountRecord[]>;
+  /** Rates and Factor of these accounts, deleted ones included; unknown ids are left out. */
+  chargeRates(ids: readonly bigint[]): Promise<Array<{ id: bigint; rates: number; factor: number }>>;
   /** Identifier lookup among rows whose DNA starts with dnaPrefix. */
   findOne(where: AccountLookup, dnaPrefix: string): Promise<AccountRecord | undefined>;
   /** One page of live accounts matching the query, and how many match in all. */

@@ -10,12 +10,21 @@ export interface LedgerRow {
   accountId: bigint;
   counterpartyId: bigint | null;
   amountNano: bigint;
+  /** What the row is for (a usage row: the model); never a secret. */
+  description?: string;
 }
 
 /** The money ledger, inside a transaction: one row per balance change, unique per (key, account, kind). */
 export interface Ledger {
   /** Inserts a row; undefined when (key, account, kind) is already recorded. */
   insert(row: LedgerRow): Promise<bigint | undefined>;
+  /** Inserts rows in one statement; a row whose (key, account, kind) is recorded is skipped. */
+  insertMany(rows: readonly LedgerRow[]): Promise<void>;
+  /** The earliest row of each of these idempotency keys of this kind, on any account. */
+  findMany(
+    keys: readonly string[],
+    kind: LedgerKind,
+  ): Promise<Map<string, { accountId: bigint; amountNano: bigint }>>;
   /** The earliest row of this idempotency key and kind, on any account. */
   find(
     idempotencyKey: string,

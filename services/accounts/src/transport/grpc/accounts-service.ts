@@ -4,6 +4,8 @@ import { authenticateKey } from '../../domain/authenticate-key.js';
 import { createAccount } from '../../domain/create-account.js';
 import { checkConservation, type ConservationTotals } from '../../domain/check-conservation.js';
 import { debit } from '../../domain/debit.js';
+import { getChargeRates } from '../../domain/get-charge-rates.js';
+import { debitBatch, type DebitItemOutcome } from '../../domain/debit-batch.js';
 import { listOperations } from '../../domain/list-operations.js';
 import { deleteAccount } from '../../domain/delete-account.js';
 import { listAccounts } from '../../domain/list-accounts.js';
@@ -16,7 +18,14 @@ import type { SignupDeps } from '../../domain/signup-ports.js';
 import { fromProtoFields, toProtoAccount } from './mappers.js';
 import { signupHandlers } from './signup-service.js';
 
-const { Reach } = pb;
+const { Reach, DebitOutcome } = pb;
+
+const DEBIT_OUTCOMES: Record<DebitItemOutcome, pb.DebitOutcome> = {
+  charged: DebitOutcome.DEBIT_OUTCOME_CHARGED,
+  replayed: DebitOutcome.DEBIT_OUTCOME_REPLAYED,
+  conflict: DebitOutcome.DEBIT_OUTCOME_CONFLICT,
+  no_account: DebitOutcome.DEBIT_OUTCOME_NO_ACCOUNT,
+};
 
 function toProtoTotals(totals: ConservationTotals): pb.ConservationTotals {
   return {
@@ -125,6 +134,22 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
         balanceNano: charged.balanceNano,
         spendBlocked: charged.spendBlocked,
         replayed: charged.replayed,
+      };
+    },
+    debitBatch: async (request) => {
+      const results = await debitBatch(deps, request.items);
+      return {
+        results: results.map((result) => ({
+          idempotencyKey: result.idempotencyKey,
+          outcome: DEBIT_OUTCOMES[result.outcome],
+          chargedAccountId: result.chargedAccountId,
+        })),
+      };
+    },
+    getChargeRates: async (request) => {
+      const rates = await getChargeRates(deps, request.accountIds);
+      return {
+        rates: rates.map((entry) => ({ accountId: entry.id, rates: entry.rates, factor: entry.factor })),
       };
     },
     rotateKey: async (request) => {

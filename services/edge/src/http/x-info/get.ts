@@ -3,6 +3,7 @@ import { accounts } from '@gw/proto';
 import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
 import { userInfoView } from '../render.js';
+import { accountUsage } from '../usage/account-usage.js';
 import { userInfoSchema } from '../views.js';
 import { parseBody, type Route } from '../route.js';
 
@@ -35,6 +36,7 @@ export const getInfo: Route = {
     if (!account) {
       throw new Error('accounts answered without an account');
     }
-    res.json(userInfoView(account));
+    const usage = await accountUsage(deps, account.id, new Date());
+    res.json(userInfoView(account, usage.block()));
   },
 };

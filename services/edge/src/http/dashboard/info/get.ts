@@ -1,6 +1,7 @@
 import { ownAccount } from '../own-account.js';
 import { userInfoView } from '../../render.js';
 import type { Route } from '../../route.js';
+import { accountUsage } from '../../usage/account-usage.js';
 import { userInfoSchema } from '../../views.js';
 
 /** GET /dashboard/info (old path /dashboard/x-user-info): the caller's own `user_info`. */
@@ -12,7 +13,8 @@ export function dashboardInfo(path: string): Route {
     doc: { summary: "The caller's own user_info", tag: 'dashboard', response: userInfoSchema },
     async handle(deps, _req, res) {
       const account = await ownAccount(deps, res);
-      res.json(userInfoView(account));
+      const usage = await accountUsage(deps, account.id, new Date());
+      res.json(userInfoView(account, usage.block()));
     },
   };
 }

@@ -69,6 +69,56 @@ export function reachToJSON(object: Reach): string {
   }
 }
 
+export enum DebitOutcome {
+  DEBIT_OUTCOME_UNSPECIFIED = 0,
+  DEBIT_OUTCOME_CHARGED = 1,
+  /** DEBIT_OUTCOME_REPLAYED - the key was charged before with this amount: nothing moved */
+  DEBIT_OUTCOME_REPLAYED = 2,
+  /** DEBIT_OUTCOME_CONFLICT - the key was charged before with another amount: nothing moved */
+  DEBIT_OUTCOME_CONFLICT = 3,
+  /** DEBIT_OUTCOME_NO_ACCOUNT - neither the account nor a live ancestor exists: nothing moved */
+  DEBIT_OUTCOME_NO_ACCOUNT = 4,
+}
+
+export function debitOutcomeFromJSON(object: any): DebitOutcome {
+  switch (object) {
+    case 0:
+    case "DEBIT_OUTCOME_UNSPECIFIED":
+      return DebitOutcome.DEBIT_OUTCOME_UNSPECIFIED;
+    case 1:
+    case "DEBIT_OUTCOME_CHARGED":
+      return DebitOutcome.DEBIT_OUTCOME_CHARGED;
+    case 2:
+    case "DEBIT_OUTCOME_REPLAYED":
+      return DebitOutcome.DEBIT_OUTCOME_REPLAYED;
+    case 3:
+    case "DEBIT_OUTCOME_CONFLICT":
+      return DebitOutcome.DEBIT_OUTCOME_CONFLICT;
+    case 4:
+    case "DEBIT_OUTCOME_NO_ACCOUNT":
+      return DebitOutcome.DEBIT_OUTCOME_NO_ACCOUNT;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum DebitOutcome");
+  }
+}
+
+export function debitOutcomeToJSON(object: DebitOutcome): string {
+  switch (object) {
+    case DebitOutcome.DEBIT_OUTCOME_UNSPECIFIED:
+      return "DEBIT_OUTCOME_UNSPECIFIED";
+    case DebitOutcome.DEBIT_OUTCOME_CHARGED:
+      return "DEBIT_OUTCOME_CHARGED";
+    case DebitOutcome.DEBIT_OUTCOME_REPLAYED:
+      return "DEBIT_OUTCOME_REPLAYED";
+    case DebitOutcome.DEBIT_OUTCOME_CONFLICT:
+      return "DEBIT_OUTCOME_CONFLICT";
+    case DebitOutcome.DEBIT_OUTCOME_NO_ACCOUNT:
+      return "DEBIT_OUTCOME_NO_ACCOUNT";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum DebitOutcome");
+  }
+}
+
 /** One credit lot: what is left of a grant and when it stops counting. */
 export interface CreditLot {
   remainingNano: bigint;
@@ -365,6 +415,54 @@ export interface DebitResponse {
   balanceNano: bigint;
   spendBlocked: boolean;
   replayed: boolean;
+}
+
+/**
+ * Many usage charges in one accounts transaction (billing's batches). Each item is charged like
+ * Debit: post-paid, idempotent on its key, a deleted account's usage charged to its nearest live
+ * ancestor. An item that cannot be charged is answered with its outcome; the others still are.
+ */
+export interface DebitBatchItem {
+  accountId: bigint;
+  amountNano: bigint;
+  /** the usage event id */
+  idempotencyKey: string;
+  /** the model, for the ledger reader; never a secret */
+  description: string;
+}
+
+export interface DebitBatchRequest {
+  items: DebitBatchItem[];
+}
+
+export interface DebitBatchResult {
+  idempotencyKey: string;
+  outcome: DebitOutcome;
+  /** the account charged (an ancestor when the account was deleted) */
+  chargedAccountId: bigint;
+}
+
+export interface DebitBatchResponse {
+  /** in the order of the request's items */
+  results: DebitBatchResult[];
+}
+
+/**
+ * The account Rates and Factor billing multiplies a usage event's price by, deleted accounts
+ * included (their late usage is priced at their own Rates). Unknown ids are left out.
+ */
+export interface GetChargeRatesRequest {
+  accountIds: bigint[];
+}
+
+export interface ChargeRates {
+  accountId: bigint;
+  rates: number;
+  factor: number;
+}
+
+export interface GetChargeRatesResponse {
+  rates: ChargeRates[];
 }
 
 export interface RotateKeyRequest {
@@ -4873,6 +4971,664 @@ export const DebitResponse: MessageFns<DebitResponse> = {
   },
 };
 
+function createBaseDebitBatchItem(): DebitBatchItem {
+  return { accountId: 0n, amountNano: 0n, idempotencyKey: "", description: "" };
+}
+
+export const DebitBatchItem: MessageFns<DebitBatchItem> = {
+  encode(message: DebitBatchItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.amountNano !== 0n) {
+      if (BigInt.asIntN(64, message.amountNano) !== message.amountNano) {
+        throw new globalThis.Error("value provided for field message.amountNano of type int64 too large");
+      }
+      writer.uint32(16).int64(message.amountNano);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(26).string(message.idempotencyKey);
+    }
+    if (message.description !== "") {
+      writer.uint32(34).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DebitBatchItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDebitBatchItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amountNano = reader.int64() as bigint;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DebitBatchItem {
+    return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      amountNano: isSet(object.amountNano)
+        ? BigInt(object.amountNano)
+        : isSet(object.amount_nano)
+        ? BigInt(object.amount_nano)
+        : 0n,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: DebitBatchItem): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.amountNano !== 0n) {
+      obj.amountNano = message.amountNano.toString();
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DebitBatchItem>, I>>(base?: I): DebitBatchItem {
+    return DebitBatchItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DebitBatchItem>, I>>(object: I): DebitBatchItem {
+    const message = createBaseDebitBatchItem();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.amountNano = (object.amountNano !== undefined && object.amountNano !== null)
+      ? BigInt(object.amountNano)
+      : 0n;
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.description = object.description ?? "";
+    return message;
+  },
+};
+
+function createBaseDebitBatchRequest(): DebitBatchRequest {
+  return { items: [] };
+}
+
+export const DebitBatchRequest: MessageFns<DebitBatchRequest> = {
+  encode(message: DebitBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      DebitBatchItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DebitBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDebitBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(DebitBatchItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DebitBatchRequest {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => DebitBatchItem.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: DebitBatchRequest): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => DebitBatchItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DebitBatchRequest>, I>>(base?: I): DebitBatchRequest {
+    return DebitBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DebitBatchRequest>, I>>(object: I): DebitBatchRequest {
+    const message = createBaseDebitBatchRequest();
+    message.items = object.items?.map((e) => DebitBatchItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDebitBatchResult(): DebitBatchResult {
+  return { idempotencyKey: "", outcome: 0, chargedAccountId: 0n };
+}
+
+export const DebitBatchResult: MessageFns<DebitBatchResult> = {
+  encode(message: DebitBatchResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.idempotencyKey !== "") {
+      writer.uint32(10).string(message.idempotencyKey);
+    }
+    if (message.outcome !== 0) {
+      writer.uint32(16).int32(message.outcome);
+    }
+    if (message.chargedAccountId !== 0n) {
+      if (BigInt.asIntN(64, message.chargedAccountId) !== message.chargedAccountId) {
+        throw new globalThis.Error("value provided for field message.chargedAccountId of type int64 too large");
+      }
+      writer.uint32(24).int64(message.chargedAccountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DebitBatchResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDebitBatchResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.chargedAccountId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DebitBatchResult {
+    return {
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      outcome: isSet(object.outcome) ? debitOutcomeFromJSON(object.outcome) : 0,
+      chargedAccountId: isSet(object.chargedAccountId)
+        ? BigInt(object.chargedAccountId)
+        : isSet(object.charged_account_id)
+        ? BigInt(object.charged_account_id)
+        : 0n,
+    };
+  },
+
+  toJSON(message: DebitBatchResult): unknown {
+    const obj: any = {};
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.outcome !== 0) {
+      obj.outcome = debitOutcomeToJSON(message.outcome);
+    }
+    if (message.chargedAccountId !== 0n) {
+      obj.chargedAccountId = message.chargedAccountId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DebitBatchResult>, I>>(base?: I): DebitBatchResult {
+    return DebitBatchResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DebitBatchResult>, I>>(object: I): DebitBatchResult {
+    const message = createBaseDebitBatchResult();
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.outcome = object.outcome ?? 0;
+    message.chargedAccountId = (object.chargedAccountId !== undefined && object.chargedAccountId !== null)
+      ? BigInt(object.chargedAccountId)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseDebitBatchResponse(): DebitBatchResponse {
+  return { results: [] };
+}
+
+export const DebitBatchResponse: MessageFns<DebitBatchResponse> = {
+  encode(message: DebitBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      DebitBatchResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DebitBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDebitBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(DebitBatchResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DebitBatchResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => DebitBatchResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DebitBatchResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => DebitBatchResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DebitBatchResponse>, I>>(base?: I): DebitBatchResponse {
+    return DebitBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DebitBatchResponse>, I>>(object: I): DebitBatchResponse {
+    const message = createBaseDebitBatchResponse();
+    message.results = object.results?.map((e) => DebitBatchResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetChargeRatesRequest(): GetChargeRatesRequest {
+  return { accountIds: [] };
+}
+
+export const GetChargeRatesRequest: MessageFns<GetChargeRatesRequest> = {
+  encode(message: GetChargeRatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.accountIds) {
+        if (BigInt.asIntN(64, v) !== v) {
+          throw new globalThis.Error("a value provided in array field accountIds of type int64 is too large");
+        }
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChargeRatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChargeRatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.accountIds.push(reader.int64() as bigint);
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.accountIds.push(reader.int64() as bigint);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChargeRatesRequest {
+    return {
+      accountIds: globalThis.Array.isArray(object?.accountIds)
+        ? object.accountIds.map((e: any) => BigInt(e))
+        : globalThis.Array.isArray(object?.account_ids)
+        ? object.account_ids.map((e: any) => BigInt(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetChargeRatesRequest): unknown {
+    const obj: any = {};
+    if (message.accountIds?.length) {
+      obj.accountIds = message.accountIds.map((e) => e.toString());
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChargeRatesRequest>, I>>(base?: I): GetChargeRatesRequest {
+    return GetChargeRatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChargeRatesRequest>, I>>(object: I): GetChargeRatesRequest {
+    const message = createBaseGetChargeRatesRequest();
+    message.accountIds = object.accountIds?.map((e) => BigInt(e)) || [];
+    return message;
+  },
+};
+
+function createBaseChargeRates(): ChargeRates {
+  return { accountId: 0n, rates: 0, factor: 0 };
+}
+
+export const ChargeRates: MessageFns<ChargeRates> = {
+  encode(message: ChargeRates, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.rates !== 0) {
+      writer.uint32(17).double(message.rates);
+    }
+    if (message.factor !== 0) {
+      writer.uint32(25).double(message.factor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChargeRates {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChargeRates();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.rates = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.factor = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChargeRates {
+    return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      rates: isSet(object.rates) ? globalThis.Number(object.rates) : 0,
+      factor: isSet(object.factor) ? globalThis.Number(object.factor) : 0,
+    };
+  },
+
+  toJSON(message: ChargeRates): unknown {
+    const obj: any = {};
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.rates !== 0) {
+      obj.rates = floatToJson(message.rates);
+    }
+    if (message.factor !== 0) {
+      obj.factor = floatToJson(message.factor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChargeRates>, I>>(base?: I): ChargeRates {
+    return ChargeRates.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChargeRates>, I>>(object: I): ChargeRates {
+    const message = createBaseChargeRates();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.rates = object.rates ?? 0;
+    message.factor = object.factor ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetChargeRatesResponse(): GetChargeRatesResponse {
+  return { rates: [] };
+}
+
+export const GetChargeRatesResponse: MessageFns<GetChargeRatesResponse> = {
+  encode(message: GetChargeRatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.rates) {
+      ChargeRates.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChargeRatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChargeRatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rates.push(ChargeRates.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChargeRatesResponse {
+    return {
+      rates: globalThis.Array.isArray(object?.rates) ? object.rates.map((e: any) => ChargeRates.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetChargeRatesResponse): unknown {
+    const obj: any = {};
+    if (message.rates?.length) {
+      obj.rates = message.rates.map((e) => ChargeRates.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChargeRatesResponse>, I>>(base?: I): GetChargeRatesResponse {
+    return GetChargeRatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChargeRatesResponse>, I>>(object: I): GetChargeRatesResponse {
+    const message = createBaseGetChargeRatesResponse();
+    message.rates = object.rates?.map((e) => ChargeRates.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseRotateKeyRequest(): RotateKeyRequest {
   return { callerId: 0n, confirm: "", key: undefined, root: false, ipAddress: "" };
 }
@@ -7079,6 +7835,26 @@ export const AccountsServiceService = {
     responseSerialize: (value: DebitResponse): Buffer => Buffer.from(DebitResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DebitResponse => DebitResponse.decode(value),
   },
+  debitBatch: {
+    path: "/gw.accounts.v1.AccountsService/DebitBatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DebitBatchRequest): Buffer => Buffer.from(DebitBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DebitBatchRequest => DebitBatchRequest.decode(value),
+    responseSerialize: (value: DebitBatchResponse): Buffer => Buffer.from(DebitBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DebitBatchResponse => DebitBatchResponse.decode(value),
+  },
+  getChargeRates: {
+    path: "/gw.accounts.v1.AccountsService/GetChargeRates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChargeRatesRequest): Buffer =>
+      Buffer.from(GetChargeRatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChargeRatesRequest => GetChargeRatesRequest.decode(value),
+    responseSerialize: (value: GetChargeRatesResponse): Buffer =>
+      Buffer.from(GetChargeRatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChargeRatesResponse => GetChargeRatesResponse.decode(value),
+  },
   rotateKey: {
     path: "/gw.accounts.v1.AccountsService/RotateKey" as const,
     requestStream: false as const,
@@ -7164,6 +7940,8 @@ export interface AccountsServiceServer extends UntypedServiceImplementation {
   deleteAccount: handleUnaryCall<DeleteAccountRequest, DeleteAccountResponse>;
   transfer: handleUnaryCall<TransferRequest, TransferResponse>;
   debit: handleUnaryCall<DebitRequest, DebitResponse>;
+  debitBatch: handleUnaryCall<DebitBatchRequest, DebitBatchResponse>;
+  getChargeRates: handleUnaryCall<GetChargeRatesRequest, GetChargeRatesResponse>;
   rotateKey: handleUnaryCall<RotateKeyRequest, RotateKeyResponse>;
   recordKeyUse: handleUnaryCall<RecordKeyUseRequest, RecordKeyUseResponse>;
   listOperations: handleUnaryCall<ListOperationsRequest, ListOperationsResponse>;
@@ -7293,6 +8071,36 @@ export interface AccountsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DebitResponse) => void,
+  ): ClientUnaryCall;
+  debitBatch(
+    request: DebitBatchRequest,
+    callback: (error: ServiceError | null, response: DebitBatchResponse) => void,
+  ): ClientUnaryCall;
+  debitBatch(
+    request: DebitBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DebitBatchResponse) => void,
+  ): ClientUnaryCall;
+  debitBatch(
+    request: DebitBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DebitBatchResponse) => void,
+  ): ClientUnaryCall;
+  getChargeRates(
+    request: GetChargeRatesRequest,
+    callback: (error: ServiceError | null, response: GetChargeRatesResponse) => void,
+  ): ClientUnaryCall;
+  getChargeRates(
+    request: GetChargeRatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChargeRatesResponse) => void,
+  ): ClientUnaryCall;
+  getChargeRates(
+    request: GetChargeRatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChargeRatesResponse) => void,
   ): ClientUnaryCall;
   rotateKey(
     request: RotateKeyRequest,

@@ -23,61 +23,64 @@ export const protobufPackage = "gw.billing.v1";
 
 export const protobufFileName = "gw/billing/v1/billing.proto";
 
-export interface GetBillRequest {
-  callerId: bigint;
-  user: string;
-  /** YYYY-MM-DD */
-  startDate: string;
-  endDate: string;
+export interface GetUsageRequest {
+  /** whose usage; the caller (the edge) decided who may see it */
+  accountIds: bigint[];
+  /** YYYY-MM-DD, UTC, inclusive */
+  startDay: string;
+  /** YYYY-MM-DD, UTC, inclusive */
+  endDay: string;
+  /** one row per account, day and model; else summed over the accounts */
+  byAccount: boolean;
 }
 
-export interface ModelUsage {
+export interface UsageRow {
+  /** 0 when summed over the accounts */
+  accountId: bigint;
+  /** YYYY-MM-DD */
+  day: string;
   model: string;
   requests: bigint;
   promptTokens: bigint;
   completionTokens: bigint;
+  cachedTokens: bigint;
   costNano: bigint;
 }
 
-export interface DailyUsage {
-  aggregationTimestamp: bigint;
-  requests: bigint;
-  promptTokens: bigint;
-  completionTokens: bigint;
-  cachedTokens: bigint;
-  models: ModelUsage[];
+export interface GetUsageResponse {
+  /** ordered by account, day, model */
+  rows: UsageRow[];
 }
 
-export interface GetBillResponse {
-  days: DailyUsage[];
-  queryFeeNano: bigint;
+function createBaseGetUsageRequest(): GetUsageRequest {
+  return { accountIds: [], startDay: "", endDay: "", byAccount: false };
 }
 
-function createBaseGetBillRequest(): GetBillRequest {
-  return { callerId: 0n, user: "", startDate: "", endDate: "" };
-}
-
-export const GetBillRequest: MessageFns<GetBillRequest> = {
-  encode(message: GetBillRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.callerId !== 0n) {
-      if (BigInt.asIntN(64, message.callerId) !== message.callerId) {
-        throw new globalThis.Error("value provided for field message.callerId of type int64 too large");
+export const GetUsageRequest: MessageFns<GetUsageRequest> = {
+  encode(message: GetUsageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.accountIds) {
+        if (BigInt.asIntN(64, v) !== v) {
+          throw new globalThis.Error("a value provided in array field accountIds of type int64 is too large");
+        }
+        writer.int64(v);
       }
-      writer.uint32(8).int64(message.callerId);
+      writer.join();
     }
-    if (message.user !== "") {
-      writer.uint32(18).string(message.user);
+    if (message.startDay !== "") {
+      writer.uint32(18).string(message.startDay);
     }
-    if (message.startDate !== "") {
-      writer.uint32(26).string(message.startDate);
+    if (message.endDay !== "") {
+      writer.uint32(26).string(message.endDay);
     }
-    if (message.endDate !== "") {
-      writer.uint32(34).string(message.endDate);
+    if (message.byAccount !== false) {
+      writer.uint32(32).bool(message.byAccount);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): GetBillRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsageRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -86,24 +89,34 @@ export const GetBillRequest: MessageFns<GetBillRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetBillRequest();
+      const message = createBaseGetUsageRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 8) {
-              break;
+            if (tag === 8) {
+              message.accountIds.push(reader.int64() as bigint);
+
+              continue;
             }
 
-            message.callerId = reader.int64() as bigint;
-            continue;
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.accountIds.push(reader.int64() as bigint);
+              }
+
+              continue;
+            }
+
+            break;
           }
           case 2: {
             if (tag !== 18) {
               break;
             }
 
-            message.user = reader.string();
+            message.startDay = reader.string();
             continue;
           }
           case 3: {
@@ -111,15 +124,15 @@ export const GetBillRequest: MessageFns<GetBillRequest> = {
               break;
             }
 
-            message.startDate = reader.string();
+            message.endDay = reader.string();
             continue;
           }
           case 4: {
-            if (tag !== 34) {
+            if (tag !== 32) {
               break;
             }
 
-            message.endDate = reader.string();
+            message.byAccount = reader.bool();
             continue;
           }
         }
@@ -134,94 +147,122 @@ export const GetBillRequest: MessageFns<GetBillRequest> = {
     }
   },
 
-  fromJSON(object: any): GetBillRequest {
+  fromJSON(object: any): GetUsageRequest {
     return {
-      callerId: isSet(object.callerId)
-        ? BigInt(object.callerId)
-        : isSet(object.caller_id)
-        ? BigInt(object.caller_id)
-        : 0n,
-      user: isSet(object.user) ? globalThis.String(object.user) : "",
-      startDate: isSet(object.startDate)
-        ? globalThis.String(object.startDate)
-        : isSet(object.start_date)
-        ? globalThis.String(object.start_date)
+      accountIds: globalThis.Array.isArray(object?.accountIds)
+        ? object.accountIds.map((e: any) => BigInt(e))
+        : globalThis.Array.isArray(object?.account_ids)
+        ? object.account_ids.map((e: any) => BigInt(e))
+        : [],
+      startDay: isSet(object.startDay)
+        ? globalThis.String(object.startDay)
+        : isSet(object.start_day)
+        ? globalThis.String(object.start_day)
         : "",
-      endDate: isSet(object.endDate)
-        ? globalThis.String(object.endDate)
-        : isSet(object.end_date)
-        ? globalThis.String(object.end_date)
+      endDay: isSet(object.endDay)
+        ? globalThis.String(object.endDay)
+        : isSet(object.end_day)
+        ? globalThis.String(object.end_day)
         : "",
+      byAccount: isSet(object.byAccount)
+        ? globalThis.Boolean(object.byAccount)
+        : isSet(object.by_account)
+        ? globalThis.Boolean(object.by_account)
+        : false,
     };
   },
 
-  toJSON(message: GetBillRequest): unknown {
+  toJSON(message: GetUsageRequest): unknown {
     const obj: any = {};
-    if (message.callerId !== 0n) {
-      obj.callerId = message.callerId.toString();
+    if (message.accountIds?.length) {
+      obj.accountIds = message.accountIds.map((e) => e.toString());
     }
-    if (message.user !== "") {
-      obj.user = message.user;
+    if (message.startDay !== "") {
+      obj.startDay = message.startDay;
     }
-    if (message.startDate !== "") {
-      obj.startDate = message.startDate;
+    if (message.endDay !== "") {
+      obj.endDay = message.endDay;
     }
-    if (message.endDate !== "") {
-      obj.endDate = message.endDate;
+    if (message.byAccount !== false) {
+      obj.byAccount = message.byAccount;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetBillRequest>, I>>(base?: I): GetBillRequest {
-    return GetBillRequest.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<GetUsageRequest>, I>>(base?: I): GetUsageRequest {
+    return GetUsageRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetBillRequest>, I>>(object: I): GetBillRequest {
-    const message = createBaseGetBillRequest();
-    message.callerId = (object.callerId !== undefined && object.callerId !== null) ? BigInt(object.callerId) : 0n;
-    message.user = object.user ?? "";
-    message.startDate = object.startDate ?? "";
-    message.endDate = object.endDate ?? "";
+  fromPartial<I extends Exact<DeepPartial<GetUsageRequest>, I>>(object: I): GetUsageRequest {
+    const message = createBaseGetUsageRequest();
+    message.accountIds = object.accountIds?.map((e) => BigInt(e)) || [];
+    message.startDay = object.startDay ?? "";
+    message.endDay = object.endDay ?? "";
+    message.byAccount = object.byAccount ?? false;
     return message;
   },
 };
 
-function createBaseModelUsage(): ModelUsage {
-  return { model: "", requests: 0n, promptTokens: 0n, completionTokens: 0n, costNano: 0n };
+function createBaseUsageRow(): UsageRow {
+  return {
+    accountId: 0n,
+    day: "",
+    model: "",
+    requests: 0n,
+    promptTokens: 0n,
+    completionTokens: 0n,
+    cachedTokens: 0n,
+    costNano: 0n,
+  };
 }
 
-export const ModelUsage: MessageFns<ModelUsage> = {
-  encode(message: ModelUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const UsageRow: MessageFns<UsageRow> = {
+  encode(message: UsageRow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== 0n) {
+      if (BigInt.asIntN(64, message.accountId) !== message.accountId) {
+        throw new globalThis.Error("value provided for field message.accountId of type int64 too large");
+      }
+      writer.uint32(8).int64(message.accountId);
+    }
+    if (message.day !== "") {
+      writer.uint32(18).string(message.day);
+    }
     if (message.model !== "") {
-      writer.uint32(10).string(message.model);
+      writer.uint32(26).string(message.model);
     }
     if (message.requests !== 0n) {
       if (BigInt.asIntN(64, message.requests) !== message.requests) {
         throw new globalThis.Error("value provided for field message.requests of type int64 too large");
       }
-      writer.uint32(16).int64(message.requests);
+      writer.uint32(32).int64(message.requests);
     }
     if (message.promptTokens !== 0n) {
       if (BigInt.asIntN(64, message.promptTokens) !== message.promptTokens) {
         throw new globalThis.Error("value provided for field message.promptTokens of type int64 too large");
       }
-      writer.uint32(24).int64(message.promptTokens);
+      writer.uint32(40).int64(message.promptTokens);
     }
     if (message.completionTokens !== 0n) {
       if (BigInt.asIntN(64, message.completionTokens) !== message.completionTokens) {
         throw new globalThis.Error("value provided for field message.completionTokens of type int64 too large");
       }
-      writer.uint32(32).int64(message.completionTokens);
+      writer.uint32(48).int64(message.completionTokens);
+    }
+    if (message.cachedTokens !== 0n) {
+      if (BigInt.asIntN(64, message.cachedTokens) !== message.cachedTokens) {
+        throw new globalThis.Error("value provided for field message.cachedTokens of type int64 too large");
+      }
+      writer.uint32(56).int64(message.cachedTokens);
     }
     if (message.costNano !== 0n) {
       if (BigInt.asIntN(64, message.costNano) !== message.costNano) {
         throw new globalThis.Error("value provided for field message.costNano of type int64 too large");
       }
-      writer.uint32(40).int64(message.costNano);
+      writer.uint32(64).int64(message.costNano);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): ModelUsage {
+  decode(input: BinaryReader | Uint8Array, length?: number): UsageRow {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -230,32 +271,32 @@ export const ModelUsage: MessageFns<ModelUsage> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseModelUsage();
+      const message = createBaseUsageRow();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 10) {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accountId = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.day = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
               break;
             }
 
             message.model = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.requests = reader.int64() as bigint;
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.promptTokens = reader.int64() as bigint;
             continue;
           }
           case 4: {
@@ -263,11 +304,35 @@ export const ModelUsage: MessageFns<ModelUsage> = {
               break;
             }
 
-            message.completionTokens = reader.int64() as bigint;
+            message.requests = reader.int64() as bigint;
             continue;
           }
           case 5: {
             if (tag !== 40) {
+              break;
+            }
+
+            message.promptTokens = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.completionTokens = reader.int64() as bigint;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.cachedTokens = reader.int64() as bigint;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
               break;
             }
 
@@ -286,195 +351,15 @@ export const ModelUsage: MessageFns<ModelUsage> = {
     }
   },
 
-  fromJSON(object: any): ModelUsage {
+  fromJSON(object: any): UsageRow {
     return {
+      accountId: isSet(object.accountId)
+        ? BigInt(object.accountId)
+        : isSet(object.account_id)
+        ? BigInt(object.account_id)
+        : 0n,
+      day: isSet(object.day) ? globalThis.String(object.day) : "",
       model: isSet(object.model) ? globalThis.String(object.model) : "",
-      requests: isSet(object.requests) ? BigInt(object.requests) : 0n,
-      promptTokens: isSet(object.promptTokens)
-        ? BigInt(object.promptTokens)
-        : isSet(object.prompt_tokens)
-        ? BigInt(object.prompt_tokens)
-        : 0n,
-      completionTokens: isSet(object.completionTokens)
-        ? BigInt(object.completionTokens)
-        : isSet(object.completion_tokens)
-        ? BigInt(object.completion_tokens)
-        : 0n,
-      costNano: isSet(object.costNano)
-        ? BigInt(object.costNano)
-        : isSet(object.cost_nano)
-        ? BigInt(object.cost_nano)
-        : 0n,
-    };
-  },
-
-  toJSON(message: ModelUsage): unknown {
-    const obj: any = {};
-    if (message.model !== "") {
-      obj.model = message.model;
-    }
-    if (message.requests !== 0n) {
-      obj.requests = message.requests.toString();
-    }
-    if (message.promptTokens !== 0n) {
-      obj.promptTokens = message.promptTokens.toString();
-    }
-    if (message.completionTokens !== 0n) {
-      obj.completionTokens = message.completionTokens.toString();
-    }
-    if (message.costNano !== 0n) {
-      obj.costNano = message.costNano.toString();
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ModelUsage>, I>>(base?: I): ModelUsage {
-    return ModelUsage.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ModelUsage>, I>>(object: I): ModelUsage {
-    const message = createBaseModelUsage();
-    message.model = object.model ?? "";
-    message.requests = (object.requests !== undefined && object.requests !== null) ? BigInt(object.requests) : 0n;
-    message.promptTokens = (object.promptTokens !== undefined && object.promptTokens !== null)
-      ? BigInt(object.promptTokens)
-      : 0n;
-    message.completionTokens = (object.completionTokens !== undefined && object.completionTokens !== null)
-      ? BigInt(object.completionTokens)
-      : 0n;
-    message.costNano = (object.costNano !== undefined && object.costNano !== null) ? BigInt(object.costNano) : 0n;
-    return message;
-  },
-};
-
-function createBaseDailyUsage(): DailyUsage {
-  return {
-    aggregationTimestamp: 0n,
-    requests: 0n,
-    promptTokens: 0n,
-    completionTokens: 0n,
-    cachedTokens: 0n,
-    models: [],
-  };
-}
-
-export const DailyUsage: MessageFns<DailyUsage> = {
-  encode(message: DailyUsage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.aggregationTimestamp !== 0n) {
-      if (BigInt.asIntN(64, message.aggregationTimestamp) !== message.aggregationTimestamp) {
-        throw new globalThis.Error("value provided for field message.aggregationTimestamp of type int64 too large");
-      }
-      writer.uint32(8).int64(message.aggregationTimestamp);
-    }
-    if (message.requests !== 0n) {
-      if (BigInt.asIntN(64, message.requests) !== message.requests) {
-        throw new globalThis.Error("value provided for field message.requests of type int64 too large");
-      }
-      writer.uint32(16).int64(message.requests);
-    }
-    if (message.promptTokens !== 0n) {
-      if (BigInt.asIntN(64, message.promptTokens) !== message.promptTokens) {
-        throw new globalThis.Error("value provided for field message.promptTokens of type int64 too large");
-      }
-      writer.uint32(24).int64(message.promptTokens);
-    }
-    if (message.completionTokens !== 0n) {
-      if (BigInt.asIntN(64, message.completionTokens) !== message.completionTokens) {
-        throw new globalThis.Error("value provided for field message.completionTokens of type int64 too large");
-      }
-      writer.uint32(32).int64(message.completionTokens);
-    }
-    if (message.cachedTokens !== 0n) {
-      if (BigInt.asIntN(64, message.cachedTokens) !== message.cachedTokens) {
-        throw new globalThis.Error("value provided for field message.cachedTokens of type int64 too large");
-      }
-      writer.uint32(40).int64(message.cachedTokens);
-    }
-    for (const v of message.models) {
-      ModelUsage.encode(v!, writer.uint32(50).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): DailyUsage {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseDailyUsage();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.aggregationTimestamp = reader.int64() as bigint;
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.requests = reader.int64() as bigint;
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.promptTokens = reader.int64() as bigint;
-            continue;
-          }
-          case 4: {
-            if (tag !== 32) {
-              break;
-            }
-
-            message.completionTokens = reader.int64() as bigint;
-            continue;
-          }
-          case 5: {
-            if (tag !== 40) {
-              break;
-            }
-
-            message.cachedTokens = reader.int64() as bigint;
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.models.push(ModelUsage.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): DailyUsage {
-    return {
-      aggregationTimestamp: isSet(object.aggregationTimestamp)
-        ? BigInt(object.aggregationTimestamp)
-        : isSet(object.aggregation_timestamp)
-        ? BigInt(object.aggregation_timestamp)
-        : 0n,
       requests: isSet(object.requests) ? BigInt(object.requests) : 0n,
       promptTokens: isSet(object.promptTokens)
         ? BigInt(object.promptTokens)
@@ -491,16 +376,24 @@ export const DailyUsage: MessageFns<DailyUsage> = {
         : isSet(object.cached_tokens)
         ? BigInt(object.cached_tokens)
         : 0n,
-      models: globalThis.Array.isArray(object?.models)
-        ? object.models.map((e: any) => ModelUsage.fromJSON(e))
-        : [],
+      costNano: isSet(object.costNano)
+        ? BigInt(object.costNano)
+        : isSet(object.cost_nano)
+        ? BigInt(object.cost_nano)
+        : 0n,
     };
   },
 
-  toJSON(message: DailyUsage): unknown {
+  toJSON(message: UsageRow): unknown {
     const obj: any = {};
-    if (message.aggregationTimestamp !== 0n) {
-      obj.aggregationTimestamp = message.aggregationTimestamp.toString();
+    if (message.accountId !== 0n) {
+      obj.accountId = message.accountId.toString();
+    }
+    if (message.day !== "") {
+      obj.day = message.day;
+    }
+    if (message.model !== "") {
+      obj.model = message.model;
     }
     if (message.requests !== 0n) {
       obj.requests = message.requests.toString();
@@ -514,20 +407,20 @@ export const DailyUsage: MessageFns<DailyUsage> = {
     if (message.cachedTokens !== 0n) {
       obj.cachedTokens = message.cachedTokens.toString();
     }
-    if (message.models?.length) {
-      obj.models = message.models.map((e) => ModelUsage.toJSON(e));
+    if (message.costNano !== 0n) {
+      obj.costNano = message.costNano.toString();
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DailyUsage>, I>>(base?: I): DailyUsage {
-    return DailyUsage.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<UsageRow>, I>>(base?: I): UsageRow {
+    return UsageRow.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DailyUsage>, I>>(object: I): DailyUsage {
-    const message = createBaseDailyUsage();
-    message.aggregationTimestamp = (object.aggregationTimestamp !== undefined && object.aggregationTimestamp !== null)
-      ? BigInt(object.aggregationTimestamp)
-      : 0n;
+  fromPartial<I extends Exact<DeepPartial<UsageRow>, I>>(object: I): UsageRow {
+    const message = createBaseUsageRow();
+    message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
+    message.day = object.day ?? "";
+    message.model = object.model ?? "";
     message.requests = (object.requests !== undefined && object.requests !== null) ? BigInt(object.requests) : 0n;
     message.promptTokens = (object.promptTokens !== undefined && object.promptTokens !== null)
       ? BigInt(object.promptTokens)
@@ -538,30 +431,24 @@ export const DailyUsage: MessageFns<DailyUsage> = {
     message.cachedTokens = (object.cachedTokens !== undefined && object.cachedTokens !== null)
       ? BigInt(object.cachedTokens)
       : 0n;
-    message.models = object.models?.map((e) => ModelUsage.fromPartial(e)) || [];
+    message.costNano = (object.costNano !== undefined && object.costNano !== null) ? BigInt(object.costNano) : 0n;
     return message;
   },
 };
 
-function createBaseGetBillResponse(): GetBillResponse {
-  return { days: [], queryFeeNano: 0n };
+function createBaseGetUsageResponse(): GetUsageResponse {
+  return { rows: [] };
 }
 
-export const GetBillResponse: MessageFns<GetBillResponse> = {
-  encode(message: GetBillResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.days) {
-      DailyUsage.encode(v!, writer.uint32(10).fork()).join();
-    }
-    if (message.queryFeeNano !== 0n) {
-      if (BigInt.asIntN(64, message.queryFeeNano) !== message.queryFeeNano) {
-        throw new globalThis.Error("value provided for field message.queryFeeNano of type int64 too large");
-      }
-      writer.uint32(16).int64(message.queryFeeNano);
+export const GetUsageResponse: MessageFns<GetUsageResponse> = {
+  encode(message: GetUsageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.rows) {
+      UsageRow.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): GetBillResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUsageResponse {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -570,7 +457,7 @@ export const GetBillResponse: MessageFns<GetBillResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetBillResponse();
+      const message = createBaseGetUsageResponse();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -579,15 +466,7 @@ export const GetBillResponse: MessageFns<GetBillResponse> = {
               break;
             }
 
-            message.days.push(DailyUsage.decode(reader, reader.uint32()));
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.queryFeeNano = reader.int64() as bigint;
+            message.rows.push(UsageRow.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -602,73 +481,60 @@ export const GetBillResponse: MessageFns<GetBillResponse> = {
     }
   },
 
-  fromJSON(object: any): GetBillResponse {
-    return {
-      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => DailyUsage.fromJSON(e)) : [],
-      queryFeeNano: isSet(object.queryFeeNano)
-        ? BigInt(object.queryFeeNano)
-        : isSet(object.query_fee_nano)
-        ? BigInt(object.query_fee_nano)
-        : 0n,
-    };
+  fromJSON(object: any): GetUsageResponse {
+    return { rows: globalThis.Array.isArray(object?.rows) ? object.rows.map((e: any) => UsageRow.fromJSON(e)) : [] };
   },
 
-  toJSON(message: GetBillResponse): unknown {
+  toJSON(message: GetUsageResponse): unknown {
     const obj: any = {};
-    if (message.days?.length) {
-      obj.days = message.days.map((e) => DailyUsage.toJSON(e));
-    }
-    if (message.queryFeeNano !== 0n) {
-      obj.queryFeeNano = message.queryFeeNano.toString();
+    if (message.rows?.length) {
+      obj.rows = message.rows.map((e) => UsageRow.toJSON(e));
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetBillResponse>, I>>(base?: I): GetBillResponse {
-    return GetBillResponse.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<GetUsageResponse>, I>>(base?: I): GetUsageResponse {
+    return GetUsageResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetBillResponse>, I>>(object: I): GetBillResponse {
-    const message = createBaseGetBillResponse();
-    message.days = object.days?.map((e) => DailyUsage.fromPartial(e)) || [];
-    message.queryFeeNano = (object.queryFeeNano !== undefined && object.queryFeeNano !== null)
-      ? BigInt(object.queryFeeNano)
-      : 0n;
+  fromPartial<I extends Exact<DeepPartial<GetUsageResponse>, I>>(object: I): GetUsageResponse {
+    const message = createBaseGetUsageResponse();
+    message.rows = object.rows?.map((e) => UsageRow.fromPartial(e)) || [];
     return message;
   },
 };
 
 export type BillingServiceService = typeof BillingServiceService;
 export const BillingServiceService = {
-  getBill: {
-    path: "/gw.billing.v1.BillingService/GetBill" as const,
+  getUsage: {
+    path: "/gw.billing.v1.BillingService/GetUsage" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetBillRequest): Buffer => Buffer.from(GetBillRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetBillRequest => GetBillRequest.decode(value),
-    responseSerialize: (value: GetBillResponse): Buffer => Buffer.from(GetBillResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetBillResponse => GetBillResponse.decode(value),
+    requestSerialize: (value: GetUsageRequest): Buffer => Buffer.from(GetUsageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUsageRequest => GetUsageRequest.decode(value),
+    responseSerialize: (value: GetUsageResponse): Buffer => Buffer.from(GetUsageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUsageResponse => GetUsageResponse.decode(value),
   },
 } as const;
 
 export interface BillingServiceServer extends UntypedServiceImplementation {
-  getBill: handleUnaryCall<GetBillRequest, GetBillResponse>;
+  getUsage: handleUnaryCall<GetUsageRequest, GetUsageResponse>;
 }
 
 export interface BillingServiceClient extends Client {
-  getBill(
-    request: GetBillRequest,
-    callback: (error: ServiceError | null, response: GetBillResponse) => void,
+  getUsage(
+    request: GetUsageRequest,
+    callback: (error: ServiceError | null, response: GetUsageResponse) => void,
   ): ClientUnaryCall;
-  getBill(
-    request: GetBillRequest,
+  getUsage(
+    request: GetUsageRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetBillResponse) => void,
+    callback: (error: ServiceError | null, response: GetUsageResponse) => void,
   ): ClientUnaryCall;
-  getBill(
-    request: GetBillRequest,
+  getUsage(
+    request: GetUsageRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetBillResponse) => void,
+    callback: (error: ServiceError | null, response: GetUsageResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,4 +1,5 @@
-import { waitFor, type Gateway } from '@gw/testkit';
+import type { Gateway } from './gateway.js';
+import { waitFor } from './ports.js';
 
 interface RouteView {
   Level: number | null;

@@ -443,7 +443,8 @@ function parseMultipart(contentType: string, body: Buffer): Promise<Record<strin
     const fields: Record<string, unknown> = {};
     const add = (name: string, value: unknown) => {
       const seen = fields[name];
-      fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+      fields[name] =
+        seen === undefined ? value : [...(Array.isArray(seen) ? (seen as unknown[]) : [seen]), value];
     };
     const form = busboy({ headers: { 'content-type': contentType } });
     form.on('field', (name, value) => add(name, value));

@@ -1,0 +1,70 @@
+import type { Database } from '@gw/kit';
+import { sql } from 'drizzle-orm';
+import type { StoredCharge, UsageRecord, UsageStore } from '../domain/ports.js';
+
+type Rows = { rows: Array<Record<string, string>> };
+
+const column = <T>(records: readonly UsageRecord[], pick: (record: UsageRecord) => T) =>
+  sql.param(records.map(pick));
+
+/** Usage records and rollups over drizzle: one transaction and three statements per batch. */
+export class DrizzleUsageStore implements UsageStore {
+  constructor(private readonly db: Database) {}
+
+  async recordBatch(records: readonly UsageRecord[]): Promise<StoredCharge[]> {
+    if (records.length === 0) {
+      return [];
+    }
+    return this.db.transaction(async (tx) => {
+      // Records and the rollups of exactly the rows inserted now, in one statement: a record
+      // that was already there (a redelivery) adds nothing to the rollups.
+      await tx.execute(sql`
+        WITH input AS (
+          SELECT * FROM unnest(
+            ${column(records, (r) => r.eventId)}::text[],
+            ${column(records, (r) => String(r.accountId))}::bigint[],
+            ${column(records, (r) => String(r.ownerId))}::bigint[],
+            ${column(records, (r) => r.model)}::text[],
+            ${column(records, (r) => r.day)}::date[],
+            ${column(records, (r) => r.at.toISOString())}::timestamptz[],
+            ${column(records, (r) => String(r.promptTokens))}::bigint[],
+            ${column(records, (r) => String(r.completionTokens))}::bigint[],
+            ${column(records, (r) => String(r.cachedTokens))}::bigint[],
+            ${column(records, (r) => String(r.costNano))}::bigint[],
+            ${column(records, (r) => r.fallbackPrice)}::boolean[],
+            ${column(records, (r) => r.partial)}::boolean[],
+            ${column(records, (r) => r.estimated)}::boolean[]
+          ) AS t(event_id, account_id, owner_id, model, day, at, prompt_tokens, completion_tokens,
+                 cached_tokens, cost_nano, fallback_price, partial, estimated)
+        ),
+        inserted AS (
+          INSERT INTO billing.usage_records (event_id, account_id, owner_id, model, day, at, prompt_tokens,
+                 completion_tokens, cached_tokens, cost_nano, fallback_price, partial, estimated)
+          SELECT * FROM input
+          ON CONFLICT (event_id) DO NOTHING
+          RETURNING account_id, day, model, prompt_tokens, completion_tokens, cached_tokens, cost_nano
+        )
+        INSERT INTO billing.usage_rollups AS r (account_id, day, model, requests, prompt_tokens,
+               completion_tokens, cached_tokens, cost_nano)
+        SELECT account_id, day, model, count(*), sum(prompt_tokens), sum(completion_tokens),
+               sum(cached_tokens), sum(cost_nano)
+          FROM inserted GROUP BY account_id, day, model
+        ON CONFLICT (account_id, day, model) DO UPDATE SET
+          requests = r.requests + excluded.requests,
+          prompt_tokens = r.prompt_tokens + excluded.prompt_tokens,
+          completion_tokens = r.completion_tokens + excluded.completion_tokens,
+          cached_tokens = r.cached_tokens + excluded.cached_tokens,
+          cost_nano = r.cost_nano + excluded.cost_nano`);
+      const stored: unknown = await tx.execute(sql`
+        SELECT event_id, account_id::text AS account_id, model, cost_nano::text AS cost_nano
+          FROM billing.usage_records
+         WHERE event_id = ANY(${column(records, (r) => r.eventId)}::text[])`);
+      return (stored as Rows).rows.map((row) => ({
+        eventId: row.event_id ?? '',
+        accountId: BigInt(row.account_id ?? '0'),
+        model: row.model ?? '',
+        costNano: BigInt(row.cost_nano ?? '0'),
+      }));
+    });
+  }
+}

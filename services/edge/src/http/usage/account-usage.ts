@@ -1,0 +1,41 @@
+import type { billing } from '@gw/proto';
+import { z } from 'zod';
+import type { EdgeDeps } from '../../deps.js';
+import { billBody, billBodySchema, totalUsage } from './bill-view.js';
+
+const period = z.object({ requests: z.number().int(), tokens: z.number().int(), cost: z.number() });
+
+/** The `usage` block of `user_info`: today's and this month's calls (UTC), from billing's rollups. */
+export const usageBlockSchema = z.object({ today: period, month: period });
+export type UsageBlock = z.infer<typeof usageBlockSchema>;
+
+/** /dashboard/live's additions: today's usage per model and this month's per day and model. */
+export const liveUsageSchema = z.object({ daily_usage: billBodySchema, monthly_usage: billBodySchema });
+
+function periodOf(rows: readonly billing.UsageRow[]): z.infer<typeof period> {
+  const total = totalUsage(rows);
+  return {
+    requests: total.requests,
+    tokens: total.prompt_tokens + total.completion_tokens,
+    cost: total.cost,
+  };
+}
+
+/** One account's usage this UTC month up to now, read once and shaped for each view. */
+export async function accountUsage(deps: EdgeDeps, accountId: bigint, now: Date) {
+  const today = now.toISOString().slice(0, 10);
+  const { rows } = await deps.billing.getUsage({
+    accountIds: [accountId],
+    startDay: `${today.slice(0, 7)}-01`,
+    endDay: today,
+    byAccount: false,
+  });
+  const todays = rows.filter((row) => row.day === today);
+  return {
+    block: (): UsageBlock => ({ today: periodOf(todays), month: periodOf(rows) }),
+    live: (): z.infer<typeof liveUsageSchema> => ({
+      daily_usage: billBody(todays),
+      monthly_usage: billBody(rows),
+    }),
+  };
+}
