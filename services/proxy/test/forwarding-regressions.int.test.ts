@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { startGateway, type Gateway } from '@gw/testkit';
+import { startGateway, type Gateway, MockUpstream } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
 
 /**
  * What went wrong when forwarding was tried as a new user would, with a subaccount key and a pool

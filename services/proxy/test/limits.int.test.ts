@@ -8,11 +8,11 @@ import {
   startGateway,
   waitFor,
   type Gateway,
+  MockUpstream,
+  waitForRoute,
 } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
-import { waitForRoute } from '@gw/testkit';
 
 /**
  * Request and token rate limits through every real process: edge → proxy (Redis windows) →

@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { GRPC_SERVICES, UPSTREAM_KEY_HEADER, UPSTREAM_LEVEL_HEADER } from '@gw/kit';
-import { createTestDatabase, startGateway, waitFor, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  startGateway,
+  waitFor,
+  type Gateway,
+  type TestDatabase,
+  MockUpstream,
+  waitForRoute,
+} from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
-import { waitForRoute } from '@gw/testkit';
 
 /** One sample of an exposition: its metric name, labels and value. */
 interface Sample {

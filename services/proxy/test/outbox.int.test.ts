@@ -2,10 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STREAMS } from '@gw/kit';
-import { startGateway, startProcess, waitFor, type Gateway, type RunningProcess } from '@gw/testkit';
+import {
+  startGateway,
+  startProcess,
+  waitFor,
+  type Gateway,
+  type RunningProcess,
+  MockUpstream,
+} from '@gw/testkit';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const NATS_SERVER = '/usr/sbin/nats-server';

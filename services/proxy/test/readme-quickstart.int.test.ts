@@ -2,10 +2,16 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createTestDatabase, startGateway, type Gateway, type TestDatabase } from '@gw/testkit';
+import {
+  createTestDatabase,
+  MockUpstream,
+  startGateway,
+  waitFor,
+  waitForRoute,
+  type Gateway,
+  type TestDatabase,
+} from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
-import { waitForRoute } from '@gw/testkit';
 
 /**
  * The README's quickstart, run as written: each `<!-- quickstart:<name> -->` block is taken from
@@ -128,13 +134,28 @@ describe('README quickstart', () => {
     ).toEqual([false, true]);
   });
 
-  it("shows the subaccount's info and root's operation log", async () => {
-    const [parsed, logs] = jsonValues(await sh(block('usage'))) as [
+  it("shows the subaccount's info and bill, charged for its four calls, and root's operation log", async () => {
+    type Usage = [
       { object: string; user: { name: string }; balance: { total: number } },
+      { object: string; total_usage: { requests: number; cost: number } },
       { logs: Array<{ action: string }> },
     ];
+    let usage: Usage | undefined;
+    await waitFor(
+      async () => {
+        usage = jsonValues(await sh(block('usage'))) as Usage;
+        // The bill is written before the debit reaches the balance: wait for both.
+        return usage[1].total_usage.requests === 4 && usage[0].balance.total < 5;
+      },
+      'the four quickstart calls on the bill',
+      15_000,
+      200,
+    );
+    const [parsed, bill, logs] = usage as Usage;
     expect(parsed).toMatchObject({ object: 'user_info', user: { name: 'alice01' } });
-    expect(parsed.balance.total).toBeLessThanOrEqual(5);
+    expect(bill.object).toBe('list');
+    expect(bill.total_usage.cost).toBeGreaterThan(0);
+    expect(parsed.balance.total).toBeLessThan(5);
     const actions = logs.logs.map((entry) => entry.action);
     expect(actions).toContain('add_user');
   });

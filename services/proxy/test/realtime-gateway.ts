@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
-import { startGateway, type Gateway } from '@gw/testkit';
+import { startGateway, type Gateway, MockUpstream } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, expect } from 'vitest';
 import WebSocket from 'ws';
-import { MockUpstream } from '@gw/testkit';
 
 /** A realtime client through the edge; resolves once the socket is open (or with the refusal status). */
 export function openSession(

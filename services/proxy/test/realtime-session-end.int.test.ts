@@ -1,10 +1,9 @@
 import { createGrpcClient, usd } from '@gw/kit';
 import { accounts as accountsProto } from '@gw/proto';
-import { waitFor } from '@gw/testkit';
+import { waitFor, waitForRoute } from '@gw/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openSession, session, useRealtimeGateway } from './realtime-gateway.js';
-import { waitForRoute } from '@gw/testkit';
 
 /**
  * A realtime session ends within a second of its account being disabled, suspended or deleted, its

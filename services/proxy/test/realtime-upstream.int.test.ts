@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { waitFor } from '@gw/testkit';
+import { waitFor, waitForRoute } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openSession, session, useRealtimeGateway } from './realtime-gateway.js';
-import { waitForRoute } from '@gw/testkit';
 
 /**
  * The upstream side of a realtime session: the next key when upstream refuses one, and a flood

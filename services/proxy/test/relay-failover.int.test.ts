@@ -1,8 +1,7 @@
 import { SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
-import { freePort, waitFor } from '@gw/testkit';
+import { freePort, waitFor, waitForRoute } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { waitForRoute } from '@gw/testkit';
 import { useRelayGateway } from './relay-gateway.js';
 
 /**

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
-import { startGateway, type Gateway } from '@gw/testkit';
+import { startGateway, type Gateway, MockUpstream, waitForRoute } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
-import { waitForRoute } from '@gw/testkit';
 
 export interface RelayGateway {
   gw: Gateway;

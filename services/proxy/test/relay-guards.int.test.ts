@@ -1,10 +1,9 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
-import { waitFor } from '@gw/testkit';
+import { waitFor, type MockUpstream } from '@gw/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PoolKey } from '../src/domain/pool.js';
 import { guardedLookup } from '../src/transport/upstream/address-guard.js';
 import { startInProcessProxy, type InProcessProxy } from './in-process-proxy.js';
-import type { MockUpstream } from '@gw/testkit';
 
 /**
  * The relay in-process against the mock upstream, with in-memory ports: the guards and stream

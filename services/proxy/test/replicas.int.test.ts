@@ -1,6 +1,13 @@
-import { createUser, keyTestEnv, randomSecret, startGateway, waitFor, type Gateway } from '@gw/testkit';
+import {
+  createUser,
+  keyTestEnv,
+  randomSecret,
+  startGateway,
+  waitFor,
+  type Gateway,
+  MockUpstream,
+} from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
 
 interface RouteView {
   Level: number | null;

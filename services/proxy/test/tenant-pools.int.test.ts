@@ -10,9 +10,9 @@ import {
   type Created,
   type Gateway,
   type TestDatabase,
+  MockUpstream,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MockUpstream } from '@gw/testkit';
 
 interface Tenant {
   owner: Created;
