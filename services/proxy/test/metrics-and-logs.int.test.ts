@@ -143,7 +143,7 @@ describe('metrics and access lines', () => {
   });
 
   it('names an unknown path "unmatched" and never puts a raw path or an account id in a label', async () => {
-    const unknown = await gw.request(`/no-such-${rootId}/secret-path`);
+    const unknown = await gw.request(`/no-such-${rootId}/secret-path`, { undocumented: true });
     expect(unknown.status).toBe(404);
     await unknown.arrayBuffer();
     await waitFor(

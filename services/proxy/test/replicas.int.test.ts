@@ -91,6 +91,42 @@ describe('replicas behave as one', () => {
     );
   });
 
+  it('calls through both edges and both proxies are each billed once', async () => {
+    const configured = await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'rep-*=2' } });
+    expect(configured.status).toBe(200);
+    await waitFor(async () => (await routeLevel('rep-c', secondEdge)) === 2, 'Level 2 on the second proxy');
+    await waitFor(async () => (await routeLevel('rep-c', gw.baseUrl)) === 2, 'Level 2 on the first proxy');
+    const user = await createUser(gw, { credit: 5 });
+    for (const base of [gw.baseUrl, secondEdge, gw.baseUrl, secondEdge]) {
+      const answer = await gw.request('/v1/chat/completions', {
+        method: 'POST',
+        base,
+        key: user.key,
+        json: { model: 'rep-c', messages: [{ role: 'user', content: 'hi' }] },
+      });
+      expect(answer.status).toBe(200);
+    }
+    interface Bill {
+      total_usage: { requests: number; cost: number };
+    }
+    const bill = async () => (await (await gw.request('/dashboard/bill', { key: user.key })).json()) as Bill;
+    const balance = async () =>
+      ((await (await gw.request('/dashboard/status', { key: user.key })).json()) as { balance: number })
+        .balance;
+    await waitFor(
+      async () => (await bill()).total_usage.requests === 4 && (await balance()) < 5,
+      'four calls billed and charged',
+    );
+    const charged = await bill();
+    expect(charged.total_usage.requests).toBe(4);
+    expect(charged.total_usage.cost).toBeGreaterThan(0);
+    // What left the balance is exactly what the bill shows: no call charged twice or missed.
+    await waitFor(
+      async () => Math.abs(5 - (await balance()) - charged.total_usage.cost) < 1e-9,
+      'the balance down by exactly the bill',
+    );
+  });
+
   it('an edge stopped with SIGTERM finishes every call in flight while the other keeps serving', async () => {
     const configured = await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'rep-*=1' } });
     expect(configured.status).toBe(200);

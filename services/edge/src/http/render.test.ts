@@ -2,7 +2,7 @@ import { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
 import { managementView, userInfoView } from './render.js';
 
-const NO_USAGE = { today: { requests: 0, tokens: 0, cost: 0 }, month: { requests: 0, tokens: 0, cost: 0 } };
+const NO_USAGE = { today: { requests: 0, tokens: 0 }, month: { requests: 0, tokens: 0 } };
 
 /** An Account as it arrives over the wire. */
 const received = (account: Partial<accounts.Account>) =>
@@ -38,5 +38,16 @@ describe('ModelLimits of an account view', () => {
     expect(managementView(account).ModelLimits).toEqual({ 'gpt-*': { rpm: 5, tph: 3 } });
     expect(userInfoView(account, NO_USAGE).model_limits).toEqual({ 'gpt-*': { rpm: 5, tpm: 0 } });
     expect(managementView(received({})).ModelLimits).toEqual({});
+  });
+});
+
+describe('the usage block of user_info', () => {
+  it("counts billing's calls and costs them at the account's spend, the figure limits hold against", () => {
+    const account = received({ daySpendNano: 1_500_000_000n, monthSpendNano: 4_250_000_000n });
+    const counts = { today: { requests: 3, tokens: 120 }, month: { requests: 7, tokens: 400 } };
+    expect(userInfoView(account, counts).usage).toEqual({
+      today: { requests: 3, tokens: 120, cost: 1.5 },
+      month: { requests: 7, tokens: 400, cost: 4.25 },
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { accountModelLimits, nanoToUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
-import type { UsageBlock } from './usage/account-usage.js';
+import type { UsageCounts } from './usage/account-usage.js';
 import type { ManagementView, UserInfoView } from './views.js';
 
 type Account = accounts.Account;
@@ -72,10 +72,11 @@ function listOf(text: string): string[] {
 }
 
 /**
- * The nested `user_info` form of /dashboard/info and /x-info; `usage` is billing's count of the
- * account's calls today and this month (UTC).
+ * The nested `user_info` form of /dashboard/info and /x-info. In `usage`, requests and tokens are
+ * billing's count of the account's calls today and this month (UTC); `cost` is the account's
+ * spend from accounts, the figure DailyLimit and HardLimit are held against (calls and bill fees).
  */
-export function userInfoView(account: Account, usage: UsageBlock): UserInfoView {
+export function userInfoView(account: Account, usage: UsageCounts): UserInfoView {
   return {
     object: 'user_info' as const,
     user: {
@@ -112,7 +113,10 @@ export function userInfoView(account: Account, usage: UsageBlock): UserInfoView 
       tph: Number(account.tph),
       tpd: Number(account.tpd),
     },
-    usage,
+    usage: {
+      today: { ...usage.today, cost: nanoToUsd(account.daySpendNano) },
+      month: { ...usage.month, cost: nanoToUsd(account.monthSpendNano) },
+    },
     restrictions: {
       allow_ips: listOf(account.allowIps),
       allow_models: listOf(account.allowModels),

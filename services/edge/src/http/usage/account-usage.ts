@@ -5,20 +5,29 @@ import { billBody, billBodySchema, totalUsage } from './bill-view.js';
 
 const period = z.object({ requests: z.number().int(), tokens: z.number().int(), cost: z.number() });
 
-/** The `usage` block of `user_info`: today's and this month's calls (UTC), from billing's rollups. */
+/**
+ * The `usage` block of `user_info`: today's and this month's calls (UTC) counted from billing's
+ * rollups, with the account's spend as their cost (render.ts).
+ */
 export const usageBlockSchema = z.object({ today: period, month: period });
-export type UsageBlock = z.infer<typeof usageBlockSchema>;
+
+interface CallCounts {
+  requests: number;
+  tokens: number;
+}
+
+/** Billing's part of the usage block. */
+export interface UsageCounts {
+  today: CallCounts;
+  month: CallCounts;
+}
 
 /** /dashboard/live's additions: today's usage per model and this month's per day and model. */
 export const liveUsageSchema = z.object({ daily_usage: billBodySchema, monthly_usage: billBodySchema });
 
-function periodOf(rows: readonly billing.UsageRow[]): z.infer<typeof period> {
+function countsOf(rows: readonly billing.UsageRow[]): CallCounts {
   const total = totalUsage(rows);
-  return {
-    requests: total.requests,
-    tokens: total.prompt_tokens + total.completion_tokens,
-    cost: total.cost,
-  };
+  return { requests: total.requests, tokens: total.prompt_tokens + total.completion_tokens };
 }
 
 /** One account's usage this UTC month up to now, read once and shaped for each view. */
@@ -32,7 +41,7 @@ export async function accountUsage(deps: EdgeDeps, accountId: bigint, now: Date)
   });
   const todays = rows.filter((row) => row.day === today);
   return {
-    block: (): UsageBlock => ({ today: periodOf(todays), month: periodOf(rows) }),
+    counts: (): UsageCounts => ({ today: countsOf(todays), month: countsOf(rows) }),
     live: (): z.infer<typeof liveUsageSchema> => ({
       daily_usage: billBody(todays),
       monthly_usage: billBody(rows),

@@ -37,6 +37,6 @@ export const getInfo: Route = {
       throw new Error('accounts answered without an account');
     }
     const usage = await accountUsage(deps, account.id, new Date());
-    res.json(userInfoView(account, usage.block()));
+    res.json(userInfoView(account, usage.counts()));
   },
 };

@@ -14,7 +14,7 @@ export function dashboardInfo(path: string): Route {
     async handle(deps, _req, res) {
       const account = await ownAccount(deps, res);
       const usage = await accountUsage(deps, account.id, new Date());
-      res.json(userInfoView(account, usage.block()));
+      res.json(userInfoView(account, usage.counts()));
     },
   };
 }

@@ -17,6 +17,6 @@ export const dashboardLive: Route = {
   async handle(deps, _req, res) {
     const account = await ownAccount(deps, res);
     const usage = await accountUsage(deps, account.id, new Date());
-    res.json({ ...userInfoView(account, usage.block()), ...usage.live() });
+    res.json({ ...userInfoView(account, usage.counts()), ...usage.live() });
   },
 };
