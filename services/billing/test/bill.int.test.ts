@@ -120,14 +120,22 @@ describe('GET /dashboard/bill, /dashboard/info and /dashboard/live', () => {
   });
 
   it('shows today and this month in /dashboard/info and /dashboard/live', async () => {
+    // A fresh account: the bill fees charged above are spend too, and the usage block's cost is
+    // the account's spend (calls counted by billing, costed by accounts).
+    const fresh = await createUser(gw, { credit: 10 });
     const now = new Date().toISOString();
-    const cost = await publish(user.id, now, 'gpt-4o-mini', 1000);
+    const cost = await publish(fresh.id, now, 'gpt-4o-mini', 1000);
     await waitFor(() => recorded(counter), 'the event recorded', 30_000, 50);
-    const info = (await (await gw.request('/dashboard/info', { key: user.key })).json()) as {
-      usage: { today: { requests: number; tokens: number; cost: number } };
-    };
-    expect(info.usage.today).toEqual({ requests: 1, tokens: 1010, cost: Number(cost) / 1e9 });
-    const live = (await (await gw.request('/dashboard/live', { key: user.key })).json()) as {
+    const today = async () =>
+      (
+        (await (await gw.request('/dashboard/info', { key: fresh.key })).json()) as {
+          usage: { today: { requests: number; tokens: number; cost: number } };
+        }
+      ).usage.today;
+    const expected = { requests: 1, tokens: 1010, cost: Number(cost) / 1e9 };
+    await waitFor(async () => (await today()).cost === expected.cost, 'the charge in the spend', 30_000, 50);
+    expect(await today()).toEqual(expected);
+    const live = (await (await gw.request('/dashboard/live', { key: fresh.key })).json()) as {
       object: string;
       daily_usage: Bill;
       monthly_usage: Bill;
