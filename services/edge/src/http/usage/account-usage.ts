@@ -3,20 +3,15 @@ import { z } from 'zod';
 import type { EdgeDeps } from '../../deps.js';
 import { billBody, billBodySchema, totalUsage } from './bill-view.js';
 
-const period = z.object({ requests: z.number().int(), tokens: z.number().int(), cost: z.number() });
-
-/**
- * The `usage` block of `user_info`: today's and this month's calls (UTC) counted from billing's
- * rollups, with the account's spend as their cost (render.ts).
- */
-export const usageBlockSchema = z.object({ today: period, month: period });
-
 interface CallCounts {
   requests: number;
   tokens: number;
 }
 
-/** Billing's part of the usage block. */
+/**
+ * Billing's part of the `usage` block of `user_info`: today's and this month's calls (UTC)
+ * counted from its rollups; render.ts costs them at the account's spend.
+ */
 export interface UsageCounts {
   today: CallCounts;
   month: CallCounts;
