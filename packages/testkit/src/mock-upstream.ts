@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import busboy from 'busboy';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
+import { answerCall } from './mock-answers.js';
+import { parseMultipart, parseObject } from './mock-bodies.js';
+import { serveRealtimeSession } from './mock-realtime.js';
 
 /**
  * A local OpenAI-style upstream for tests (node:http): chat completions (JSON and SSE),
@@ -49,16 +51,6 @@ export interface Recorded {
   /** When the proxy closed the connection before we finished. */
   abortedAt?: number;
 }
-
-const DEFAULT_USAGE = { prompt_tokens: 11, completion_tokens: 7 };
-
-/** Headers a real upstream sends that describe the owner's key, never the gateway's caller. */
-const OWNER_KEY_HEADERS = {
-  'openai-organization': 'org-owner',
-  'openai-project': 'proj-owner',
-  'x-ratelimit-remaining-requests': '9999',
-  'set-cookie': 'upstream-session=1',
-};
 
 export class MockUpstream {
   readonly requests: Recorded[] = [];
@@ -155,42 +147,7 @@ export class MockUpstream {
       ws.on('close', () => {
         this.realtimeOpen -= 1;
       });
-      ws.send(JSON.stringify({ type: 'session.created', session: { model } }));
-      ws.on('message', (data) => {
-        const frame = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as {
-          type?: string;
-          session?: unknown;
-        };
-        this.realtimeFrames.push(frame);
-        if (frame.type === 'response.create' && behaviour.floodBytes) {
-          void flood(ws, behaviour.floodBytes).then(() =>
-            ws.send(
-              JSON.stringify({
-                type: 'response.done',
-                response: { usage: { input_tokens: 1, output_tokens: 1 } },
-              }),
-            ),
-          );
-        } else if (frame.type === 'response.create') {
-          ws.send(
-            JSON.stringify({
-              type: 'response.done',
-              response: {
-                status: 'completed',
-                usage: {
-                  total_tokens: 30,
-                  input_tokens: 10,
-                  output_tokens: 20,
-                  input_token_details: { cached_tokens: 2, audio_tokens: 3 },
-                  output_token_details: { audio_tokens: 5 },
-                },
-              },
-            }),
-          );
-        } else if (frame.type === 'session.update') {
-          ws.send(JSON.stringify({ type: 'session.updated', session: frame.session }));
-        }
-      });
+      serveRealtimeSession(ws, model, behaviour, this.realtimeFrames);
     });
   }
 
@@ -283,186 +240,6 @@ export class MockUpstream {
       /\/endpoints\/openapi(\/.*)$/.exec(record.path)?.[1];
     const path = served ? `/v1${served}` : record.path;
     const model = typeof record.body.model === 'string' ? record.body.model : 'mock-model';
-    const usage: NonNullable<Behaviour['usage']> = behaviour.usage ?? DEFAULT_USAGE;
-    const usageBody = {
-      prompt_tokens: usage.prompt_tokens,
-      completion_tokens: usage.completion_tokens,
-      total_tokens: usage.prompt_tokens + usage.completion_tokens,
-      prompt_tokens_details: { cached_tokens: usage.cached ?? 0 },
-      completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
-    };
-
-    if (path === '/v1/models') {
-      res.writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS }).end(
-        JSON.stringify({
-          object: 'list',
-          data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }],
-        }),
-      );
-      return;
-    }
-    if (path === '/v1/embeddings') {
-      res.writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS }).end(
-        JSON.stringify({
-          object: 'list',
-          model,
-          data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }],
-          usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.prompt_tokens },
-        }),
-      );
-      return;
-    }
-    const json = (value: unknown) =>
-      res
-        .writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS })
-        .end(JSON.stringify(value));
-    if (
-      path === '/v1/images/generations' ||
-      path === '/v1/images/edits' ||
-      path === '/v1/images/variations'
-    ) {
-      const count = Number(record.body.n ?? 1);
-      json({
-        created: 0,
-        data: Array.from({ length: count }, (_, i) => ({ url: `https://img.example/${i}.png` })),
-      });
-      return;
-    }
-    if (path === '/v1/audio/transcriptions' || path === '/v1/audio/translations') {
-      json({ text: `transcribed by ${model}`, usage: { type: 'duration', seconds: 3.5 } });
-      return;
-    }
-    if (path === '/v1/audio/speech') {
-      res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(Buffer.alloc(2048, 1));
-      return;
-    }
-    if (path === '/v1/moderations') {
-      json({ id: 'modr-mock', model, results: [{ flagged: false }] });
-      return;
-    }
-    if (path === '/v1/rerank') {
-      json({ results: [{ index: 0, relevance_score: 0.9 }], usage: { total_tokens: usage.prompt_tokens } });
-      return;
-    }
-    if (path === '/v1/responses' || path === '/v1/completions') {
-      json({
-        id: 'mock',
-        model,
-        output: [{ content: [{ type: 'output_text', text: 'hi' }] }],
-        usage: usageBody,
-      });
-      return;
-    }
-    if (path !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          error: { message: 'unknown path', type: 'invalid_request_error', code: 'not_found' },
-        }),
-      );
-      return;
-    }
-    if (record.body.stream !== true) {
-      res.writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS }).end(
-        JSON.stringify({
-          id: 'chatcmpl-mock',
-          object: 'chat.completion',
-          created: 0,
-          model,
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: 'assistant',
-                content: `hello from ${key}`.padEnd(behaviour.answerBytes ?? 0, '.'),
-              },
-              finish_reason: 'stop',
-            },
-          ],
-          usage: usageBody,
-        }),
-      );
-      return;
-    }
-
-    const includeUsage =
-      (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-    const base = { id: 'chatcmpl-mock', object: 'chat.completion.chunk', created: 0, model };
-    const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
-      ...OWNER_KEY_HEADERS,
-    });
-    const extra = includeUsage ? { usage: null } : {};
-    send({
-      ...base,
-      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
-      ...extra,
-    });
-    const count = behaviour.chunks ?? 3;
-    for (let i = 0; i < count; i += 1) {
-      if (behaviour.chunkDelayMs) {
-        await new Promise((resolve) => setTimeout(resolve, behaviour.chunkDelayMs));
-      }
-      if (res.destroyed) {
-        return;
-      }
-      if (behaviour.resetAfter !== undefined && i === behaviour.resetAfter) {
-        res.socket?.resetAndDestroy();
-        return;
-      }
-      send({
-        ...base,
-        choices: [{ index: 0, delta: { content: `tok${i} ` }, finish_reason: null }],
-        ...extra,
-      });
-    }
-    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], ...extra });
-    if (includeUsage && !behaviour.omitUsage) {
-      send({ ...base, choices: [], usage: usageBody });
-    }
-    res.end('data: [DONE]\n\n');
-  }
-}
-
-/** A JSON object body, or `{ raw }` when the body is not one. */
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : { raw: text };
-  } catch {
-    return { raw: text };
-  }
-}
-
-/** Fields as strings (repeated names as arrays), files as `{ filename, size }`. */
-function parseMultipart(contentType: string, body: Buffer): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const fields: Record<string, unknown> = {};
-    const add = (name: string, value: unknown) => {
-      const seen = fields[name];
-      fields[name] =
-        seen === undefined ? value : [...(Array.isArray(seen) ? (seen as unknown[]) : [seen]), value];
-    };
-    const form = busboy({ headers: { 'content-type': contentType } });
-    form.on('field', (name, value) => add(name, value));
-    form.on('file', (name, file, info) => {
-      let size = 0;
-      file.on('data', (chunk: Buffer) => (size += chunk.length));
-      file.on('end', () => add(name, { filename: info.filename, size }));
-    });
-    form.on('close', () => resolve(fields));
-    form.on('error', () => resolve({ unreadable: true }));
-    form.end(body);
-  });
-}
-
-/** Sends `bytes` of realtime audio deltas, waiting whenever the socket holds too much unsent. */
-export async function flood(ws: WebSocket, bytes: number): Promise<void> {
-  const chunk = JSON.stringify({ type: 'response.audio.delta', delta: 'A'.repeat(64 * 1024) });
-  for (let sent = 0; sent < bytes && ws.readyState === ws.OPEN; sent += chunk.length) {
-    await new Promise<void>((resolve) => ws.send(chunk, () => resolve()));
+    await answerCall(res, { path, model, key, body: record.body }, behaviour);
   }
 }
