@@ -9,7 +9,6 @@ import {
   findAiEndpoint,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
-  isAnsweredByEdge,
   REALTIME_PATH,
   refuseUpgrade,
   REQUEST_ID_HEADER,
@@ -73,11 +72,17 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
  * is named by its catalogue entry (unmatched when outside it: the proxy answers 404).
  */
 const onlyAiPaths: RequestHandler = (req, res, next) => {
-  if (!isAiPath(req.path) || isAnsweredByEdge(req.method, req.path)) {
+  if (!isAiPath(req.path)) {
     next('router');
     return;
   }
-  res.locals.route = findAiEndpoint(req.method, req.path)?.path ?? UNMATCHED_ROUTE;
+  // One catalogue lookup per call: it both hands the model listing to ROUTES and names the route.
+  const endpoint = findAiEndpoint(req.method, req.path);
+  if (endpoint?.answeredByEdge === true) {
+    next('router');
+    return;
+  }
+  res.locals.route = endpoint?.path ?? UNMATCHED_ROUTE;
   next();
 };
 
