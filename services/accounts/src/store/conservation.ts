@@ -1,3 +1,4 @@
+import { rowsOf } from '@gw/kit';
 import { sql } from 'drizzle-orm';
 import type { ConservationReport, ConservationRow } from '../domain/ports/conservation.js';
 import type { Executor } from './executor.js';
@@ -30,7 +31,7 @@ export class DrizzleConservationReport implements ConservationReport {
         GROUP BY a.owner_id
       ) c ON c.owner_id = o.owner_id
       ORDER BY o.owner_id`);
-    const rows = (result as { rows: Array<Record<string, string>> }).rows;
+    const rows = rowsOf<Record<string, string>>(result);
     return rows.map((row): ConservationRow => ({
       ownerId: BigInt(row.owner_id ?? '0'),
       mintedNano: BigInt(row.minted ?? '0'),

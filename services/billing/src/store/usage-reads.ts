@@ -1,4 +1,4 @@
-import type { Database } from '@gw/kit';
+import { column, rowsOf, type Database } from '@gw/kit';
 import { sql } from 'drizzle-orm';
 import type { UsageQuery, UsageReads, UsageRow } from '../domain/ports.js';
 
@@ -7,7 +7,7 @@ export class DrizzleUsageReads implements UsageReads {
   constructor(private readonly db: Database) {}
 
   async usage(query: UsageQuery): Promise<UsageRow[]> {
-    const ids = sql.param(query.accountIds.map(String));
+    const ids = column(query.accountIds, String);
     const account = query.byAccount ? sql`account_id` : sql`0::bigint`;
     const result: unknown = await this.db.execute(sql`
       SELECT ${account}::text AS account_id, day::text AS day, model,
@@ -18,7 +18,7 @@ export class DrizzleUsageReads implements UsageReads {
        WHERE account_id = ANY(${ids}::bigint[]) AND day BETWEEN ${query.startDay}::date AND ${query.endDay}::date
        GROUP BY 1, 2, 3
        ORDER BY 1, 2, 3`);
-    return (result as { rows: Array<Record<string, string>> }).rows.map((row) => ({
+    return rowsOf<Record<string, string>>(result).map((row) => ({
       accountId: BigInt(row.account_id ?? '0'),
       day: row.day ?? '',
       model: row.model ?? '',

@@ -1,11 +1,6 @@
-import type { Database } from '@gw/kit';
+import { column, rowsOf, type Database } from '@gw/kit';
 import { sql } from 'drizzle-orm';
 import type { StoredCharge, UsageRecord, UsageStore } from '../domain/ports.js';
-
-type Rows = { rows: Array<Record<string, string>> };
-
-const column = <T>(records: readonly UsageRecord[], pick: (record: UsageRecord) => T) =>
-  sql.param(records.map(pick));
 
 /** Usage records and rollups over drizzle: one transaction and three statements per batch. */
 export class DrizzleUsageStore implements UsageStore {
@@ -59,7 +54,7 @@ export class DrizzleUsageStore implements UsageStore {
         SELECT event_id, account_id::text AS account_id, model, cost_nano::text AS cost_nano
           FROM billing.usage_records
          WHERE event_id = ANY(${column(records, (r) => r.eventId)}::text[])`);
-      return (stored as Rows).rows.map((row) => ({
+      return rowsOf<Record<string, string>>(stored).map((row) => ({
         eventId: row.event_id ?? '',
         accountId: BigInt(row.account_id ?? '0'),
         model: row.model ?? '',
