@@ -1,11 +1,15 @@
 import { planSpendUpTo, viewOf } from './lots.js';
-import type { DebitTarget } from './ports/accounts.js';
+import type { CreditLot } from './model.js';
+import type { AccountCharge, DebitTarget } from './ports/accounts.js';
 import type { AccountsDeps, AccountsTx } from './ports/deps.js';
+import type { LotTake } from './ports/lots.js';
 import { applySpend } from './spend.js';
 
 /** What one charge did to the account it landed on: the crossings the edges must learn about. */
 export interface ChargeOutcome {
   accountId: bigint;
+  /** What this charge took. */
+  amountNano: bigint;
   balanceNano: bigint;
   spendBlocked: boolean;
   blockedNow: boolean;
@@ -14,52 +18,96 @@ export interface ChargeOutcome {
   softAlertMonth: string | undefined;
 }
 
+/** A deleted account's usage climbs at most this many deleted ancestors to a live one. */
+const MAX_HOPS = 64;
+
 /**
- * Locks the account a usage charge lands on: the account itself, or when it was deleted its
- * nearest live ancestor (docs/decisions.md §4). Undefined when there is none.
+ * Locks the accounts usage charges land on: each account itself, or when it was deleted its
+ * nearest live ancestor (docs/decisions.md §4). One statement per level climbed, each locking in
+ * id order. The answer maps each asked id to its target; ids without one are left out, and ids
+ * that land on the same account share one target.
  */
-export async function lockChargeTarget(tx: AccountsTx, accountId: bigint): Promise<DebitTarget | undefined> {
-  let target: DebitTarget | undefined = await tx.accounts.lockForDebit(accountId);
-  for (let hops = 0; target?.deleted && target.account.parentId !== null && hops < 64; hops++) {
-    target = await tx.accounts.lockForDebit(target.account.parentId);
+export async function lockChargeTargets(
+  tx: AccountsTx,
+  accountIds: readonly bigint[],
+): Promise<Map<bigint, DebitTarget>> {
+  const locked = new Map<bigint, DebitTarget>();
+  let wanted = [...new Set(accountIds)];
+  for (let hops = 0; wanted.length > 0 && hops <= MAX_HOPS; hops++) {
+    const rows = await tx.accounts.lockForDebit(wanted);
+    for (const row of rows) {
+      locked.set(row.account.id, row);
+    }
+    const parents = rows.flatMap((row) =>
+      row.deleted && row.account.parentId !== null ? [row.account.parentId] : [],
+    );
+    wanted = [...new Set(parents)].filter((id) => !locked.has(id));
   }
-  return target && !target.deleted ? target : undefined;
+  const targets = new Map<bigint, DebitTarget>();
+  for (const id of accountIds) {
+    let target = locked.get(id);
+    for (let hops = 0; target?.deleted && target.account.parentId !== null && hops < MAX_HOPS; hops++) {
+      target = locked.get(target.account.parentId);
+    }
+    if (target && !target.deleted) {
+      targets.set(id, target);
+    }
+  }
+  return targets;
 }
 
 /**
- * Takes amountNano from a locked account, post-paid (docs/decisions.md §1): its lots pay what
- * they hold, earliest expiry first, the rest becomes debt; the UTC day and month spend grow and
- * HardLimit, DailyLimit and the month's first SoftLimit crossing are noted. The caller has
- * already written the ledger row(s) for this amount in the same transaction.
+ * Takes each amount from its locked account, post-paid (docs/decisions.md §1): the account's lots
+ * pay what they hold, earliest expiry first, the rest becomes debt; the UTC day and month spend
+ * grow and HardLimit, DailyLimit and the month's first SoftLimit crossing are noted. However many
+ * accounts, three statements: lock their lots, take from them, write their rows. The caller has
+ * already written the ledger row(s) for these amounts in the same transaction, and names each
+ * account once.
  */
 export async function chargeLocked(
   tx: AccountsTx,
-  target: DebitTarget,
-  amountNano: bigint,
+  charges: ReadonlyArray<{ target: DebitTarget; amountNano: bigint }>,
   now: Date,
-): Promise<ChargeOutcome> {
-  const { account } = target;
-  const plan = planSpendUpTo(await tx.lots.lockSpendable(account.id, now), amountNano, now);
-  for (const step of plan.steps) {
-    if (!(await tx.lots.take(step.lotId, step.takeNano))) {
-      throw new Error('a locked lot did not hold its planned amount');
-    }
+): Promise<ChargeOutcome[]> {
+  const ids = charges.map((charge) => charge.target.account.id);
+  if (new Set(ids).size !== ids.length) {
+    throw new Error('chargeLocked names an account twice');
   }
-  if (plan.shortfallNano > 0n) {
-    await tx.accounts.addDebt(account.id, plan.shortfallNano);
+  const lotsOf = new Map<bigint, CreditLot[]>();
+  for (const lot of await tx.lots.lockSpendable(ids, now)) {
+    lotsOf.set(lot.accountId, [...(lotsOf.get(lot.accountId) ?? []), lot]);
   }
-  const spend = applySpend({ ...account, softAlertMonth: target.softAlertMonth }, amountNano, now);
-  await tx.accounts.setSpend(account.id, spend.next);
-  const lots = await tx.lots.live([account.id], now);
-  const after = { ...account, debtNano: account.debtNano + plan.shortfallNano };
-  return {
-    accountId: account.id,
-    balanceNano: viewOf(after, lots, now).balanceNano,
-    spendBlocked: spend.next.spendBlocked,
-    blockedNow: spend.blockedNow,
-    dailyReachedNow: spend.dailyReachedNow,
-    softAlertMonth: spend.softAlertMonth,
-  };
+  const takes: LotTake[] = [];
+  const writes: AccountCharge[] = [];
+  const outcomes = charges.map(({ target, amountNano }): ChargeOutcome => {
+    const { account } = target;
+    const lots = lotsOf.get(account.id) ?? [];
+    const plan = planSpendUpTo(lots, amountNano, now);
+    const spend = applySpend({ ...account, softAlertMonth: target.softAlertMonth }, amountNano, now);
+    takes.push(...plan.steps);
+    writes.push({ accountId: account.id, spend: spend.next, addDebtNano: plan.shortfallNano });
+    const after = { ...account, debtNano: account.debtNano + plan.shortfallNano };
+    return {
+      accountId: account.id,
+      amountNano,
+      balanceNano: viewOf(after, lotsAfter(lots, plan.steps), now).balanceNano,
+      spendBlocked: spend.next.spendBlocked,
+      blockedNow: spend.blockedNow,
+      dailyReachedNow: spend.dailyReachedNow,
+      softAlertMonth: spend.softAlertMonth,
+    };
+  });
+  if (!(await tx.lots.take(takes))) {
+    throw new Error('a locked lot did not hold its planned amount');
+  }
+  await tx.accounts.applyCharges(writes);
+  return outcomes;
+}
+
+/** The lots as they are once the takes are written. */
+function lotsAfter(lots: readonly CreditLot[], takes: readonly LotTake[]): CreditLot[] {
+  const taken = new Map(takes.map((take) => [take.lotId, take.takeNano]));
+  return lots.map((lot) => ({ ...lot, remainingNano: lot.remainingNano - (taken.get(lot.id) ?? 0n) }));
 }
 
 /** True when a debit of amountNano took the balance from above the floor to at or below it. */
@@ -71,16 +119,12 @@ export function crossedFloor(balanceAfterNano: bigint, amountNano: bigint, floor
  * After the transaction committed: the edges admit AI calls from cached accounts, so each
  * crossing tells them to look again; the SoftLimit alert mail is enqueued once a month.
  */
-export async function announceCharge(
-  deps: AccountsDeps,
-  outcome: ChargeOutcome,
-  amountNano: bigint,
-): Promise<void> {
+export async function announceCharge(deps: AccountsDeps, outcome: ChargeOutcome): Promise<void> {
   if (outcome.blockedNow) {
     deps.events.accountChanged(outcome.accountId, 'spend_blocked');
   } else if (outcome.dailyReachedNow) {
     deps.events.accountChanged(outcome.accountId, 'daily_limit');
-  } else if (crossedFloor(outcome.balanceNano, amountNano, deps.policy.apiBalanceFloorNano)) {
+  } else if (crossedFloor(outcome.balanceNano, outcome.amountNano, deps.policy.apiBalanceFloorNano)) {
     deps.events.accountChanged(outcome.accountId, 'balance_low');
   }
   if (outcome.softAlertMonth) {

@@ -32,7 +32,7 @@ function earlier(a: Date, b: Date): Date {
 }
 
 /**
- * Takes amountNano from an account's own lots, earliest expiry first, each take a conditional
+ * Takes amountNano from an account's own lots, earliest expiry first, in one conditional
  * write; returns what was taken as pieces carrying their lots' expiries. Undefined when the
  * unexpired lots cannot cover it.
  */
@@ -42,21 +42,16 @@ async function takeFromLots(
   amountNano: bigint,
   now: Date,
 ): Promise<CreditPiece[] | undefined> {
-  const lots = await tx.lots.lockSpendable(accountId, now);
+  const lots = await tx.lots.lockSpendable([accountId], now);
   const plan = planSpend(lots, amountNano, now);
-  if (!plan) {
+  if (!plan || !(await tx.lots.take(plan))) {
     return undefined;
   }
   const byId = new Map(lots.map((lot): [bigint, CreditLot] => [lot.id, lot]));
-  const pieces: CreditPiece[] = [];
-  for (const step of plan) {
+  return plan.flatMap((step) => {
     const lot = byId.get(step.lotId);
-    if (!lot || !(await tx.lots.take(step.lotId, step.takeNano))) {
-      return undefined;
-    }
-    pieces.push({ amountNano: step.takeNano, expiresAt: lot.expiresAt });
-  }
-  return pieces;
+    return lot ? [{ amountNano: step.takeNano, expiresAt: lot.expiresAt }] : [];
+  });
 }
 
 /** Refuses a credit that would take a balance above MAX_USD (kept far inside int64 nano-USD). */

@@ -1,8 +1,8 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import { announceCharge, chargeLocked, lockChargeTarget, type ChargeOutcome } from './charge.js';
+import { announceCharge, chargeLocked, lockChargeTargets } from './charge.js';
 import { debitInputProblem } from './debit.js';
 import type { DebitTarget } from './ports/accounts.js';
-import type { AccountsDeps, AccountsTx } from './ports/deps.js';
+import type { AccountsDeps } from './ports/deps.js';
 import type { LedgerRow } from './ports/ledger.js';
 
 export interface DebitBatchItem {
@@ -47,7 +47,10 @@ export async function debitBatch(deps: AccountsDeps, items: DebitBatchItem[]): P
   }
   const now = deps.clock.now();
   const { results, charges } = await deps.store.transaction(async (tx) => {
-    const targets = await lockTargets(tx, items);
+    const targets = await lockChargeTargets(
+      tx,
+      items.map((item) => item.accountId),
+    );
     // Keys charged before, read once; a key is unique per kind, so this is what `debit` checks.
     const recorded = await tx.ledger.findMany(
       items.map((item) => item.idempotencyKey),
@@ -95,31 +98,10 @@ export async function debitBatch(deps: AccountsDeps, items: DebitBatchItem[]): P
       }
     }
     await tx.ledger.insertMany(rows);
-    const charged: Array<{ outcome: ChargeOutcome; amountNano: bigint }> = [];
-    for (const [, { target, amountNano }] of [...newAmounts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      charged.push({ outcome: await chargeLocked(tx, target, amountNano, now), amountNano });
-    }
-    return { results: answers, charges: charged };
+    return { results: answers, charges: await chargeLocked(tx, [...newAmounts.values()], now) };
   });
   for (const charge of charges) {
-    await announceCharge(deps, charge.outcome, charge.amountNano);
+    await announceCharge(deps, charge);
   }
   return results;
-}
-
-/** Locks every account the batch charges, in id order; a deleted one resolves to its live ancestor. */
-async function lockTargets(tx: AccountsTx, items: DebitBatchItem[]): Promise<Map<bigint, DebitTarget>> {
-  const ids = [...new Set(items.map((item) => item.accountId))].sort((a, b) => (a < b ? -1 : 1));
-  const targets = new Map<bigint, DebitTarget>();
-  const locked = new Map<bigint, DebitTarget>();
-  for (const id of ids) {
-    const target = await lockChargeTarget(tx, id);
-    if (target) {
-      // Two deleted siblings resolve to the same parent: keep one view of its row.
-      const known = locked.get(target.account.id) ?? target;
-      locked.set(known.account.id, known);
-      targets.set(id, known);
-    }
-  }
-  return targets;
 }

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import { announceCharge, chargeLocked, lockChargeTarget } from './charge.js';
+import { announceCharge, chargeLocked, lockChargeTargets } from './charge.js';
 import { viewOf } from './lots.js';
 import type { AccountsDeps } from './ports/deps.js';
 
@@ -52,7 +52,7 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
   }
   const now = deps.clock.now();
   const outcome = await deps.store.transaction(async (tx) => {
-    const target = await lockChargeTarget(tx, input.accountId);
+    const target = (await lockChargeTargets(tx, [input.accountId])).get(input.accountId);
     if (!target) {
       throw new AppError(ErrorCode.NotFound, 'no such account');
     }
@@ -84,11 +84,14 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     if (ledgerId === undefined) {
       throw new AppError(ErrorCode.Conflict, 'this usage event was already charged');
     }
-    const charge = await chargeLocked(tx, target, amountNano, now);
+    const [charge] = await chargeLocked(tx, [{ target, amountNano }], now);
+    if (!charge) {
+      throw new Error('chargeLocked answered no outcome');
+    }
     return { ledgerId, charge, ...charge };
   });
   if (outcome.charge) {
-    await announceCharge(deps, outcome.charge, amountNano);
+    await announceCharge(deps, outcome.charge);
   }
   return {
     ledgerId: outcome.ledgerId,

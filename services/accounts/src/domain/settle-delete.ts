@@ -50,13 +50,14 @@ export async function settleDelete(
   now: Date,
 ): Promise<DeleteSettlement> {
   const key = `delete:${target.id}`;
-  const pieces: CreditPiece[] = [];
-  for (const lot of await tx.lots.lockSpendable(target.id, now)) {
-    if (!(await tx.lots.take(lot.id, lot.remainingNano))) {
-      throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
-    }
-    pieces.push({ amountNano: lot.remainingNano, expiresAt: lot.expiresAt });
+  const lots = await tx.lots.lockSpendable([target.id], now);
+  if (!(await tx.lots.take(lots.map((lot) => ({ lotId: lot.id, takeNano: lot.remainingNano }))))) {
+    throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
   }
+  const pieces: CreditPiece[] = lots.map((lot) => ({
+    amountNano: lot.remainingNano,
+    expiresAt: lot.expiresAt,
+  }));
   const held = pieces.reduce((sum, piece) => sum + piece.amountNano, 0n);
   const paid = await tx.accounts.absorbDebt(target.id, held);
   const remaining = dropEarliest(pieces, paid);
@@ -130,11 +131,9 @@ async function moveDebt(
     counterpartyId: target.id,
     amountNano: -debtNano,
   });
-  const plan = planSpendUpTo(await tx.lots.lockSpendable(parent.id, now), debtNano, now);
-  for (const step of plan.steps) {
-    if (!(await tx.lots.take(step.lotId, step.takeNano))) {
-      throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
-    }
+  const plan = planSpendUpTo(await tx.lots.lockSpendable([parent.id], now), debtNano, now);
+  if (!(await tx.lots.take(plan.steps))) {
+    throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');
   }
   if (plan.shortfallNano > 0n) {
     await tx.accounts.addDebt(parent.id, plan.shortfallNano);

@@ -1,8 +1,10 @@
+import { column, rowsChanged, rowsOf } from '@gw/kit';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { childDna } from '../domain/dna.js';
 import { nameScopeOf } from '../domain/tenancy.js';
 import type { NewAccount } from '../domain/model.js';
 import type {
+  AccountCharge,
   AccountLookup,
   AccountPatch,
   AccountsRepository,
@@ -11,7 +13,6 @@ import type {
   DebitTarget,
   KeyUse,
   ListQuery,
-  SpendUpdate,
 } from '../domain/ports/accounts.js';
 import { listAccounts } from './account-list.js';
 import { escapeLike, live, lookupCondition, takenBy, toRecord } from './account-rows.js';
@@ -85,13 +86,11 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     const result: unknown = await this.db.execute(sql`
       UPDATE accounts.accounts AS a
          SET key_last_used_at = GREATEST(COALESCE(a.key_last_used_at, u.used_at), u.used_at)
-        FROM unnest(${sql.param(uses.map((use) => String(use.accountId)))}::bigint[],
-                    ${sql.param(uses.map((use) => use.keyHash))}::text[],
-                    ${sql.param(uses.map((use) => use.usedAt.toISOString()))}::timestamptz[]) AS u(id, key_hash, used_at)
+        FROM unnest(${column(uses, (use) => String(use.accountId))}::bigint[],
+                    ${column(uses, (use) => use.keyHash)}::text[],
+                    ${column(uses, (use) => use.usedAt.toISOString())}::timestamptz[]) AS u(id, key_hash, used_at)
        WHERE a.id = u.id AND a.key_hash = u.key_hash`);
-    // node-postgres reports rowCount, PGlite affectedRows.
-    const { rowCount, affectedRows } = result as { rowCount?: number | null; affectedRows?: number };
-    return rowCount ?? affectedRows ?? 0;
+    return rowsChanged(result);
   }
 
   async lock(id: bigint) {
@@ -103,12 +102,21 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return row ? toRecord(row) : undefined;
   }
 
-  async lockForDebit(id: bigint): Promise<DebitTarget | undefined> {
-    const [row] = await this.db.select().from(accounts).where(eq(accounts.id, id)).for('update');
-    if (!row) {
-      return undefined;
+  async lockForDebit(ids: readonly bigint[]): Promise<DebitTarget[]> {
+    if (ids.length === 0) {
+      return [];
     }
-    return { account: toRecord(row), deleted: row.deletedAt !== null, softAlertMonth: row.softAlertMonth };
+    const rows = await this.db
+      .select()
+      .from(accounts)
+      .where(sql`${accounts.id} = ANY(${column(ids, String)}::bigint[])`)
+      .orderBy(asc(accounts.id))
+      .for('update');
+    return rows.map((row) => ({
+      account: toRecord(row),
+      deleted: row.deletedAt !== null,
+      softAlertMonth: row.softAlertMonth,
+    }));
   }
 
   async nameOrEmailTaken(scope: bigint, nameKey: string, emailKey: string, exceptId?: bigint) {
@@ -134,7 +142,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
       const drawn = await this.db.execute(
         sql`SELECT nextval(pg_get_serial_sequence('accounts.accounts', 'id'))::text AS id`,
       );
-      const [drawnRow] = (drawn as { rows: Array<{ id: string } | undefined> }).rows;
+      const [drawnRow] = rowsOf<{ id: string } | undefined>(drawn);
       const id = BigInt(drawnRow?.id ?? '0');
       const [row] = await this.db
         .insert(accounts)
@@ -186,11 +194,29 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return rows.length > 0;
   }
 
-  async setSpend(id: bigint, spend: SpendUpdate) {
-    await this.db
-      .update(accounts)
-      .set({ ...spend, updatedAt: sql`now()` })
-      .where(eq(accounts.id, id));
+  async applyCharges(charges: readonly AccountCharge[]) {
+    if (charges.length === 0) {
+      return;
+    }
+    const of = (pick: (charge: AccountCharge) => string | boolean | null) => column(charges, pick);
+    await this.db.execute(sql`
+      UPDATE accounts.accounts AS a
+         SET debt_nano = a.debt_nano + c.add_debt_nano,
+             day_spend_nano = c.day_spend_nano, day_start = c.day_start,
+             month_spend_nano = c.month_spend_nano, month_start = c.month_start,
+             spend_blocked = c.spend_blocked, soft_alert_month = c.soft_alert_month,
+             updated_at = now()
+        FROM unnest(${of((c) => String(c.accountId))}::bigint[],
+                    ${of((c) => String(c.addDebtNano))}::bigint[],
+                    ${of((c) => String(c.spend.daySpendNano))}::bigint[],
+                    ${of((c) => c.spend.dayStart)}::date[],
+                    ${of((c) => String(c.spend.monthSpendNano))}::bigint[],
+                    ${of((c) => c.spend.monthStart)}::date[],
+                    ${of((c) => c.spend.spendBlocked)}::boolean[],
+                    ${of((c) => c.spend.softAlertMonth)}::date[])
+             AS c(id, add_debt_nano, day_spend_nano, day_start, month_spend_nano, month_start,
+                  spend_blocked, soft_alert_month)
+       WHERE a.id = c.id`);
   }
 
   async absorbDebt(accountId: bigint, amountNano: bigint) {
@@ -199,7 +225,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
       FROM (SELECT id, debt_nano FROM accounts.accounts WHERE id = ${accountId} FOR UPDATE) AS old
       WHERE a.id = old.id
       RETURNING LEAST(old.debt_nano, ${amountNano}::bigint)::text AS absorbed`);
-    const [row] = (result as { rows: Array<{ absorbed: string } | undefined> }).rows;
+    const [row] = rowsOf<{ absorbed: string } | undefined>(result);
     return BigInt(row?.absorbed ?? '0');
   }
 

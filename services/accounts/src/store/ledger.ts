@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { column } from '@gw/kit';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Ledger, LedgerKind, LedgerRow } from '../domain/ports/ledger.js';
 import type { Executor } from './executor.js';
 import { ledger } from './schema.js';
@@ -17,12 +18,20 @@ export class DrizzleLedger implements Ledger {
   }
 
   async insertMany(rows: readonly LedgerRow[]) {
-    if (rows.length > 0) {
-      await this.db
-        .insert(ledger)
-        .values(rows.map((row) => ({ ...row, createdAt: sql`now()` })))
-        .onConflictDoNothing();
+    if (rows.length === 0) {
+      return;
     }
+    await this.db.execute(sql`
+      INSERT INTO accounts.ledger (idempotency_key, kind, account_id, counterparty_id, amount_nano,
+             description, created_at)
+      SELECT *, now() FROM unnest(
+        ${column(rows, (row) => row.idempotencyKey)}::text[],
+        ${column(rows, (row) => row.kind)}::text[],
+        ${column(rows, (row) => String(row.accountId))}::bigint[],
+        ${column(rows, (row) => (row.counterpartyId === null ? null : String(row.counterpartyId)))}::bigint[],
+        ${column(rows, (row) => String(row.amountNano))}::bigint[],
+        ${column(rows, (row) => row.description ?? null)}::text[])
+      ON CONFLICT DO NOTHING`);
   }
 
   async findMany(keys: readonly string[], kind: LedgerKind) {
@@ -33,7 +42,7 @@ export class DrizzleLedger implements Ledger {
     const rows = await this.db
       .select({ key: ledger.idempotencyKey, accountId: ledger.accountId, amountNano: ledger.amountNano })
       .from(ledger)
-      .where(and(inArray(ledger.idempotencyKey, [...keys]), eq(ledger.kind, kind)))
+      .where(and(sql`${ledger.idempotencyKey} = ANY(${column(keys, String)}::text[])`, eq(ledger.kind, kind)))
       .orderBy(asc(ledger.id));
     for (const row of rows) {
       if (!found.has(row.key)) {

@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { column, rowsChanged } from '@gw/kit';
+import { and, asc, gt, sql } from 'drizzle-orm';
 import type { CreditLot } from '../domain/model.js';
-import type { LotWrites, NewLot } from '../domain/ports/lots.js';
+import type { LotTake, LotWrites, NewLot } from '../domain/ports/lots.js';
 import type { Executor } from './executor.js';
 import { creditLots } from './schema.js';
 
@@ -19,17 +20,23 @@ export class DrizzleLots implements LotWrites {
     return (await this.liveOf(accountIds, now)).map(toLot);
   }
 
-  async lockSpendable(accountId: bigint, now: Date) {
-    return (await this.liveOf([accountId], now).for('update')).map(toLot);
+  async lockSpendable(accountIds: readonly bigint[], now: Date) {
+    if (accountIds.length === 0) {
+      return [];
+    }
+    return (await this.liveOf(accountIds, now).for('update')).map(toLot);
   }
 
-  async take(lotId: bigint, amountNano: bigint) {
-    const rows = await this.db
-      .update(creditLots)
-      .set({ remainingNano: sql`${creditLots.remainingNano} - ${amountNano}` })
-      .where(and(eq(creditLots.id, lotId), sql`${creditLots.remainingNano} >= ${amountNano}`))
-      .returning({ id: creditLots.id });
-    return rows.length === 1;
+  async take(takes: readonly LotTake[]) {
+    if (takes.length === 0) {
+      return true;
+    }
+    const result = await this.db.execute(sql`
+      UPDATE accounts.credit_lots AS l SET remaining_nano = l.remaining_nano - t.take_nano
+        FROM unnest(${column(takes, (take) => String(take.lotId))}::bigint[],
+                    ${column(takes, (take) => String(take.takeNano))}::bigint[]) AS t(id, take_nano)
+       WHERE l.id = t.id AND l.remaining_nano >= t.take_nano`);
+    return rowsChanged(result) === takes.length;
   }
 
   async insert(lot: NewLot) {
@@ -50,7 +57,7 @@ export class DrizzleLots implements LotWrites {
       .from(creditLots)
       .where(
         and(
-          inArray(creditLots.accountId, [...accountIds]),
+          sql`${creditLots.accountId} = ANY(${column(accountIds, String)}::bigint[])`,
           gt(creditLots.remainingNano, 0n),
           gt(creditLots.expiresAt, now),
         ),

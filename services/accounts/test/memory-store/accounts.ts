@@ -2,6 +2,7 @@ import { childDna } from '../../src/domain/dna.js';
 import { nameScopeOf } from '../../src/domain/tenancy.js';
 import type { AccountRecord, NewAccount } from '../../src/domain/model.js';
 import type {
+  AccountCharge,
   AccountLookup,
   AccountPatch,
   AccountsRepository,
@@ -10,7 +11,6 @@ import type {
   KeyUse,
   ListQuery,
   OrderColumn,
-  SpendUpdate,
 } from '../../src/domain/ports/accounts.js';
 import type { Clock } from '../../src/domain/ports/deps.js';
 import type { AccountRow, Tables } from './tables.js';
@@ -149,11 +149,13 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
     return this.findById(id);
   }
 
-  async lockForDebit(id: bigint) {
-    const row = this.rows.get(id);
-    return (
-      row && { account: toRecord(row), deleted: row.deletedAt !== null, softAlertMonth: row.softAlertMonth }
-    );
+  async lockForDebit(ids: readonly bigint[]) {
+    return [...new Set(ids)].sort(compare).flatMap((id) => {
+      const row = this.rows.get(id);
+      return row
+        ? [{ account: toRecord(row), deleted: row.deletedAt !== null, softAlertMonth: row.softAlertMonth }]
+        : [];
+    });
   }
 
   async nameOrEmailTaken(scope: bigint, nameKey: string, emailKey: string, exceptId?: bigint) {
@@ -228,8 +230,11 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
     return [...this.rows.values()].some((row) => row.keyHash === hash);
   }
 
-  async setSpend(id: bigint, spend: SpendUpdate) {
-    this.change(id, { ...spend, updatedAt: this.clock.now() });
+  async applyCharges(charges: readonly AccountCharge[]) {
+    for (const { accountId, spend, addDebtNano } of charges) {
+      await this.addDebt(accountId, addDebtNano);
+      this.change(accountId, { ...spend, updatedAt: this.clock.now() });
+    }
   }
 
   async absorbDebt(accountId: bigint, amountNano: bigint) {

@@ -1,6 +1,6 @@
 import type { CreditLot } from '../../src/domain/model.js';
 import type { Clock } from '../../src/domain/ports/deps.js';
-import type { LotWrites, NewLot } from '../../src/domain/ports/lots.js';
+import type { LotTake, LotWrites, NewLot } from '../../src/domain/ports/lots.js';
 import { draw, type Tables } from './tables.js';
 
 /** Credit lots in memory: live means something left and unexpired, earliest expiry first, then id. */
@@ -22,17 +22,20 @@ export class MemoryLots implements LotWrites {
       }));
   }
 
-  lockSpendable(accountId: bigint, now: Date) {
-    return this.live([accountId], now);
+  lockSpendable(accountIds: readonly bigint[], now: Date) {
+    return this.live(accountIds, now);
   }
 
-  async take(lotId: bigint, amountNano: bigint) {
-    const lot = this.tables().lots.get(lotId);
-    if (!lot || lot.remainingNano < amountNano) {
-      return false;
+  async take(takes: readonly LotTake[]) {
+    let taken = 0;
+    for (const { lotId, takeNano } of takes) {
+      const lot = this.tables().lots.get(lotId);
+      if (lot && lot.remainingNano >= takeNano) {
+        lot.remainingNano -= takeNano;
+        taken++;
+      }
     }
-    lot.remainingNano -= amountNano;
-    return true;
+    return taken === takes.length;
   }
 
   async insert(lot: NewLot) {

@@ -56,6 +56,13 @@ export interface SpendUpdate {
   softAlertMonth: string | null;
 }
 
+/** What one usage charge writes on its account row: the new spend, and the debt it adds. */
+export interface AccountCharge {
+  accountId: bigint;
+  spend: SpendUpdate;
+  addDebtNano: bigint;
+}
+
 /** Fields an update writes (keys recomputed for name and e-mail). */
 export type AccountPatch = Partial<
   Omit<
@@ -107,8 +114,8 @@ export interface AccountsRepository extends AccountReads {
 /** The account rows inside a transaction: reads, row locks and writes. */
 export interface AccountWrites extends AccountReads {
   lock(id: bigint): Promise<AccountRecord | undefined>;
-  /** Locks an account for Debit, deleted or not. */
-  lockForDebit(id: bigint): Promise<DebitTarget | undefined>;
+  /** Locks these accounts for a usage charge, deleted or not, in id order; unknown ids are left out. */
+  lockForDebit(ids: readonly bigint[]): Promise<DebitTarget[]>;
   /** Whether the name or e-mail is used in this name scope (by any row, deleted ones freed). */
   nameOrEmailTaken(
     scope: bigint,
@@ -123,7 +130,8 @@ export interface AccountWrites extends AccountReads {
   update(id: bigint, patch: AccountPatch): Promise<AccountWrite>;
   setKey(id: bigint, key: { hash: string; prefix: string; last4: string }): Promise<void>;
   keyHashTaken(hash: string): Promise<boolean>;
-  setSpend(id: bigint, spend: SpendUpdate): Promise<void>;
+  /** Writes many usage charges' spend and debt, one row each, in one write. */
+  applyCharges(charges: readonly AccountCharge[]): Promise<void>;
   /** Lowers the account's debt by up to amountNano; returns how much it lowered it. */
   absorbDebt(accountId: bigint, amountNano: bigint): Promise<bigint>;
   addDebt(accountId: bigint, amountNano: bigint): Promise<void>;

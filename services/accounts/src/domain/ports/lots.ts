@@ -14,11 +14,20 @@ export interface LotReads {
   live(accountIds: readonly bigint[], now: Date): Promise<CreditLot[]>;
 }
 
+/** An amount taken from one lot. */
+export interface LotTake {
+  lotId: bigint;
+  takeNano: bigint;
+}
+
 /** Credit lots inside a transaction. */
 export interface LotWrites extends LotReads {
-  /** The account's live lots in the same order, locked for this transaction. */
-  lockSpendable(accountId: bigint, now: Date): Promise<CreditLot[]>;
-  /** Conditional decrement: false when the lot no longer holds amount. */
-  take(lotId: bigint, amountNano: bigint): Promise<boolean>;
+  /** These accounts' live lots in the same order, locked for this transaction. */
+  lockSpendable(accountIds: readonly bigint[], now: Date): Promise<CreditLot[]>;
+  /**
+   * Conditional decrements, in one write: false when some lot no longer held its amount. The
+   * others may have been taken then, so the caller must abandon the transaction.
+   */
+  take(takes: readonly LotTake[]): Promise<boolean>;
   insert(lot: NewLot): Promise<void>;
 }
