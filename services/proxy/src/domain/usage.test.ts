@@ -34,6 +34,24 @@ describe('readUsage', () => {
     ).toMatchObject({ promptTokens: 8, completionTokens: 9 });
   });
 
+  it('reads Anthropic-style usage, whose input_tokens leaves out the cache reads and writes, as a prompt holding them', () => {
+    // Charged as prompt − cached − cache-write at InputText: 100 uncached tokens, not 0.
+    expect(
+      readUsage({
+        usage: {
+          input_tokens: 100,
+          cache_read_input_tokens: 1000,
+          cache_creation_input_tokens: 200,
+          output_tokens: 50,
+        },
+      }),
+    ).toMatchObject({ promptTokens: 1300, cachedTokens: 1000, cacheWriteTokens: 200, completionTokens: 50 });
+    // The same fields beside prompt_tokens (OpenAI-shaped): prompt_tokens already counts them.
+    expect(
+      readUsage({ usage: { prompt_tokens: 1300, cache_read_input_tokens: 1000, completion_tokens: 50 } }),
+    ).toMatchObject({ promptTokens: 1300, cachedTokens: 1000 });
+  });
+
   it('counts generated images', () => {
     expect(readUsage({ data: [{ url: 'a' }, { url: 'b' }] })).toMatchObject({
       imageCount: 2,

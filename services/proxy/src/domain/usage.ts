@@ -4,8 +4,8 @@ import type { events } from '@gw/proto';
 import type { ParsedRequest } from './request.js';
 
 /**
- * Token counts as upstreams report them (chat `usage`, responses `usage`, images `data`, audio
- * `duration`), read defensively: negative, non-finite or absurd values count as 0 and flag the
+ * Token counts as upstreams report them (chat `usage`, responses `usage`, Anthropic-style
+ * `usage`, images `data`, audio `duration`), read defensively: negative, non-finite or absurd values count as 0 and flag the
  * record.
  */
 
@@ -120,6 +120,14 @@ export function readUsage(body: unknown, into: Usage = emptyUsage()): Usage {
   into.completionTokens = count(into, completion);
   into.cachedTokens = count(into, promptDetails.cached_tokens, u.cache_read_input_tokens);
   into.cacheWriteTokens = count(into, u.cache_creation_input_tokens, promptDetails.cache_write_tokens);
+  if (
+    u.prompt_tokens === undefined &&
+    (u.cache_read_input_tokens ?? u.cache_creation_input_tokens) !== undefined
+  ) {
+    // Anthropic's input_tokens counts only the uncached input, beside the cache reads and
+    // writes; the prompt everywhere else (and in pricing, which takes those out of it) holds them.
+    into.promptTokens += into.cachedTokens + into.cacheWriteTokens;
+  }
   into.reasoningTokens = count(into, completionDetails.reasoning_tokens);
   into.audioInTokens = count(into, promptDetails.audio_tokens);
   into.audioOutTokens = count(into, completionDetails.audio_tokens);
