@@ -5,7 +5,6 @@ import {
   allowsResource,
   canonicalAiPath,
   findAiEndpoint,
-  isAnsweredByEdge,
 } from './ai-endpoints.js';
 
 describe('canonicalAiPath', () => {
@@ -78,12 +77,14 @@ describe('resource allowlists', () => {
   });
 });
 
-describe('isAnsweredByEdge', () => {
-  it('keeps the model listing at the edge and forwards everything else', () => {
-    expect(isAnsweredByEdge('GET', '/v1/models')).toBe(true);
-    expect(isAnsweredByEdge('get', '/models')).toBe(true);
-    expect(isAnsweredByEdge('POST', '/v1/models')).toBe(false);
-    expect(isAnsweredByEdge('POST', '/v1/chat/completions')).toBe(false);
-    expect(isAnsweredByEdge('GET', '/v1/models/gpt-4o')).toBe(false);
+describe('the model listing in the catalogue', () => {
+  it('is answered by the edge for GET /v1/models and /models; everything else is forwarded', () => {
+    const answeredByEdge = (method: string, path: string) =>
+      findAiEndpoint(method, path)?.answeredByEdge === true;
+    expect(answeredByEdge('GET', '/v1/models')).toBe(true);
+    expect(answeredByEdge('get', '/models')).toBe(true);
+    expect(answeredByEdge('POST', '/v1/models')).toBe(false);
+    expect(answeredByEdge('POST', '/v1/chat/completions')).toBe(false);
+    expect(answeredByEdge('GET', '/v1/models/gpt-4o')).toBe(false);
   });
 });

@@ -131,8 +131,3 @@ export function findAiEndpoint(method: string, rawPath: string, websocket = fals
 export function allowsResource(allowlist: readonly string[], endpoint: AiEndpoint): boolean {
   return endpoint.alwaysAllowed === true || allowlist.length === 0 || allowlist.includes(endpoint.path);
 }
-
-/** Whether the edge answers this request itself instead of forwarding it (`GET /v1/models`, `/models`). */
-export function isAnsweredByEdge(method: string, rawPath: string): boolean {
-  return findAiEndpoint(method, rawPath)?.answeredByEdge === true;
-}
