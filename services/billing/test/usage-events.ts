@@ -54,7 +54,12 @@ export async function publishUsage(nc: NatsConnection, event: events.UsageRecord
 export async function usageConsumerState(nc: NatsConnection) {
   const jsm = await nc.jetstreamManager();
   const info = await jsm.consumers.info(STREAMS.usage.name, 'billing');
-  return { pending: info.num_pending, ackPending: info.num_ack_pending };
+  // Every delivery, first or again, takes the next consumer sequence number.
+  return {
+    pending: info.num_pending,
+    ackPending: info.num_ack_pending,
+    deliveries: info.delivered.consumer_seq,
+  };
 }
 
 /** Σ usage charged per account in the accounts ledger. */

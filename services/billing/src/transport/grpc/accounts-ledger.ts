@@ -17,6 +17,12 @@ const OUTCOMES: Record<pb.DebitOutcome, DebitOutcome> = {
   [pb.DebitOutcome.DEBIT_OUTCOME_UNSPECIFIED]: 'conflict',
 };
 
+/**
+ * A batch of thousands of charges may wait on account rows other writers hold: give it time
+ * rather than fail and charge the whole batch again (its events stay in hand meanwhile).
+ */
+const DEBIT_BATCH_DEADLINE_MS = 30_000;
+
 /** Cached Rates beyond this are dropped at once (they are re-read within a batch). */
 const MAX_CACHED_RATES = 100_000;
 
@@ -30,14 +36,17 @@ export class AccountsLedger implements Ledger, RatesSource {
   ) {}
 
   async debitBatch(charges: readonly StoredCharge[]) {
-    const { results } = await this.client.debitBatch({
-      items: charges.map((charge) => ({
-        accountId: charge.accountId,
-        amountNano: charge.costNano,
-        idempotencyKey: charge.eventId,
-        description: charge.model,
-      })),
-    });
+    const { results } = await this.client.debitBatch(
+      {
+        items: charges.map((charge) => ({
+          accountId: charge.accountId,
+          amountNano: charge.costNano,
+          idempotencyKey: charge.eventId,
+          description: charge.model,
+        })),
+      },
+      { deadlineMs: DEBIT_BATCH_DEADLINE_MS },
+    );
     return results.map((result) => ({ eventId: result.idempotencyKey, outcome: OUTCOMES[result.outcome] }));
   }
 

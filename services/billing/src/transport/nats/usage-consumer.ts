@@ -84,6 +84,14 @@ export async function consumeUsage(
 
   const charge = async (batch: JsMsg[]) => {
     const decoded = decode(batch);
+    // A batch slower than ack_wait (accounts slow or waiting on a lock) would be delivered again
+    // while it is still being charged, and so would the events queued behind it: tell JetStream
+    // they are in hand. So ack_wait only bounds how soon a dead billing's events come back.
+    const inHand = setInterval(() => {
+      for (const msg of [...decoded.map((entry) => entry.msg), ...queue]) {
+        msg.working();
+      }
+    }, options.ackWaitMs / 3);
     try {
       await options.handle(decoded.map((entry) => entry.event));
       for (const { msg } of decoded) {
@@ -97,6 +105,8 @@ export async function consumeUsage(
       for (const { msg } of decoded) {
         msg.nak(RETRY_MS);
       }
+    } finally {
+      clearInterval(inHand);
     }
   };
 
