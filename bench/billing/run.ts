@@ -105,7 +105,10 @@ async function singleDebitRate(gw: Gateway, ids: bigint[], count: number) {
 }
 
 async function throughput(databaseUrl: string | undefined, events: number) {
-  const gw = await startGateway({ ...(databaseUrl ? { databaseUrl } : {}), env: { LOG_LEVEL: 'error' } });
+  const gw = await startGateway({
+    ...(databaseUrl ? { databaseUrl } : { embedded: true }),
+    env: { LOG_LEVEL: 'error' },
+  });
   const nc = await connectNats(gw.natsUrl, 'bench', createLogger('bench'));
   try {
     const ids = await accountsOf(gw);

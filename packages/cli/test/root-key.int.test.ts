@@ -97,7 +97,7 @@ describe('gw root-key --rotate (embedded PGlite under GW_DATA_DIR)', () => {
   let gw: Gateway;
 
   beforeAll(async () => {
-    gw = await startGateway();
+    gw = await startGateway({ embedded: true });
   });
 
   afterAll(() => gw.stop());

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { addressVariable, GRPC_SERVICES, isServing, type ServiceName } from '@gw/kit';
 import { inheritedEnv } from './config.js';
 import { startNatsServer } from './nats.js';
+import { createTestDatabase } from './postgres.js';
 import { freePort, waitFor } from './ports.js';
 import { startProcess, type RunningProcess } from './process.js';
 import { checkAgainstDocument } from './openapi-check.js';
@@ -13,8 +14,16 @@ import { checkAgainstDocument } from './openapi-check.js';
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface GatewayOptions {
-  /** PostgreSQL URL; when absent every service uses PGlite under a temporary data folder. */
+  /**
+   * PostgreSQL URL of a database the test owns (to read or seed it). Without it, the gateway gets
+   * a fresh database of its own on the machine's PostgreSQL, dropped when it stops.
+   */
   databaseUrl?: string;
+  /**
+   * Every service on its own embedded PGlite under the temporary data folder, as `npm start` runs
+   * by default: for the tests about that default (it starts about three times slower here).
+   */
+  embedded?: boolean;
   env?: Record<string, string>;
   /**
    * The folder a service runs from when compiled (what its image holds: `dist/` and production
@@ -112,8 +121,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 }
 
 async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
+  if (options.embedded && options.databaseUrl) {
+    throw new Error('startGateway: embedded and databaseUrl exclude each other');
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const processes = new Map<string, RunningProcess>();
+  const ownDatabase = options.embedded || options.databaseUrl ? undefined : await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
   const { url: natsUrl, process: nats } = await startNatsServer(join(dataDir, 'nats'));
   processes.set('nats', nats);
 
@@ -130,7 +144,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
     NATS_URL: natsUrl,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
-    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
     env[addressVariable(service)] = `127.0.0.1:${await freePort()}`;
@@ -152,6 +166,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
   const stop = async () => {
     await Promise.all([...processes.values()].filter((p) => p.name !== 'nats').map((p) => p.stop()));
     await nats.stop();
+    await ownDatabase?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 

@@ -39,7 +39,7 @@ describe.each([
 
   beforeAll(async () => {
     database = onPostgres ? await createTestDatabase() : undefined;
-    gw = await startGateway({ databaseUrl: database?.url });
+    gw = await startGateway(database ? { databaseUrl: database.url } : { embedded: true });
   });
 
   afterAll(async () => {
