@@ -27,7 +27,7 @@ import {
 import {
   publishUsage,
   rootIdOf,
-  usageConsumerState,
+  usageDrained,
   usageEvent,
 } from '../../services/billing/test/usage-events.js';
 import { out, writeResultsSection } from '../gateway.js';
@@ -73,15 +73,7 @@ async function chargeRate(gw: Gateway, nc: NatsConnection, ids: bigint[], count:
   }
   const began = Date.now();
   await gw.restartService('billing');
-  await waitFor(
-    async () => {
-      const state = await usageConsumerState(nc);
-      return state.pending === 0 && state.ackPending === 0;
-    },
-    'the backlog charged',
-    600_000,
-    20,
-  );
+  await waitFor(() => usageDrained(nc), 'the backlog charged', 600_000, 20);
   return (count / (Date.now() - began)) * 1000;
 }
 

@@ -14,7 +14,7 @@ import {
   publishUsage,
   rootIdOf,
   rollupsAndRecords,
-  usageConsumerState,
+  usageDrained,
   usageEvent,
 } from './usage-events.js';
 
@@ -105,10 +105,7 @@ describe('billing charges gw.usage.recorded', () => {
     }
 
     await waitFor(
-      async () => {
-        const state = await usageConsumerState(nc);
-        return state.pending === 0 && state.ackPending === 0 && (await recordCount()) === EVENTS;
-      },
+      async () => (await usageDrained(nc)) && (await recordCount()) === EVENTS,
       'every event charged and acknowledged',
       120_000,
       200,

@@ -14,6 +14,7 @@ import {
   publishUsage,
   rootIdOf,
   usageConsumerState,
+  usageDrained,
   usageEvent,
 } from './usage-events.js';
 
@@ -67,15 +68,7 @@ describe('billing: a batch slower than BILLING_ACK_WAIT_MS', () => {
     });
     await publishUsage(nc, event);
     await held;
-    await waitFor(
-      async () => {
-        const state = await usageConsumerState(nc);
-        return state.pending === 0 && state.ackPending === 0;
-      },
-      'the event acknowledged',
-      20_000,
-      50,
-    );
+    await waitFor(() => usageDrained(nc), 'the event acknowledged', 20_000, 50);
     // The only event of this gateway's stream, delivered once.
     expect((await usageConsumerState(nc)).deliveries).toBe(1);
     expect((await chargedByAccount(database)).get(BigInt(user.id))).toBe(expectedCostNano(event));

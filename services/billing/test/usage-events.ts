@@ -62,6 +62,12 @@ export async function usageConsumerState(nc: NatsConnection) {
   };
 }
 
+/** Every published usage event charged and acknowledged: nothing pending, nothing in hand. */
+export async function usageDrained(nc: NatsConnection): Promise<boolean> {
+  const state = await usageConsumerState(nc);
+  return state.pending === 0 && state.ackPending === 0;
+}
+
 /** Σ usage charged per account in the accounts ledger. */
 export async function chargedByAccount(database: TestDatabase): Promise<Map<bigint, bigint>> {
   const rows = await database.query<{ account_id: string; charged: string }>(
