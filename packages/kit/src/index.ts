@@ -1,6 +1,6 @@
 export * from './config.js';
 export * from './db.js';
-export * from './sql-batch.js';
+export * from './raw-sql.js';
 export * from './errors.js';
 export * from './grpc.js';
 export * from './ids.js';
