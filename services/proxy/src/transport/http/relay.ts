@@ -36,6 +36,13 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
   const started = Date.now();
   const log = deps.log;
 
+  // The call's catalogue entry, looked up once: it names the route (a path outside the catalogue
+  // stays unmatched) and is checked at step 2.
+  const endpoint = findAiEndpoint(req.method ?? 'GET', (req.url ?? '/').split('?')[0] ?? '/');
+  if (deps.access && endpoint) {
+    deps.access.route = endpoint.path;
+  }
+
   // 1 Only the edge may call: internal token, then the caller identity it authenticated.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
   if (deps.access) {
@@ -43,7 +50,6 @@ export async function relay(deps: ProxyDeps, req: IncomingMessage, res: ServerRe
   }
 
   // 2 Only catalogue endpoints, by their canonical path and their own method; never stored objects.
-  const endpoint = findAiEndpoint(req.method ?? 'GET', (req.url ?? '/').split('?')[0] ?? '/');
   if (!endpoint) {
     throw new AppError(ErrorCode.NotFound, 'no such endpoint');
   }

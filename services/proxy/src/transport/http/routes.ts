@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { findAiEndpoint, isAiPath, REALTIME_PATH, UNMATCHED_ROUTE } from '@gw/kit';
+import { isAiPath, REALTIME_PATH } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { getHealthz } from './healthz.js';
 import { relayRealtime } from './realtime.js';
@@ -11,8 +11,11 @@ export interface HttpRoute {
   method: string;
   /** Whether the route serves this path. */
   matches(path: string): boolean;
-  /** The route's name in metrics and access lines: a template from a closed set, never the raw path. */
-  template(method: string, path: string): string;
+  /**
+   * The route's name in metrics and access lines, from a closed set, never the raw path; absent
+   * when the handler names each request itself (the relay: by its catalogue entry).
+   */
+  name?: string;
   handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
@@ -21,20 +24,14 @@ export interface UpgradeRoute {
   handle(deps: ProxyDeps, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
 }
 
-const exactly = (expected: string) => ({
-  matches: (path: string) => path === expected,
-  template: () => expected,
-});
-
-/** An AI call is named by its catalogue entry; a path outside the catalogue (404) is unmatched. */
-const aiTemplate = (method: string, path: string) => findAiEndpoint(method, path)?.path ?? UNMATCHED_ROUTE;
+const exactly = (expected: string) => ({ matches: (path: string) => path === expected, name: expected });
 
 /** Every HTTP endpoint of the proxy; only the edge (holding the internal token) calls them. */
 export const HTTP_ROUTES: readonly HttpRoute[] = [
   { method: 'GET', ...exactly('/healthz'), handle: getHealthz },
   { method: 'GET', ...exactly('/internal/route'), handle: inspectRoute },
   // The AI calls the edge forwards, any method.
-  { method: '*', matches: isAiPath, template: aiTemplate, handle: relay },
+  { method: '*', matches: isAiPath, handle: relay },
 ];
 
 export const UPGRADE_ROUTES: readonly UpgradeRoute[] = [{ path: REALTIME_PATH, handle: relayRealtime }];

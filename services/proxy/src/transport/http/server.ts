@@ -51,7 +51,7 @@ export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
       (candidate) => (candidate.method === '*' || candidate.method === method) && candidate.matches(path),
     );
     const requestId = requestIdOf(req);
-    const access: RequestDetails = { route: route ? route.template(method, path) : UNMATCHED_ROUTE };
+    const access: RequestDetails = { route: route?.name ?? UNMATCHED_ROUTE };
     observer.watch(req, res, requestId, () => access);
     if (!route) {
       sendHttpError(res, new AppError(ErrorCode.NotFound, 'no such endpoint'));
