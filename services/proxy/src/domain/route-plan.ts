@@ -1,5 +1,4 @@
-import { AppError, ErrorCode, keyModelField, type CallerIdentity } from '@gw/kit';
-import { callerMayUseModel } from '@gw/kit';
+import { AppError, callerMayUseModel, ErrorCode, keyModelField, type CallerIdentity } from '@gw/kit';
 import { accountMapper, callerMayUseLevel } from './allowlists.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 

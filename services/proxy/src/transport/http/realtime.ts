@@ -1,9 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError, ErrorCode, realtimeErrorEvent, REALTIME_PATH } from '@gw/kit';
+import { AppError, callerMayUseModel, ErrorCode, realtimeErrorEvent, REALTIME_PATH } from '@gw/kit';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { failureDeps, upstreamPolicy, type ProxyDeps } from '../../deps.js';
-import { callerMayUseModel } from '@gw/kit';
 import { assertAdmitted, callWindows } from '../../domain/call-limits.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
 import { isTokenField } from '../../domain/limits.js';
