@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { createLogger, openDatabase, type DatabaseHandle } from '@gw/kit';
 import type { Gateway, TestDatabase } from '@gw/testkit';
 
 export interface ListBody {
@@ -81,4 +83,15 @@ export async function balanceNano(database: TestDatabase, id: number): Promise<b
     [id],
   );
   return BigInt(row?.b ?? '0');
+}
+
+/** The accounts schema, migrated, on a test database: for tests that drive the domain and store directly. */
+export function openAccountsDatabase(database: TestDatabase): Promise<DatabaseHandle> {
+  return openDatabase({
+    url: database.url,
+    dataDir: '/tmp',
+    schema: 'accounts',
+    migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
+    log: createLogger('accounts-test', 'silent'),
+  });
 }

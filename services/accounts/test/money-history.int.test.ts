@@ -1,5 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { createLogger, openDatabase, type DatabaseHandle } from '@gw/kit';
+import type { DatabaseHandle } from '@gw/kit';
 import { createTestDatabase, type TestDatabase } from '@gw/testkit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
@@ -7,6 +6,7 @@ import { bootstrapRoot } from '../src/domain/bootstrap-root.js';
 import { DAY_MS } from '../src/domain/lots.js';
 import type { AccountsDeps } from '../src/domain/ports/deps.js';
 import { DrizzleAccountsStore } from '../src/store/accounts-store.js';
+import { openAccountsDatabase } from './helpers.js';
 import { commandArb, runHistory, type LotState } from './money-history.js';
 
 describe('money over random histories (PostgreSQL)', () => {
@@ -18,13 +18,7 @@ describe('money over random histories (PostgreSQL)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    handle = await openDatabase({
-      url: database.url,
-      dataDir: '/tmp',
-      schema: 'accounts',
-      migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
-      log: createLogger('money-history-test', 'silent'),
-    });
+    handle = await openAccountsDatabase(database);
     deps = {
       store: new DrizzleAccountsStore(handle.db),
       events: { accountChanged: () => undefined, audit: () => undefined },

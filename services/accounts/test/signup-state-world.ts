@@ -1,5 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { AppError, createLogger, openDatabase, usd, type DatabaseHandle } from '@gw/kit';
+import { AppError, usd, type DatabaseHandle } from '@gw/kit';
 import { createTestDatabase, type TestDatabase } from '@gw/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
@@ -17,6 +16,7 @@ import {
 } from '../src/domain/signup-rules.js';
 import { DrizzleAccountsStore } from '../src/store/accounts-store.js';
 import { RedisSignupStore } from '../src/store/redis-signup-store.js';
+import { openAccountsDatabase } from './helpers.js';
 
 /**
  * The signup state table against real Redis and PostgreSQL, with the service's clock injected so
@@ -119,13 +119,7 @@ export function useSignupWorld(): SignupWorld {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    handle = await openDatabase({
-      url: database.url,
-      dataDir: '/tmp',
-      schema: 'accounts',
-      migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
-      log: createLogger('signup-test', 'silent'),
-    });
+    handle = await openAccountsDatabase(database);
     world.redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
     world.deps = {
       store: new DrizzleAccountsStore(handle.db),
