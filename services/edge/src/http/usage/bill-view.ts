@@ -35,7 +35,8 @@ export const billBodySchema = z.object({
 });
 export type BillBody = z.infer<typeof billBodySchema>;
 
-interface Sums {
+/** Sums of rollup rows, exact: turned to numbers and USD only when rendered. */
+export interface Sums {
   requests: bigint;
   prompt: bigint;
   completion: bigint;
@@ -43,9 +44,9 @@ interface Sums {
   costNano: bigint;
 }
 
-const zero = (): Sums => ({ requests: 0n, prompt: 0n, completion: 0n, cached: 0n, costNano: 0n });
+export const emptySums = (): Sums => ({ requests: 0n, prompt: 0n, completion: 0n, cached: 0n, costNano: 0n });
 
-function add(sums: Sums, row: billing.UsageRow): void {
+export function addRow(sums: Sums, row: billing.UsageRow): void {
   sums.requests += row.requests;
   sums.prompt += row.promptTokens;
   sums.completion += row.completionTokens;
@@ -54,8 +55,8 @@ function add(sums: Sums, row: billing.UsageRow): void {
 }
 
 export function totalUsage(rows: readonly billing.UsageRow[]): z.infer<typeof totalUsageSchema> {
-  const sums = zero();
-  rows.forEach((row) => add(sums, row));
+  const sums = emptySums();
+  rows.forEach((row) => addRow(sums, row));
   return {
     requests: Number(sums.requests),
     prompt_tokens: Number(sums.prompt),
@@ -70,12 +71,12 @@ export function totalUsage(rows: readonly billing.UsageRow[]): z.infer<typeof to
 export function billBody(rows: readonly billing.UsageRow[]): BillBody {
   const days = new Map<string, { sums: Sums; models: Map<string, Sums> }>();
   for (const row of rows) {
-    const day = days.get(row.day) ?? { sums: zero(), models: new Map<string, Sums>() };
+    const day = days.get(row.day) ?? { sums: emptySums(), models: new Map<string, Sums>() };
     days.set(row.day, day);
-    add(day.sums, row);
-    const model = day.models.get(row.model) ?? zero();
+    addRow(day.sums, row);
+    const model = day.models.get(row.model) ?? emptySums();
     day.models.set(row.model, model);
-    add(model, row);
+    addRow(model, row);
   }
   const data = [...days.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -1,24 +1,13 @@
 import { nanoToUsd } from '@gw/kit';
 import type { accounts, billing } from '@gw/proto';
+import { addRow, emptySums, type Sums } from '../usage/bill-view.js';
 import type { UserUsage } from './schemas.js';
 
-interface Sums {
-  requests: bigint;
-  prompt: bigint;
-  completion: bigint;
-  cached: bigint;
-  costNano: bigint;
+interface UserSums extends Sums {
   models: Map<string, { requests: bigint; costNano: bigint }>;
 }
 
-const empty = (): Sums => ({
-  requests: 0n,
-  prompt: 0n,
-  completion: 0n,
-  cached: 0n,
-  costNano: 0n,
-  models: new Map(),
-});
+const empty = (): UserSums => ({ ...emptySums(), models: new Map() });
 
 /** part / whole in percent with two decimals; 0 when the whole is 0. */
 function percent(part: bigint, whole: bigint): number {
@@ -30,18 +19,13 @@ export function usageUsers(
   listed: readonly accounts.Account[],
   rows: readonly billing.UsageRow[],
 ): UserUsage[] {
-  const byAccount = new Map<bigint, Sums>();
-  const all = empty();
+  const byAccount = new Map<bigint, UserSums>();
+  const all = emptySums();
   for (const row of rows) {
     const sums = byAccount.get(row.accountId) ?? empty();
     byAccount.set(row.accountId, sums);
-    for (const target of [sums, all]) {
-      target.requests += row.requests;
-      target.prompt += row.promptTokens;
-      target.completion += row.completionTokens;
-      target.cached += row.cachedTokens;
-      target.costNano += row.costNano;
-    }
+    addRow(sums, row);
+    addRow(all, row);
     const model = sums.models.get(row.model) ?? { requests: 0n, costNano: 0n };
     sums.models.set(row.model, {
       requests: model.requests + row.requests,
