@@ -51,6 +51,7 @@ export function useForwardingProxy(): InProcessProxy {
     reset: () => proxy().reset(),
     useKeys: (keys, options) => proxy().useKeys(keys, options),
     call: (path, init) => proxy().call(path, init),
+    upgrade: (path, init) => proxy().upgrade(path, init),
     stop: () => proxy().stop(),
   };
 }

@@ -14,6 +14,7 @@ import { createHttpServer } from '../src/transport/http/server.js';
 import { CloudBTokens } from '../src/transport/upstream/cloud-b-tokens.js';
 import { UpstreamClient } from '../src/transport/upstream/http.js';
 import { MockUpstream } from '@gw/testkit';
+import WebSocket from 'ws';
 
 /**
  * The proxy's HTTP server in-process against the mock upstream, with in-memory ports: for the
@@ -99,6 +100,14 @@ export interface InProcessProxy {
       signal?: AbortSignal;
     },
   ): Promise<Response>;
+  /**
+   * A WebSocket upgrade through the hop (realtime): 101 once the session is open (closed again at
+   * once), or the refusal's status; `body` is the refusal's body.
+   */
+  upgrade(
+    path: string,
+    init?: { caller?: Partial<CallerIdentity> },
+  ): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }>;
   stop(): Promise<void>;
 }
 
@@ -228,6 +237,32 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
         },
         body: init.body,
         signal: init.signal,
+      });
+    },
+    upgrade(path, init = {}) {
+      return new Promise((resolve, reject) => {
+        const ws = new WebSocket(`${base.replace('http', 'ws')}${path}`, {
+          headers: {
+            'x-gw-internal-token': TOKEN,
+            'x-gw-account': encodeCaller({ ...CALLER, ...init.caller }),
+          },
+        });
+        ws.once('open', () => {
+          ws.close();
+          resolve({ status: 101, body: '', headers: {} });
+        });
+        ws.once('unexpected-response', (_request, response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              headers: response.headers,
+            }),
+          );
+        });
+        ws.once('error', reject);
       });
     },
     async stop() {

@@ -129,6 +129,22 @@ export async function parseRequest(
   return { ...base, form, model: requireModel(model), stream: false };
 }
 
+/** A request whose model comes in the query string (a realtime session): the model is required. */
+export function queryRequest(endpoint: AiEndpoint, model: string | null): ParsedRequest {
+  if (!model) {
+    throw invalid('the model query parameter is required');
+  }
+  return {
+    endpoint,
+    raw: Buffer.alloc(0),
+    json: undefined,
+    form: undefined,
+    model,
+    stream: false,
+    injectUsage: false,
+  };
+}
+
 /** A multipart body from parts; quotes in names are percent-encoded as browsers do. */
 function buildForm(parts: FormPart[], boundary: string): Buffer {
   const quoted = (text: string) => `"${text.replaceAll('"', '%22').replace(/[\r\n]/g, ' ')}"`;

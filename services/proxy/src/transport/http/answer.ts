@@ -7,16 +7,18 @@ import type { RelayedAnswer } from '../../domain/usage.js';
 /** An upstream error body is read whole up to this size, to tell what it is about. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
-/** Whether the client is still there; `onGone` is swapped as the request moves on. */
+/** Whether the client is still there, and who wants to know when it leaves. */
 export class ClientState {
   private left = false;
-  onGone: () => void = () => undefined;
+  private readonly listeners = new Set<() => void>();
 
   constructor(res: ServerResponse) {
     res.on('close', () => {
       if (!res.writableFinished) {
         this.left = true;
-        this.onGone();
+        for (const listener of this.listeners) {
+          listener();
+        }
       }
     });
   }
@@ -24,6 +26,16 @@ export class ClientState {
   /** A method, not a field: it changes between awaits. */
   isGone(): boolean {
     return this.left;
+  }
+
+  /** Calls `listener` when the client leaves (at once when it already has); answers how to stop. */
+  whenGone(listener: () => void): () => void {
+    if (this.left) {
+      listener();
+      return () => undefined;
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
 
@@ -96,10 +108,7 @@ export function relayAnswer(
         grace = setTimeout(abortUpstream, options.usageGraceMs);
       }
     };
-    client.onGone = readOnForUsage;
-    if (client.isGone()) {
-      readOnForUsage();
-    }
+    const stopWatching = client.whenGone(readOnForUsage);
 
     const write = (data: Buffer | string) => {
       if (client.isGone() || data.length === 0) {
@@ -127,6 +136,7 @@ export function relayAnswer(
     });
     upstream.on('error', () => undefined);
     upstream.on('close', () => {
+      stopWatching();
       clearTimeout(idle);
       clearTimeout(grace);
       if (!completed && !client.isGone()) {

@@ -12,11 +12,18 @@ const ENDING_REASONS: Record<string, string> = {
   balance_low: 'the balance reached the floor for AI calls',
 };
 
+/** Where open realtime sessions are kept so an account change can end them. */
+export interface SessionRegistry {
+  open(accountId: string, client: WebSocket): void;
+  /** Ends the account's sessions when the change calls for it; answers how many were ended. */
+  accountChanged(accountId: string, reason: string): number;
+}
+
 /**
  * The realtime sessions open on this replica, by account, so an account change announced on
  * `gw.account.changed.<id>` ends them within a second: an `error` event saying why, then a close.
  */
-export class RealtimeSessions {
+export class RealtimeSessions implements SessionRegistry {
   private readonly byAccount = new Map<string, Set<WebSocket>>();
 
   open(accountId: string, client: WebSocket): void {

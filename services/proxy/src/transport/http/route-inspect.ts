@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, ErrorCode, keyModelField } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { planRoute, RoundRobin } from '../../domain/route-plan.js';
+import type { HttpExchange } from './exchange.js';
 import { trustedCaller } from './hop.js';
 
 /**
@@ -10,11 +10,7 @@ import { trustedCaller } from './hop.js';
  * 1 trust the hop · 2 the plan a call would get (the relay's own planRoute, on a throwaway
  * cursor) · 3 describe it and every candidate key with its state.
  */
-export async function inspectRoute(
-  deps: ProxyDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+export async function inspectRoute(deps: ProxyDeps, { req, res }: HttpExchange): Promise<void> {
   // 1 Only the edge may ask.
   const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
   const model = new URL(req.url ?? '/', 'http://proxy').searchParams.get('model') ?? '';

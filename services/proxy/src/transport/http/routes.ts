@@ -1,7 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { isAiPath, REALTIME_PATH } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
+import type { HttpExchange, UpgradeExchange } from './exchange.js';
 import { getHealthz } from './healthz.js';
 import { relayRealtime } from './realtime.js';
 import { relay } from './relay.js';
@@ -16,12 +15,12 @@ export interface HttpRoute {
    * when the handler names each request itself (the relay: by its catalogue entry).
    */
   name?: string;
-  handle(deps: ProxyDeps, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  handle(deps: ProxyDeps, exchange: HttpExchange): Promise<void>;
 }
 
 export interface UpgradeRoute {
   path: string;
-  handle(deps: ProxyDeps, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void>;
+  handle(deps: ProxyDeps, exchange: UpgradeExchange): Promise<void>;
 }
 
 const exactly = (expected: string) => ({ matches: (path: string) => path === expected, name: expected });

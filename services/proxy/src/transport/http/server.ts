@@ -38,7 +38,7 @@ const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
 /**
  * The proxy's HTTP server: dispatch through the route tables, the request id carried into the
  * handler's context and logger, errors in the spec's shape, and every request timed by route
- * template and written as one access line (the relay fills in the account, key and Level).
+ * template and written as one access line (the call fills in the account, key and Level).
  * Streams may be long, so there is no server-side request timeout; idle upstreams are cut by the
  * relay.
  */
@@ -59,7 +59,7 @@ export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
     }
     const log = deps.log.child({ requestId });
     runWithContext({ requestId }, () => {
-      route.handle({ ...deps, log, access }, req, res).catch((error: unknown) => {
+      route.handle(deps, { req, res, log, details: access }).catch((error: unknown) => {
         sendHttpError(res, asAppError(error, log));
       });
     });
@@ -75,7 +75,7 @@ export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
     observer.watchUpgrade(req, socket, requestId, () => access);
     const log = deps.log.child({ requestId });
     runWithContext({ requestId }, () => {
-      route.handle({ ...deps, log, access }, req, socket, head).catch((error: unknown) => {
+      route.handle(deps, { req, socket, head, log, details: access }).catch((error: unknown) => {
         const known = asAppError(error, log);
         access.status = toHttp(known.code).status;
         refuseUpgrade(socket, known);

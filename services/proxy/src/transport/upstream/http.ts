@@ -15,6 +15,21 @@ export type UpstreamRequest = UpstreamTarget & {
   extraHeaders: Record<string, string>;
 };
 
+/** Sends requests to upstreams (the HTTP transport's connection to the outside world). */
+export interface HttpUpstream {
+  /**
+   * Sends one request and resolves when its response headers arrive (or it fails to: connection
+   * error, or no headers within timeoutMs). `cancel` aborts it before that.
+   */
+  send(
+    target: UpstreamRequest,
+    timeoutMs: number,
+    cancel: AbortSignal,
+    policy: UpstreamAddressPolicy,
+  ): Promise<UpstreamAttempt>;
+  close(): void;
+}
+
 /** Errors of a pooled socket the server had already closed, before any byte of an answer. */
 const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
@@ -31,7 +46,7 @@ function isStaleSocket(error: unknown, reused: boolean): boolean {
  * so a socket is rarely reused just as the server drops it; when it is, the request is sent once
  * more on a fresh connection and the key is not blamed.
  */
-export class UpstreamClient {
+export class UpstreamClient implements HttpUpstream {
   private readonly agents;
 
   constructor(options: { idleSocketMs: number }) {

@@ -1,0 +1,52 @@
+import { assertAdmitted, callWindows } from '../call-limits.js';
+import { rateLimitHeaders } from '../limits.js';
+import { planCall } from '../plan-call.js';
+import { switchBackCooledLevels } from '../record-failure.js';
+import type { ParsedRequest } from '../request.js';
+import type { AdmittedCall, OpenedCall } from './call.js';
+import type { CallDeps } from './call-deps.js';
+
+/**
+ * Step 2, once the request is read: every rate-limit window of the call checked and counted and
+ * the pool's key state read, side by side in one Redis round trip each; Levels whose cool-down
+ * ended are switched back; then the route from memory (AllowModels, AllowLevels, mapping, Levels,
+ * a probe of a sleeping key when all sleep, Retry-After otherwise). A call refused here costs
+ * nothing: its count is taken back.
+ */
+export async function admitCall(
+  deps: CallDeps,
+  call: OpenedCall,
+  request: ParsedRequest,
+): Promise<AdmittedCall> {
+  const admittedAt = Date.now();
+  const windows = callWindows(call.caller, call.pool, deps.defaultModelLimits, request.model);
+  const [state, admission] = await Promise.all([
+    deps.health.state(call.caller.ownerId),
+    deps.limiter.admit(windows, admittedAt),
+  ]);
+  assertAdmitted(admission, admittedAt);
+  switchBackCooledLevels(deps, call.caller.ownerId, state);
+  const plan = await planCall(
+    {
+      health: deps.health,
+      roundRobin: deps.roundRobin,
+      probeIntervalMs: deps.config.PROXY_PROBE_INTERVAL_MS,
+    },
+    call.pool,
+    call.caller,
+    request.model,
+    state,
+  ).catch((error: unknown) => {
+    void deps.limiter.refund(windows, admittedAt);
+    throw error;
+  });
+  return {
+    ...call,
+    request,
+    windows,
+    admittedAt,
+    state,
+    plan,
+    limitHeaders: rateLimitHeaders(admission.windows, admittedAt),
+  };
+}

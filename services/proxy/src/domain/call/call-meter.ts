@@ -1,0 +1,64 @@
+import { isTokenField } from '../limits.js';
+import { toUsageEvent, usageOfServedCall, type Usage } from '../usage.js';
+import type { AdmittedCall, CallMeter, ServedBy } from './call.js';
+import type { CallDeps } from './call-deps.js';
+
+/**
+ * Steps 5 and 6: a served call's usage becomes a `gw.usage.recorded` event in the durable outbox
+ * (before anything else happens to it) and its tokens count in the call's token windows.
+ * Endpoints that are not metered (model listings) emit nothing.
+ */
+export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy): CallMeter {
+  const tokenWindows = call.windows.filter((window) => isTokenField(window.field));
+  const emit = async (usage: Usage, status: number, partial: boolean, estimated: boolean) => {
+    if (call.endpoint.metering === 'none') {
+      return;
+    }
+    void deps.limiter.addTokens(call.windows, usage.promptTokens + usage.completionTokens, Date.now());
+    const event = toUsageEvent({
+      accountId: call.caller.accountId,
+      ownerId: call.caller.ownerId,
+      modelRequested: call.request.model,
+      modelServed: served.step.model,
+      keyId: served.key.id,
+      level: served.step.level,
+      path: call.endpoint.path,
+      status,
+      usage,
+      imageSize: imageSizeOf(call),
+      latencyMs: Date.now() - call.startedAt,
+      partial,
+      estimated,
+    });
+    try {
+      await deps.outbox.append(event);
+    } catch (error) {
+      call.log.error(
+        { err: error, eventId: event.eventId },
+        'usage event could not be written to the outbox',
+      );
+    }
+  };
+  return {
+    answered: async (relayed, status) => {
+      const { usage, partial, estimated } = usageOfServedCall(call.request, relayed);
+      await emit(usage, status, partial, estimated);
+    },
+    reported: (usage, status) => emit(usage, status, false, false),
+    tokensLeft: async () => {
+      if (tokenWindows.length === 0) {
+        return true;
+      }
+      return (await deps.limiter.admit(tokenWindows, Date.now())).ok;
+    },
+  };
+}
+
+/** The image size asked for (JSON `size` or the upload's `size` part), priced per image. */
+function imageSizeOf(call: AdmittedCall): string {
+  const size = call.request.json?.size;
+  if (typeof size === 'string') {
+    return size;
+  }
+  return call.request.form?.find((part) => part.name === 'size')?.data.toString('utf8') ?? '';
+}

@@ -1,0 +1,74 @@
+import type { AiEndpoint, CallerIdentity, Logger, RequestDetails } from '@gw/kit';
+import type { FailureClass } from '../key-health.js';
+import type { LimitWindow } from '../limits.js';
+import type { OwnerPool, PoolKey } from '../pool.js';
+import type { PoolState } from '../ports.js';
+import type { ParsedRequest } from '../request.js';
+import type { RoutePlan, RouteStep } from '../route-plan.js';
+import type { RelayedAnswer, Usage } from '../usage.js';
+
+/**
+ * One AI call as it moves through the pipeline, HTTP or realtime alike. Made per request and
+ * handed from step to step; nothing of it is kept in the proxy's shared dependencies.
+ */
+export interface OpenedCall {
+  endpoint: AiEndpoint;
+  caller: CallerIdentity;
+  pool: OwnerPool;
+  /** What the call's access line says; filled in as the call moves on (account, key, Level). */
+  details: RequestDetails;
+  log: Logger;
+  startedAt: number;
+}
+
+/** A call past admission: its request, the windows it counts in and the route it follows. */
+export interface AdmittedCall extends OpenedCall {
+  request: ParsedRequest;
+  windows: LimitWindow[];
+  admittedAt: number;
+  state: PoolState;
+  plan: RoutePlan;
+  /** The `x-ratelimit-*` headers of the windows at admission, for the client. */
+  limitHeaders: Record<string, string>;
+}
+
+/** The key and route step that served a call. */
+export interface ServedBy {
+  key: PoolKey;
+  step: RouteStep;
+}
+
+/** What one attempt on one key came to. */
+export type Attempt<Answer> =
+  /** Upstream took the call: its answer is ready to relay. */
+  | { kind: 'served'; answer: Answer }
+  /** The key's or the upstream's fault: counted against the key, and the next one is tried. */
+  | { kind: 'failed'; failure: FailureClass; retryAfterMs?: number; status?: number; error?: unknown }
+  /** The client's own fault, already answered by the transport: nobody is blamed, nothing else tried. */
+  | { kind: 'answered' }
+  /** The client left before upstream answered: nobody is blamed, nothing else is tried. */
+  | { kind: 'client_left' }
+  /** The transport cannot use this kind of key: the next one is tried, nothing is counted. */
+  | { kind: 'skipped' };
+
+/**
+ * The port through which the pipeline calls upstream: one adapter per transport (HTTP, WebSocket),
+ * each using the provider's target for the key it is given.
+ */
+export interface UpstreamCall<Answer> {
+  /** Whether the client left (checked between attempts: nobody is left to serve). */
+  clientGone(): boolean;
+  attempt(served: ServedBy): Promise<Attempt<Answer>>;
+  /** Relays a served answer to the client, metering it on the way. */
+  serve(answer: Answer, served: ServedBy, meter: CallMeter): Promise<void>;
+}
+
+/** Meters a served call: each usage becomes one usage event, its tokens count in the windows. */
+export interface CallMeter {
+  /** A whole answer relayed: its reported usage, or an estimate when upstream reported none. */
+  answered(relayed: RelayedAnswer, status: number): Promise<void>;
+  /** One exchange of a session whose upstream reported this usage (a realtime response). */
+  reported(usage: Usage, status: number): Promise<void>;
+  /** Whether every token window of the call still has room (a session ends when one is spent). */
+  tokensLeft(): Promise<boolean>;
+}

@@ -1,0 +1,95 @@
+import { AppError, ErrorCode } from '@gw/kit';
+import { FailureClass } from '../key-health.js';
+import { recordFailure } from '../record-failure.js';
+import type { AdmittedCall, ServedBy, UpstreamCall } from './call.js';
+import type { CallDeps } from './call-deps.js';
+import { callMeter } from './call-meter.js';
+
+/**
+ * Steps 3 to 6 of every AI call: each key of each route step in turn until one serves (failover);
+ * a failure counts against the key that failed (its sleep ladder, its Level's switch-over); the
+ * key that serves is marked healthy and its answer relayed and metered, one usage event per
+ * exchange. When no key serves, the call is taken back from its windows and the refusal says why:
+ * all rate limited (429), the model known to none (404), or nothing answered (503).
+ */
+export async function runCall<Answer>(
+  deps: CallDeps,
+  call: AdmittedCall,
+  upstream: UpstreamCall<Answer>,
+): Promise<void> {
+  const failedHere = new Set<string>();
+  const failures: FailureClass[] = [];
+  for (const step of call.plan.steps) {
+    for (const key of step.keys) {
+      if (upstream.clientGone()) {
+        return;
+      }
+      if (failedHere.has(key.id)) {
+        continue;
+      }
+      const served: ServedBy = { key, step };
+      call.details.keyId = key.id;
+      call.details.keyLevel = step.level;
+      const attempt = await upstream.attempt(served);
+      switch (attempt.kind) {
+        case 'skipped':
+          continue;
+        case 'answered':
+        case 'client_left':
+          return;
+        case 'failed':
+          call.log.warn(
+            {
+              keyId: key.id,
+              level: step.level,
+              failure: attempt.failure,
+              status: attempt.status,
+              err: attempt.error,
+            },
+            'upstream attempt failed',
+          );
+          failedHere.add(key.id);
+          failures.push(attempt.failure);
+          await recordFailure(
+            {
+              health: deps.health,
+              levels: deps.levels,
+              alerts: deps.alerts,
+              levelCooldownMs: deps.config.PROXY_LEVEL_COOLDOWN_MS,
+              log: call.log,
+            },
+            {
+              pool: call.pool,
+              state: call.state,
+              key,
+              level: step.level,
+              model: step.model,
+              failure: attempt.failure,
+              retryAfterMs: attempt.retryAfterMs,
+            },
+          );
+          continue;
+        case 'served':
+          void deps.health.recordSuccess(call.caller.ownerId, key.id);
+          await upstream.serve(attempt.answer, served, callMeter(deps, call, served));
+          return;
+      }
+    }
+  }
+  // No upstream served it: the call is not counted in its windows (one rule for every transport).
+  void deps.limiter.refund(call.windows, call.admittedAt);
+  throw exhausted(call, failures);
+}
+
+function exhausted(call: AdmittedCall, failures: readonly FailureClass[]): AppError {
+  if (failures.length > 0 && failures.every((failure) => failure === FailureClass.RateLimit)) {
+    return new AppError(ErrorCode.RateLimited, 'every upstream key is rate limited; try again later');
+  }
+  if (failures.length > 0 && failures.every((failure) => failure === FailureClass.Model)) {
+    return new AppError(
+      ErrorCode.NotFound,
+      `model ${call.plan.modelMapped} is not available from any upstream key`,
+    );
+  }
+  return new AppError(ErrorCode.Unavailable, 'no upstream could serve this request');
+}

@@ -1,0 +1,101 @@
+import { AI_ENDPOINTS, type AiEndpoint, type CallerIdentity } from '@gw/kit';
+import { describe, expect, it } from 'vitest';
+import { json, useForwardingProxy } from './forwarding-proxy.js';
+
+/**
+ * One pipeline for every transport: whatever the catalogue says an endpoint needs is checked the
+ * same way over HTTP and over WebSocket (realtime), walking every entry of the catalogue.
+ */
+describe('the call pipeline over the whole catalogue, WebSocket entries included', () => {
+  const proxy = useForwardingProxy();
+
+  /** A minimal valid request for each endpoint. */
+  const sample = (path: string) => {
+    if (/\/v1\/images\/(edits|variations)|\/v1\/audio\/t/.test(path)) {
+      const form = new FormData();
+      form.set('model', 'm');
+      form.set('file', new Blob([Buffer.alloc(64, 1)]), 'a.bin');
+      return { body: form };
+    }
+    return json({ model: 'm', input: 'hello', prompt: 'hello', messages: [], query: 'q', documents: ['d'] });
+  };
+
+  /** Calls the endpoint the way its transport does; answers the status (101: a session opened). */
+  const callEndpoint = async (
+    endpoint: AiEndpoint,
+    caller: Partial<CallerIdentity>,
+  ): Promise<{ status: number; code?: string; retryAfter?: string }> => {
+    if (endpoint.websocket) {
+      const answer = await proxy.upgrade(`${endpoint.path}?model=m`, { caller });
+      const code = answer.body
+        ? (JSON.parse(answer.body) as { error: { code: string } }).error.code
+        : undefined;
+      return { status: answer.status, code, retryAfter: answer.headers['retry-after'] as string | undefined };
+    }
+    const response = await proxy.call(endpoint.path, {
+      method: endpoint.method,
+      caller,
+      ...(endpoint.method === 'GET' ? {} : sample(endpoint.path)),
+    });
+    const body = (await response.json().catch(() => ({}))) as { error?: { code: string } };
+    return {
+      status: response.status,
+      code: body.error?.code,
+      retryAfter: response.headers.get('retry-after') ?? undefined,
+    };
+  };
+  const served = (status: number) => (status === 101 || status === 200 ? 'served' : status);
+  const naming = AI_ENDPOINTS.filter((endpoint) => endpoint.model !== 'none');
+
+  it('walks WebSocket entries too', () => {
+    expect(AI_ENDPOINTS.some((endpoint) => endpoint.websocket)).toBe(true);
+  });
+
+  it('refuses every endpoint that Resources leave out, on both transports, before upstream', async () => {
+    proxy.useKeys([{ secret: 'catalogue-resources' }]);
+    for (const endpoint of AI_ENDPOINTS) {
+      const other = AI_ENDPOINTS.find((e) => e.path !== endpoint.path && !e.alwaysAllowed)?.path ?? '';
+      const refused = await callEndpoint(endpoint, { resources: other });
+      expect({ path: endpoint.path, status: served(refused.status) }).toEqual({
+        path: endpoint.path,
+        status: endpoint.alwaysAllowed ? 'served' : 403,
+      });
+      const allowed = await callEndpoint(endpoint, { resources: endpoint.path });
+      expect({ path: endpoint.path, status: served(allowed.status) }).toEqual({
+        path: endpoint.path,
+        status: 'served',
+      });
+    }
+  });
+
+  it('holds every endpoint that names a model to AllowModels and AllowLevels, on both transports', async () => {
+    proxy.useKeys([{ secret: 'catalogue-allowlists' }]);
+    for (const endpoint of naming) {
+      const model = await callEndpoint(endpoint, { allowModels: 'someone-else*' });
+      expect({ path: endpoint.path, status: model.status, code: model.code }).toEqual({
+        path: endpoint.path,
+        status: 403,
+        code: 'model_not_allowed',
+      });
+      const level = await callEndpoint(endpoint, { allowLevels: '7' });
+      expect({ path: endpoint.path, status: level.status }).toEqual({ path: endpoint.path, status: 403 });
+    }
+  });
+
+  it('counts every call in its rate-limit windows and refuses the one over, with Retry-After, on both transports', async () => {
+    proxy.useKeys([{ secret: 'catalogue-limits' }]);
+    for (const [i, endpoint] of naming.entries()) {
+      const caller = { accountId: String(100 + i), limits: { rpm: 1 } };
+      expect({ path: endpoint.path, status: served((await callEndpoint(endpoint, caller)).status) }).toEqual({
+        path: endpoint.path,
+        status: 'served',
+      });
+      const over = await callEndpoint(endpoint, caller);
+      expect({ path: endpoint.path, status: over.status, retry: Number(over.retryAfter) > 0 }).toEqual({
+        path: endpoint.path,
+        status: 429,
+        retry: true,
+      });
+    }
+  });
+});
