@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Behaviour } from './mock-upstream.js';
 
@@ -85,7 +86,8 @@ export async function answerCall(res: ServerResponse, call: MockCall, behaviour:
   }
   if (path === '/v1/responses' || path === '/v1/completions') {
     json({
-      id: 'mock',
+      id: `${path === '/v1/responses' ? 'resp' : 'cmpl'}_${randomUUID().replaceAll('-', '')}`,
+      object: path === '/v1/responses' ? 'response' : 'text_completion',
       model,
       output: [{ content: [{ type: 'output_text', text: 'hi' }] }],
       usage: usageBody,

@@ -27,6 +27,7 @@ import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
 import { connectSharedState } from './transport/redis/connection.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
+import { RedisObjectOwners } from './transport/redis/object-owners.js';
 import { RedisRateLimiter } from './transport/redis/rate-limiter.js';
 import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
 import { UpstreamClient } from './transport/upstream/http.js';
@@ -77,6 +78,7 @@ runService('proxy', async (log, metrics) => {
     defaultModelLimits: modelLimitTableOf(config.PROXY_DEFAULT_MODEL_LIMITS),
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
+    objects: new RedisObjectOwners(redis, config.GW_KEY_STATE_PREFIX),
     roundRobin: new RoundRobin(),
     alerts: mailOwnerAlerts(mail),
     levels: natsLevelEvents(nc),

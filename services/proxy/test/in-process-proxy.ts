@@ -5,7 +5,7 @@ import type { events } from '@gw/proto';
 import type { ProxyDeps } from '../src/deps.js';
 import type { FailureClass } from '../src/domain/key-health.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
-import type { KeyHealthStore, KeySource, PoolState, UsageOutbox } from '../src/domain/ports.js';
+import type { KeyHealthStore, KeySource, ObjectOwners, PoolState, UsageOutbox } from '../src/domain/ports.js';
 import { modelLimitTable } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RoundRobin } from '../src/domain/route-plan.js';
@@ -47,6 +47,18 @@ export class MemoryOutbox implements UsageOutbox {
   }
   async append(event: events.UsageRecorded) {
     this.events.push(event);
+  }
+}
+
+export class MemoryObjects implements ObjectOwners {
+  readonly owners = new Map<string, string>();
+  async ownerOf(ownerId: string, objectId: string) {
+    return this.owners.get(`${ownerId}:${objectId}`);
+  }
+  async record(ownerId: string, objectIds: readonly string[], accountId: string) {
+    for (const id of objectIds) {
+      this.owners.set(`${ownerId}:${id}`, this.owners.get(`${ownerId}:${id}`) ?? accountId);
+    }
   }
 }
 
@@ -128,6 +140,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
   const self = { ports: [] as number[], endpoints: [], hosts: ['gateway.example.test'] };
   const state = {
     outbox: new MemoryOutbox(),
+    objects: new MemoryObjects(),
     health: new MemoryHealth(),
     roundRobin: new RoundRobin(),
     limiter: new LocalLimiter(),
@@ -161,6 +174,9 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     },
     get outbox() {
       return state.outbox;
+    },
+    get objects() {
+      return state.objects;
     },
     get roundRobin() {
       return state.roundRobin;
@@ -202,6 +218,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     },
     reset() {
       state.outbox = new MemoryOutbox();
+      state.objects = new MemoryObjects();
       state.health = new MemoryHealth();
       state.roundRobin = new RoundRobin();
       state.limiter = new LocalLimiter();

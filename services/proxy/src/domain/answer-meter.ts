@@ -22,6 +22,8 @@ export function answerKind(contentType: string | undefined): AnswerKind {
 
 /** Paths of a JSON answer that say something about usage, and the text an estimate counts. */
 const JSON_PATHS = [
+  '$.id',
+  '$.conversation.id',
   '$.usage',
   '$.response.usage',
   '$.data.*',
@@ -39,6 +41,8 @@ const JSON_PATHS = [
  */
 export class AnswerMeter {
   readonly usage: Usage = emptyUsage();
+  /** Ids of the objects the answer says upstream stored (a response and its conversation). */
+  readonly createdIds = new Set<string>();
   private readonly decoder = new TextDecoder();
   private readonly splitter = new SseSplitter();
   private text = '';
@@ -78,6 +82,7 @@ export class AnswerMeter {
       const body = parseJson(Buffer.concat(this.buffered).toString('utf8'));
       if (body !== undefined) {
         readUsage(body, this.usage);
+        this.keepIds(body);
         this.keepJsonText(body);
       }
     }
@@ -103,6 +108,7 @@ export class AnswerMeter {
     if (value !== undefined) {
       if ((value as { usage?: unknown }).usage || (value as { response?: unknown }).response) {
         readUsage(value, this.usage);
+        this.keepIds((value as { response?: unknown }).response);
       }
       const delta = (value as { type?: unknown; delta?: unknown }).delta;
       this.keepText(
@@ -137,7 +143,9 @@ export class AnswerMeter {
     const scanner = new JSONParser({ paths: JSON_PATHS, keepStack: false });
     scanner.onValue = ({ value, key, stack }) => {
       const path = [...stack.slice(1).map((element) => element.key), key].join('.');
-      if (path === 'usage' || path === 'response.usage') {
+      if ((path === 'id' || path === 'conversation.id') && typeof value === 'string') {
+        this.createdIds.add(value);
+      } else if (path === 'usage' || path === 'response.usage') {
         readUsage({ usage: value }, this.usage);
       } else if (path.startsWith('data.')) {
         readUsage({ data: [value] }, this.usage);
@@ -182,6 +190,16 @@ export class AnswerMeter {
             this.keepText(part.text);
           }
         }
+      }
+    }
+  }
+
+  /** A stored object's id and its conversation's, when the value carries them. */
+  private keepIds(value: unknown): void {
+    const object = (value ?? {}) as { id?: unknown; conversation?: { id?: unknown } | null };
+    for (const id of [object.id, object.conversation?.id]) {
+      if (typeof id === 'string' && id !== '') {
+        this.createdIds.add(id);
       }
     }
   }

@@ -148,6 +148,8 @@ export function estimateTokens(text: string, overflowChars = 0): number {
 /** What relaying an answer saw: the usage upstream reported and how the answer ended. */
 export interface RelayedAnswer {
   usage: Usage;
+  /** Ids of what the answer says upstream stored (a response, its conversation). */
+  createdIds: string[];
   completed: boolean;
   clientLeft: boolean;
   /** Answer text seen (bounded) and the characters past it, for an estimate. */

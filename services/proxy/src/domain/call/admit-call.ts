@@ -3,11 +3,12 @@ import { rateLimitHeaders } from '../limits.js';
 import { planCall } from '../plan-call.js';
 import { switchBackCooledLevels } from '../record-failure.js';
 import type { ParsedRequest } from '../request.js';
+import { assertObjectsOwned } from '../stored-objects.js';
 import type { AdmittedCall, OpenedCall } from './call.js';
 import type { CallDeps } from './call-deps.js';
 
 /**
- * Step 2, once the request is read: every rate-limit window of the call checked and counted and
+ * Step 2, once the request is read: the stored objects it builds on are the caller's own; every rate-limit window of the call checked and counted and
  * the pool's key state read, side by side in one Redis round trip each; Levels whose cool-down
  * ended are switched back; then the route from memory (AllowModels, AllowLevels, mapping, Levels,
  * a probe of a sleeping key when all sleep, Retry-After otherwise). A call refused here costs
@@ -18,6 +19,8 @@ export async function admitCall(
   call: OpenedCall,
   request: ParsedRequest,
 ): Promise<AdmittedCall> {
+  // A stored object another account made is not this caller's to build on (404 before anything).
+  await assertObjectsOwned(deps.objects, call.caller.ownerId, call.caller.accountId, request);
   const admittedAt = Date.now();
   const windows = callWindows(call.caller, call.pool, deps.defaultModelLimits, request.model);
   const [state, admission] = await Promise.all([

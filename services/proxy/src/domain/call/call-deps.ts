@@ -4,6 +4,7 @@ import type {
   KeyHealthStore,
   KeySource,
   LevelEvents,
+  ObjectOwners,
   OwnerAlerts,
   RateLimiter,
   UsageOutbox,
@@ -16,6 +17,8 @@ export interface CallDeps {
   health: KeyHealthStore;
   limiter: RateLimiter;
   outbox: UsageOutbox;
+  /** Who created each stored upstream object (responses, conversations). */
+  objects: ObjectOwners;
   roundRobin: RoundRobin;
   levels: LevelEvents;
   alerts: OwnerAlerts;

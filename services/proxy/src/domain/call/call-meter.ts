@@ -1,4 +1,5 @@
 import { isTokenField } from '../limits.js';
+import { createsObjects } from '../stored-objects.js';
 import { toUsageEvent, usageOfServedCall, type Usage } from '../usage.js';
 import type { AdmittedCall, CallMeter, ServedBy } from './call.js';
 import type { CallDeps } from './call-deps.js';
@@ -41,6 +42,11 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
   };
   return {
     answered: async (relayed, status) => {
+      if (createsObjects(call.endpoint.path) && relayed.createdIds.length > 0) {
+        await deps.objects
+          .record(call.caller.ownerId, relayed.createdIds, call.caller.accountId)
+          .catch((error: unknown) => call.log.error({ err: error }, 'stored objects could not be recorded'));
+      }
       const { usage, partial, estimated } = usageOfServedCall(call.request, relayed);
       await emit(usage, status, partial, estimated);
     },

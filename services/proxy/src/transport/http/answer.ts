@@ -143,7 +143,13 @@ export function relayAnswer(
         // Upstream broke mid-answer: the client must see a cut, never a clean end.
         res.destroy();
       }
-      resolve({ usage: meter.usage, completed, clientLeft: client.isGone(), seen: meter.seenText() });
+      resolve({
+        usage: meter.usage,
+        createdIds: [...meter.createdIds],
+        completed,
+        clientLeft: client.isGone(),
+        seen: meter.seenText(),
+      });
     });
   });
 }
