@@ -48,25 +48,31 @@ export function exitOnStartupFailure(log: Logger, error: unknown): never {
  * failure exits 1 with the reason. Once started, the process serves `GET /metrics` on
  * METRICS_ADDR when it is set, closed last on shutdown so the final scrape still sees the drain.
  */
-export function runService(
-  name: string,
-  start: (log: Logger, metrics: Metrics) => Promise<ShutdownStep[]>,
-): void {
+/**
+ * What a service's start answers: its shutdown steps, and optionally a longer bound for the whole
+ * graceful stop than the default 10 s (a proxy draining long calls).
+ */
+export type Started = ShutdownStep[] | { steps: ShutdownStep[]; shutdownTimeoutMs: number };
+
+export function runService(name: string, start: (log: Logger, metrics: Metrics) => Promise<Started>): void {
   const log = createLogger(name);
   const metrics = serviceMetrics();
   // Every sample says which service wrote it, however the scraper names its targets.
   metrics.registry.setDefaultLabels({ service: name });
   start(log, metrics)
-    .then(async (steps) => {
+    .then(async (started) => {
+      const { steps, shutdownTimeoutMs } = Array.isArray(started)
+        ? { steps: started, shutdownTimeoutMs: undefined }
+        : started;
       const { METRICS_ADDR } = loadMetricsConfig();
       if (METRICS_ADDR) {
         const server = await serveMetrics(metrics, METRICS_ADDR, log);
         steps.push(['metrics', () => server.close()]);
       }
-      return steps;
+      return { steps, shutdownTimeoutMs };
     })
     .then(
-      (steps) => onShutdown(log, steps),
+      ({ steps, shutdownTimeoutMs }) => onShutdown(log, steps, shutdownTimeoutMs),
       (error: unknown) => exitOnStartupFailure(log, error),
     );
 }

@@ -75,6 +75,12 @@ const shape = {
     }, 'must be a JSON object of model patterns to limits'),
   /** How long a Level with too many failures sends its traffic to its SWITCH_OVER backup. */
   PROXY_LEVEL_COOLDOWN_MS: positiveInt(60 * 60_000),
+  /**
+   * On SIGTERM, how long calls in flight may take to finish (new ones are refused with 503 and
+   * Retry-After at once); past it the rest are cut, still metered. Keep it under the orchestrator's
+   * grace period (Kubernetes: 30 s).
+   */
+  PROXY_DRAIN_MS: positiveInt(25_000),
   /** Redis key prefix of the shared key state (failure counters, sleeping keys). */
   GW_KEY_STATE_PREFIX: z.string().default('gw:keystate:'),
   ...mailQueueEnv,

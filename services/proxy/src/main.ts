@@ -7,6 +7,7 @@ import {
   ensureStream,
   METRIC,
   runService,
+  type ShutdownStep,
   selfAddressesOf,
   splitAddress,
   STREAMS,
@@ -20,6 +21,7 @@ import { RoundRobin } from './domain/route-plan.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
 import { GrpcKeySource } from './transport/grpc/key-source.js';
 import { RealtimeSessions } from './transport/http/realtime-sessions.js';
+import { Drain } from './transport/http/drain.js';
 import { createHttpServer } from './transport/http/server.js';
 import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
 import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js';
@@ -97,7 +99,8 @@ runService('proxy', async (log, metrics) => {
     log,
   };
 
-  const server = createHttpServer(deps, metrics);
+  const drain = new Drain();
+  const server = createHttpServer(deps, metrics, drain);
   const { host, port } = splitAddress(config.PROXY_ADDR);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -108,16 +111,9 @@ runService('proxy', async (log, metrics) => {
   });
   log.info({ address: `${host}:${(server.address() as AddressInfo).port}` }, 'proxy serving');
 
-  return [
-    [
-      'http',
-      // Stop accepting, let in-flight requests and streams finish, drop idle keep-alive sockets.
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-    ],
+  const steps: ShutdownStep[] = [
+    // Refuse new calls, let those in flight finish (bounded by PROXY_DRAIN_MS), then close.
+    ['http', () => drain.stop(server, config.PROXY_DRAIN_MS)],
     [
       'usage outbox',
       () =>
@@ -133,4 +129,6 @@ runService('proxy', async (log, metrics) => {
     ['rate limits', () => limiter.flush()],
     ['redis', () => void redis.quit().catch(() => undefined)],
   ];
+  // The drain, then up to 10 s for the rest (the outbox's last publishes among them).
+  return { steps, shutdownTimeoutMs: config.PROXY_DRAIN_MS + 10_000 };
 });

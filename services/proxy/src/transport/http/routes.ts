@@ -16,6 +16,8 @@ export interface HttpRoute {
    */
   name?: string;
   handle(deps: ProxyDeps, exchange: HttpExchange): Promise<void>;
+  /** A stopping proxy refuses it (503, Retry-After) instead of starting it. */
+  refusedWhileDraining?: true;
 }
 
 export interface UpgradeRoute {
@@ -30,7 +32,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   { method: 'GET', ...exactly('/healthz'), handle: getHealthz },
   { method: 'GET', ...exactly('/internal/route'), handle: inspectRoute },
   // The AI calls the edge forwards, any method.
-  { method: '*', matches: isAiPath, handle: relay },
+  { method: '*', matches: isAiPath, handle: relay, refusedWhileDraining: true },
 ];
 
 export const UPGRADE_ROUTES: readonly UpgradeRoute[] = [{ path: REALTIME_PATH, handle: relayRealtime }];

@@ -14,6 +14,7 @@ import {
   type RequestDetails,
 } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
+import { Drain } from './drain.js';
 import { requestIdOf } from './hop.js';
 import { HTTP_ROUTES, UPGRADE_ROUTES } from './routes.js';
 
@@ -42,9 +43,10 @@ const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
  * Streams may be long, so there is no server-side request timeout; idle upstreams are cut by the
  * relay.
  */
-export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
+export function createHttpServer(deps: ProxyDeps, metrics: Metrics, drain = new Drain()): Server {
   const observer = new HttpObserver(metrics, deps.log);
   const server = createServer((req, res) => {
+    drain.closeAfter(res);
     const path = pathOf(req.url);
     const method = req.method ?? 'GET';
     const route = HTTP_ROUTES.find(
@@ -55,6 +57,10 @@ export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
     observer.watch(req, res, requestId, () => access);
     if (!route) {
       sendHttpError(res, new AppError(ErrorCode.NotFound, 'no such endpoint'));
+      return;
+    }
+    if (route.refusedWhileDraining && drain.active) {
+      sendHttpError(res, drain.refusal());
       return;
     }
     const log = deps.log.child({ requestId });
@@ -73,6 +79,11 @@ export function createHttpServer(deps: ProxyDeps, metrics: Metrics): Server {
     const requestId = requestIdOf(req);
     const access = { route: route.path, status: 101 };
     observer.watchUpgrade(req, socket, requestId, () => access);
+    if (drain.active) {
+      access.status = 503;
+      refuseUpgrade(socket, drain.refusal());
+      return;
+    }
     const log = deps.log.child({ requestId });
     runWithContext({ requestId }, () => {
       route.handle(deps, { req, socket, head, log, details: access }).catch((error: unknown) => {
