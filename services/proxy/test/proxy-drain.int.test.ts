@@ -58,12 +58,12 @@ describe('proxy SIGTERM under traffic', () => {
     );
     const proxy = gw.processes.get('proxy');
     const exited = proxy?.stop(40_000);
-    let done = false;
+    const proxyState = { exited: false };
     void exited?.then(() => {
-      done = true;
+      proxyState.exited = true;
     });
     // Traffic keeps coming on the edge's kept-alive connections while the proxy stops.
-    while (!done && calls.length < 200) {
+    while (!proxyState.exited && calls.length < 200) {
       calls.push(stream());
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
