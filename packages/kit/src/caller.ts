@@ -46,6 +46,42 @@ export interface CallerIdentity {
    * every list here allow it.
    */
   inherited: InheritedLists;
+  /**
+   * What the account may spend, as the edge saw it at authentication (docs/decisions.md §1): the
+   * proxy reserves each call's estimated cost against it. Absent for root (it mints credit) and
+   * from an edge that predates it: no reservation then.
+   */
+  spend?: CallerSpend;
+}
+
+/** Amounts are integer nano-USD as decimal strings (bigint does not survive JSON). */
+export interface CallerSpend {
+  balanceNano: string;
+  /** USER_API_BALANCE: calls are admitted only while the balance stays above it. */
+  floorNano: string;
+  /** The account's Rates and Factor, which multiply every price. */
+  rates: number;
+  factor: number;
+}
+
+/** A spend as sent: integer amounts and finite positive multipliers, or absent. */
+function spendOf(value: unknown): CallerSpend | undefined | false {
+  if (value === undefined) {
+    return undefined;
+  }
+  const record = (value ?? {}) as Record<string, unknown>;
+  const { balanceNano, floorNano, rates, factor } = record;
+  const amount = (text: unknown) => typeof text === 'string' && /^-?\d{1,30}$/.test(text);
+  const multiplier = (number: unknown) =>
+    typeof number === 'number' && Number.isFinite(number) && number >= 0;
+  return amount(balanceNano) && amount(floorNano) && multiplier(rates) && multiplier(factor)
+    ? {
+        balanceNano: String(balanceNano),
+        floorNano: String(floorNano),
+        rates: Number(rates),
+        factor: Number(factor),
+      }
+    : false;
 }
 
 export interface InheritedLists {
@@ -92,7 +128,9 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
     const modelLimits = value.modelLimits ?? '';
     const limits = readLimits(value.limits);
     const inherited = inheritedOf(value.inherited);
+    const spend = spendOf(value.spend);
     if (
+      spend === false ||
       typeof resources !== 'string' ||
       typeof modelLimits !== 'string' ||
       !limits ||
@@ -113,6 +151,7 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
       limits,
       modelLimits,
       inherited,
+      ...(spend ? { spend } : {}),
     };
   } catch {
     return undefined;

@@ -81,6 +81,12 @@ const shape = {
    * grace period (Kubernetes: 30 s).
    */
   PROXY_DRAIN_MS: positiveInt(25_000),
+  /** Calls of one account in flight at once, across replicas (docs/decisions.md §1). */
+  PROXY_MAX_IN_FLIGHT_PER_ACCOUNT: positiveInt(32),
+  /** How long a served call's cost stays held against the balance: longer than billing's lag. */
+  PROXY_SPEND_HOLD_MS: positiveInt(10_000),
+  /** Output tokens a call that sets no max_tokens is estimated at, for the spend hold. */
+  PROXY_ESTIMATE_OUTPUT_TOKENS: positiveInt(1_024),
   /** Redis key prefix of the shared key state (failure counters, sleeping keys). */
   GW_KEY_STATE_PREFIX: z.string().default('gw:keystate:'),
   ...mailQueueEnv,

@@ -30,6 +30,7 @@ import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
 import { connectSharedState } from './transport/redis/connection.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
 import { RedisObjectOwners } from './transport/redis/object-owners.js';
+import { RedisSpendReservations } from './transport/redis/spend-reservations.js';
 import { RedisRateLimiter } from './transport/redis/rate-limiter.js';
 import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
 import { UpstreamClient } from './transport/upstream/http.js';
@@ -81,6 +82,7 @@ runService('proxy', async (log, metrics) => {
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
     objects: new RedisObjectOwners(redis, config.GW_KEY_STATE_PREFIX),
+    spend: new RedisSpendReservations(redis, config.GW_KEY_STATE_PREFIX),
     roundRobin: new RoundRobin(),
     alerts: mailOwnerAlerts(mail),
     levels: natsLevelEvents(nc),

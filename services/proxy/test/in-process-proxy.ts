@@ -5,7 +5,15 @@ import type { events } from '@gw/proto';
 import type { ProxyDeps } from '../src/deps.js';
 import type { FailureClass } from '../src/domain/key-health.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
-import type { KeyHealthStore, KeySource, ObjectOwners, PoolState, UsageOutbox } from '../src/domain/ports.js';
+import type {
+  KeyHealthStore,
+  KeySource,
+  ObjectOwners,
+  PoolState,
+  Reservation,
+  SpendReservations,
+  UsageOutbox,
+} from '../src/domain/ports.js';
 import { modelLimitTable } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RoundRobin } from '../src/domain/route-plan.js';
@@ -59,6 +67,44 @@ export class MemoryObjects implements ObjectOwners {
     for (const id of objectIds) {
       this.owners.set(`${ownerId}:${id}`, this.owners.get(`${ownerId}:${id}`) ?? accountId);
     }
+  }
+}
+
+/** The Redis script's rule in memory: one map of holds per account. */
+export class MemorySpend implements SpendReservations {
+  readonly holds = new Map<string, Map<string, { nano: bigint; until: number; inFlight: boolean }>>();
+  private of(accountId: string) {
+    const holds =
+      this.holds.get(accountId) ?? new Map<string, { nano: bigint; until: number; inFlight: boolean }>();
+    this.holds.set(accountId, holds);
+    return holds;
+  }
+  async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
+    const holds = this.of(input.accountId);
+    let held = 0n;
+    let inFlight = 0;
+    for (const [id, hold] of holds) {
+      if (hold.until <= input.now) {
+        holds.delete(id);
+      } else {
+        held += hold.nano;
+        inFlight += hold.inFlight ? 1 : 0;
+      }
+    }
+    if (inFlight >= input.maxInFlight) {
+      return { ok: false, reason: 'in_flight' };
+    }
+    if (input.balanceNano - held <= input.floorNano) {
+      return { ok: false, reason: 'balance' };
+    }
+    holds.set(input.callId, { nano: input.estimateNano, until: input.inFlightUntil, inFlight: true });
+    return { ok: true };
+  }
+  async hold(accountId: string, holdId: string, costNano: bigint, until: number) {
+    this.of(accountId).set(holdId, { nano: costNano, until, inFlight: false });
+  }
+  async release(accountId: string, callId: string) {
+    this.of(accountId).delete(callId);
   }
 }
 
@@ -141,6 +187,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
   const state = {
     outbox: new MemoryOutbox(),
     objects: new MemoryObjects(),
+    spend: new MemorySpend(),
     health: new MemoryHealth(),
     roundRobin: new RoundRobin(),
     limiter: new LocalLimiter(),
@@ -159,6 +206,9 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
       PROXY_BODY_TIMEOUT_MS: 1_000,
       PROXY_LEVEL_COOLDOWN_MS: 60_000,
       PROXY_PROBE_INTERVAL_MS: 30_000,
+      PROXY_MAX_IN_FLIGHT_PER_ACCOUNT: 32,
+      PROXY_SPEND_HOLD_MS: 10_000,
+      PROXY_ESTIMATE_OUTPUT_TOKENS: 1_024,
     },
     self,
     keys,
@@ -177,6 +227,9 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     },
     get objects() {
       return state.objects;
+    },
+    get spend() {
+      return state.spend;
     },
     get roundRobin() {
       return state.roundRobin;
@@ -219,6 +272,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     reset() {
       state.outbox = new MemoryOutbox();
       state.objects = new MemoryObjects();
+      state.spend = new MemorySpend();
       state.health = new MemoryHealth();
       state.roundRobin = new RoundRobin();
       state.limiter = new LocalLimiter();

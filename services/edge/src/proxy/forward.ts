@@ -35,7 +35,7 @@ import type { EdgeDeps } from '../deps.js';
  * are served by their own), and its effective lists, i.e. its own together with those its
  * ancestors impose (accounts reads them along the DNA path, docs/decisions.md §13).
  */
-export function callerIdentity(account: accounts.Account): CallerIdentity {
+export function callerIdentity(account: accounts.Account, apiBalanceFloorNano: bigint): CallerIdentity {
   return {
     accountId: String(account.id),
     ownerId: String(account.isRoot || account.isOwner ? account.id : account.ownerId),
@@ -50,6 +50,17 @@ export function callerIdentity(account: accounts.Account): CallerIdentity {
       allowLevels: account.inherited?.allowLevels ?? [],
       resources: account.inherited?.resources ?? [],
     },
+    // Root mints credit: nothing to reserve against.
+    ...(account.isRoot
+      ? {}
+      : {
+          spend: {
+            balanceNano: String(account.balanceNano),
+            floorNano: String(apiBalanceFloorNano),
+            rates: account.rates || 1,
+            factor: account.factor || 1,
+          },
+        }),
   };
 }
 
@@ -114,7 +125,10 @@ export function aiForwarding(
           .locals;
         proxyReq.removeHeader('authorization');
         proxyReq.setHeader(INTERNAL_TOKEN_HEADER, deps.config.GW_INTERNAL_TOKEN);
-        proxyReq.setHeader(CALLER_HEADER, encodeCaller(callerIdentity(locals.caller)));
+        proxyReq.setHeader(
+          CALLER_HEADER,
+          encodeCaller(callerIdentity(locals.caller, deps.config.USER_API_BALANCE)),
+        );
         if (locals.requestId) {
           proxyReq.setHeader(REQUEST_ID_HEADER, locals.requestId);
         }
@@ -174,7 +188,7 @@ export function aiForwarding(
       // 3 forward
       delete req.headers.authorization;
       req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;
-      req.headers[CALLER_HEADER] = encodeCaller(callerIdentity(account));
+      req.headers[CALLER_HEADER] = encodeCaller(callerIdentity(account, deps.config.USER_API_BALANCE));
       // Node hands 'upgrade' listeners a net.Socket typed as Duplex.
       // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
       proxy.upgrade(req, socket as Parameters<typeof proxy.upgrade>[1], head);

@@ -195,3 +195,12 @@ export function upstreamBody(
   }
   return { body: undefined, contentType: undefined };
 }
+
+/** The image size asked for (JSON `size` or the upload's `size` part), priced per image. */
+export function imageSizeOf(request: ParsedRequest): string {
+  const size = request.json?.size;
+  if (typeof size === 'string') {
+    return size;
+  }
+  return request.form?.find((part) => part.name === 'size')?.data.toString('utf8') ?? '';
+}

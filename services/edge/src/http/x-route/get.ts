@@ -56,7 +56,7 @@ export const getRoute: Route = {
         {
           headers: {
             [INTERNAL_TOKEN_HEADER]: deps.config.GW_INTERNAL_TOKEN,
-            [CALLER_HEADER]: encodeCaller(callerIdentity(subject)),
+            [CALLER_HEADER]: encodeCaller(callerIdentity(subject, deps.config.USER_API_BALANCE)),
             [REQUEST_ID_HEADER]: String(res.locals.requestId ?? ''),
           },
           signal: AbortSignal.timeout(2_000),

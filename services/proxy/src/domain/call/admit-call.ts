@@ -4,6 +4,7 @@ import { planCall } from '../plan-call.js';
 import { switchBackCooledLevels } from '../record-failure.js';
 import type { ParsedRequest } from '../request.js';
 import { assertObjectsOwned } from '../stored-objects.js';
+import { reserveSpend } from './reserve-spend.js';
 import type { AdmittedCall, OpenedCall } from './call.js';
 import type { CallDeps } from './call-deps.js';
 
@@ -11,8 +12,8 @@ import type { CallDeps } from './call-deps.js';
  * Step 2, once the request is read: the stored objects it builds on are the caller's own; every rate-limit window of the call checked and counted and
  * the pool's key state read, side by side in one Redis round trip each; Levels whose cool-down
  * ended are switched back; then the route from memory (AllowModels, AllowLevels, mapping, Levels,
- * a probe of a sleeping key when all sleep, Retry-After otherwise). A call refused here costs
- * nothing: its count is taken back.
+ * a probe of a sleeping key when all sleep, Retry-After otherwise); last, its estimated cost is
+ * held against the balance. A call refused here costs nothing: its count is taken back.
  */
 export async function admitCall(
   deps: CallDeps,
@@ -43,6 +44,10 @@ export async function admitCall(
     void deps.limiter.refund(windows, admittedAt);
     throw error;
   });
+  const reservation = await reserveSpend(deps, call, request, plan, admittedAt).catch((error: unknown) => {
+    void deps.limiter.refund(windows, admittedAt);
+    throw error;
+  });
   return {
     ...call,
     request,
@@ -51,5 +56,6 @@ export async function admitCall(
     state,
     plan,
     limitHeaders: rateLimitHeaders(admission.windows, admittedAt),
+    reservation,
   };
 }

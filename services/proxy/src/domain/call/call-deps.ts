@@ -7,6 +7,7 @@ import type {
   ObjectOwners,
   OwnerAlerts,
   RateLimiter,
+  SpendReservations,
   UsageOutbox,
 } from '../ports.js';
 import type { RoundRobin } from '../route-plan.js';
@@ -19,6 +20,8 @@ export interface CallDeps {
   outbox: UsageOutbox;
   /** Who created each stored upstream object (responses, conversations). */
   objects: ObjectOwners;
+  /** What each account's calls in flight and not yet charged may cost. */
+  spend: SpendReservations;
   roundRobin: RoundRobin;
   levels: LevelEvents;
   alerts: OwnerAlerts;
@@ -30,5 +33,11 @@ export interface CallDeps {
     PROXY_PROBE_INTERVAL_MS: number;
     /** How long a switched Level sends its traffic to its backup. */
     PROXY_LEVEL_COOLDOWN_MS: number;
+    /** At most this many calls of one account in flight at once, across replicas. */
+    PROXY_MAX_IN_FLIGHT_PER_ACCOUNT: number;
+    /** How long a served call's cost stays held: longer than billing takes to charge it. */
+    PROXY_SPEND_HOLD_MS: number;
+    /** Output tokens a call that sets no maximum is estimated at. */
+    PROXY_ESTIMATE_OUTPUT_TOKENS: number;
   };
 }

@@ -1,5 +1,7 @@
 import { isTokenField } from '../limits.js';
+import { imageSizeOf } from '../request.js';
 import { createsObjects } from '../stored-objects.js';
+import { holdServedCost } from './reserve-spend.js';
 import { toUsageEvent, usageOfServedCall, type Usage } from '../usage.js';
 import type { AdmittedCall, CallMeter, ServedBy } from './call.js';
 import type { CallDeps } from './call-deps.js';
@@ -11,11 +13,13 @@ import type { CallDeps } from './call-deps.js';
  */
 export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy): CallMeter {
   const tokenWindows = call.windows.filter((window) => isTokenField(window.field));
+  let exchanges = 0;
   const emit = async (usage: Usage, status: number, partial: boolean, estimated: boolean) => {
     if (call.endpoint.metering === 'none') {
       return;
     }
     void deps.limiter.addTokens(call.windows, usage.promptTokens + usage.completionTokens, Date.now());
+    holdServedCost(deps, call, served, usage, (exchanges += 1));
     const event = toUsageEvent({
       accountId: call.caller.accountId,
       ownerId: call.caller.ownerId,
@@ -26,7 +30,7 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
       path: call.endpoint.path,
       status,
       usage,
-      imageSize: imageSizeOf(call),
+      imageSize: imageSizeOf(call.request),
       latencyMs: Date.now() - call.startedAt,
       partial,
       estimated,
@@ -58,13 +62,4 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
       return (await deps.limiter.admit(tokenWindows, Date.now())).ok;
     },
   };
-}
-
-/** The image size asked for (JSON `size` or the upload's `size` part), priced per image. */
-function imageSizeOf(call: AdmittedCall): string {
-  const size = call.request.json?.size;
-  if (typeof size === 'string') {
-    return size;
-  }
-  return call.request.form?.find((part) => part.name === 'size')?.data.toString('utf8') ?? '';
 }

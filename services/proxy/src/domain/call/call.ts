@@ -30,6 +30,8 @@ export interface AdmittedCall extends OpenedCall {
   plan: RoutePlan;
   /** The `x-ratelimit-*` headers of the windows at admission, for the client. */
   limitHeaders: Record<string, string>;
+  /** The id its estimated cost is held under while in flight; undefined when nothing is held. */
+  reservation: string | undefined;
 }
 
 /** The key and route step that served a call. */

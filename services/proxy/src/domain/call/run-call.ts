@@ -4,6 +4,7 @@ import { recordFailure } from '../record-failure.js';
 import type { AdmittedCall, ServedBy, UpstreamCall } from './call.js';
 import type { CallDeps } from './call-deps.js';
 import { callMeter } from './call-meter.js';
+import { releaseSpend } from './reserve-spend.js';
 
 /**
  * Steps 3 to 6 of every AI call: each key of each route step in turn until one serves (failover);
@@ -13,6 +14,18 @@ import { callMeter } from './call-meter.js';
  * all rate limited (429), the model known to none (404), or nothing answered (503).
  */
 export async function runCall<Answer>(
+  deps: CallDeps,
+  call: AdmittedCall,
+  upstream: UpstreamCall<Answer>,
+): Promise<void> {
+  try {
+    await tryKeys(deps, call, upstream);
+  } finally {
+    releaseSpend(deps, call);
+  }
+}
+
+async function tryKeys<Answer>(
   deps: CallDeps,
   call: AdmittedCall,
   upstream: UpstreamCall<Answer>,

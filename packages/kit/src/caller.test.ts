@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCaller, encodeCaller, NO_INHERITED, type CallerIdentity } from './caller.js';
+
+const caller: CallerIdentity = {
+  accountId: '7',
+  ownerId: '1',
+  allowModels: '',
+  allowLevels: '',
+  modelMapper: '',
+  resources: '',
+  limits: {},
+  modelLimits: '',
+  inherited: NO_INHERITED,
+};
+
+describe('the caller identity header', () => {
+  it('carries the spend the proxy holds calls against', () => {
+    const spend = { balanceNano: '-1500000000', floorNano: '0', rates: 1.5, factor: 2 };
+    expect(decodeCaller(encodeCaller({ ...caller, spend }))?.spend).toEqual(spend);
+  });
+
+  it('leaves the spend out when the edge sent none (root, or an older edge)', () => {
+    expect(decodeCaller(encodeCaller(caller))).toEqual(caller);
+  });
+
+  it('refuses a malformed spend', () => {
+    for (const spend of [
+      { balanceNano: '1.5', floorNano: '0', rates: 1, factor: 1 },
+      { balanceNano: '1', floorNano: '0', rates: -1, factor: 1 },
+      { balanceNano: 1, floorNano: '0', rates: 1, factor: 1 },
+    ]) {
+      const header = Buffer.from(JSON.stringify({ ...caller, spend }), 'utf8').toString('base64');
+      expect(decodeCaller(header)).toBeUndefined();
+    }
+  });
+});
