@@ -6,7 +6,6 @@ import {
   parseRetryAfter,
   shouldSwitchLevel,
   sleepAfterFailure,
-  sleepLength,
 } from './key-health.js';
 
 const MINUTE = 60_000;
@@ -62,7 +61,7 @@ describe('sleep ladder', () => {
     expect(sleepAfterFailure(FailureClass.ServerError, 3, 0)).toBe(5 * MINUTE);
     expect(sleepAfterFailure(FailureClass.Timeout, 3, 1)).toBe(15 * MINUTE);
     expect(sleepAfterFailure(FailureClass.Connection, 3, 2)).toBe(30 * MINUTE);
-    expect(sleepLength(9)).toBe(30 * MINUTE);
+    expect(sleepAfterFailure(FailureClass.Connection, 3, 9)).toBe(30 * MINUTE);
   });
 
   it('sleeps an unauthorised key (or key and model) for the longest step at once, and a 429 exactly its Retry-After', () => {

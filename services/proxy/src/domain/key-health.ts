@@ -1,3 +1,5 @@
+import { LONGEST_SLEEP_MS, sleepLength } from '@gw/kit';
+
 /**
  * What an upstream answer means for the key that served it, and how long a failing key sleeps.
  * The counters themselves live in Redis (shared by every proxy replica); these are the rules.
@@ -75,32 +77,25 @@ export function isProbeable(failure: string): boolean {
 }
 
 export const FAILURES_BEFORE_SLEEP = 3;
-const MINUTE = 60_000;
-/** 5 min, then 15, then 30 for every later sleep until a success resets the ladder. */
-export const SLEEP_LADDER_MS = [5 * MINUTE, 15 * MINUTE, 30 * MINUTE] as const;
-const LONGEST = 30 * MINUTE;
-
-export function sleepLength(step: number): number {
-  return SLEEP_LADDER_MS[Math.min(Math.max(step, 0), SLEEP_LADDER_MS.length - 1)] ?? LONGEST;
-}
 
 /**
  * After a failure: how long the key sleeps now (0 = not yet). `consecutive` counts this failure;
- * `step` is how many times the key already slept since its last success.
+ * `slept` is how many times the key already slept since its last success (this sleep is the
+ * ladder's step `slept + 1`).
  */
 export function sleepAfterFailure(
   failure: FailureClass,
   consecutive: number,
-  step: number,
+  slept: number,
   retryAfterMs?: number,
 ): number {
   if (failure === FailureClass.Auth || failure === FailureClass.Model) {
-    return LONGEST;
+    return LONGEST_SLEEP_MS;
   }
   if (failure === FailureClass.RateLimit && retryAfterMs !== undefined && retryAfterMs > 0) {
-    return Math.min(retryAfterMs, LONGEST);
+    return Math.min(retryAfterMs, LONGEST_SLEEP_MS);
   }
-  return consecutive >= FAILURES_BEFORE_SLEEP ? sleepLength(step) : 0;
+  return consecutive >= FAILURES_BEFORE_SLEEP ? sleepLength(slept + 1) : 0;
 }
 
 /** More failures than this within one window switch a Level to its SWITCH_OVER backup. */
