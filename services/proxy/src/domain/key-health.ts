@@ -7,7 +7,7 @@ import { LONGEST_SLEEP_MS, sleepLength } from '@gw/kit';
 
 export const FailureClass = {
   Auth: 'auth',
-  /** The key may not use this model (or the upstream does not know it): that pair only. */
+  /** A 403 about the model: this key may not use it (another may). Counts against that pair only. */
   Model: 'model',
   RateLimit: 'rate_limit',
   ServerError: 'server_error',
@@ -19,7 +19,10 @@ export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
 export type Outcome =
   /** Served: relay it, reset the key's failure count. */
   | { kind: 'success' }
-  /** The client's own fault (400, 404, 413, 422, …): relay it, the key is not blamed. */
+  /**
+   * The client's own fault (a bad body, an unknown model, the wrong endpoint for the model: 400,
+   * 404, 413, 422, …): relay it once, no failover, no key or pair blamed.
+   */
   | { kind: 'client_error' }
   /** The key's or upstream's fault: try the next candidate. */
   | { kind: 'failure'; class: FailureClass };
@@ -41,9 +44,11 @@ export function isAboutModel(errorBody: string): boolean {
 
 /**
  * What an upstream answer says, and about whom. Only what says something about the key counts
- * against it: 401 and a 403 about the key (invalid, revoked) are `auth`; a 403 or 404 about the
- * model counts against that key and model only; 429 and 5xx as themselves. Everything else,
- * 400, 404, 413 and 422 among them, is the client's own doing and never counts.
+ * against it: 401 and a 403 about the key (invalid, revoked) are `auth`; a 403 about the model
+ * (this key may not use it) counts against that key and model only; 429 and 5xx as themselves.
+ * Everything else is the client's own doing and never counts: 400, 413, 422 and every 404, the
+ * one about a model too (an unknown model, or OpenAI's answer to a chat model sent to
+ * /v1/completions: the same on every key, so neither failover nor a sleep would help).
  */
 export function classifyStatus(status: number, errorBody = ''): Outcome {
   if (status < 400) {
@@ -54,9 +59,6 @@ export function classifyStatus(status: number, errorBody = ''): Outcome {
   }
   if (status === 403) {
     return { kind: 'failure', class: isAboutModel(errorBody) ? FailureClass.Model : FailureClass.Auth };
-  }
-  if (status === 404 && isAboutModel(errorBody)) {
-    return { kind: 'failure', class: FailureClass.Model };
   }
   if (status === 429) {
     return { kind: 'failure', class: FailureClass.RateLimit };
@@ -79,7 +81,9 @@ export function isProbeable(failure: string): boolean {
 export const FAILURES_BEFORE_SLEEP = 3;
 
 /**
- * After a failure: how long the key sleeps now (0 = not yet). `consecutive` counts this failure;
+ * After a failure: how long the key (for `model`: the key with that model) sleeps now (0 = not
+ * yet); a key whose credentials are refused sleeps the longest step at once, a 429 its
+ * Retry-After, anything else after FAILURES_BEFORE_SLEEP in a row. `consecutive` counts this failure;
  * `slept` is how many times the key already slept since its last success (this sleep is the
  * ladder's step `slept + 1`).
  */
@@ -89,7 +93,7 @@ export function sleepAfterFailure(
   slept: number,
   retryAfterMs?: number,
 ): number {
-  if (failure === FailureClass.Auth || failure === FailureClass.Model) {
+  if (failure === FailureClass.Auth) {
     return LONGEST_SLEEP_MS;
   }
   if (failure === FailureClass.RateLimit && retryAfterMs !== undefined && retryAfterMs > 0) {
