@@ -6,6 +6,8 @@ import {
   encodeSwitch,
   keyModelField,
   keyStateKeys,
+  parseKeyModelField,
+  sleepLength,
 } from './key-state.js';
 
 describe('the key-state layout', () => {
@@ -19,6 +21,23 @@ describe('the key-state layout', () => {
     expect(keys.sleepingModels(7n)).toBe('gw:keystate:msleep:7');
     expect(keys.probe('7', 1)).toBe('gw:keystate:probe:7:1');
     expect(keyModelField(12n, 'org/model:v1|x')).toBe('12|org/model:v1|x');
+    expect(keys.pairFailures(12n, 'gpt-4o')).toBe('gw:keystate:mfail:12|gpt-4o');
+    expect(keys.pairSleeps('12', 'gpt-4o')).toBe('gw:keystate:mstep:12|gpt-4o');
+    expect(parseKeyModelField(keyModelField(12n, 'org/model:v1|x'))).toEqual({
+      keyId: '12',
+      model: 'org/model:v1|x',
+    });
+    expect([parseKeyModelField('12'), parseKeyModelField('12|'), parseKeyModelField('x|m')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('sleeps 5, 15, then 30 minutes for every later sleep in a row (1 = the first)', () => {
+    expect([0, 1, 2, 3, 4, 9].map(sleepLength)).toEqual([
+      300_000, 300_000, 900_000, 1_800_000, 1_800_000, 1_800_000,
+    ]);
   });
 
   it('reads back what it writes', () => {

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   formatMapper,
   matchesPattern,
+  MAX_PATTERN_WILDCARDS,
   parseMapper,
   PatternTable,
   splitMapperEntries,
   splitPatternList,
+  tooManyWildcards,
 } from './patterns.js';
 
 describe('matchesPattern', () => {
@@ -17,6 +19,14 @@ describe('matchesPattern', () => {
     ['claude-*-sonnet', 'claude-3-5-sonnet', true],
     ['gpt.4', 'gpt-4', false],
     ['a+b*', 'a+bc', true],
+    ['*-*-*', 'a-b-c', true],
+    ['a*b*c', 'abc', true],
+    ['a*b*c', 'acb', false],
+    ['ab*ba', 'aba', false],
+    ['*ab*ab*', 'abab', true],
+    ['**', '', true],
+    ['a**a', 'a', false],
+    ['x*y', 'xy', true],
   ])('%s against %s is %s', (pattern, name, expected) => {
     expect(matchesPattern(pattern, name)).toBe(expected);
   });
@@ -87,5 +97,35 @@ describe('the mapper grammar', () => {
   it('skips entries without a pattern or a value; splitMapperEntries keeps them for validation', () => {
     expect(parseMapper('=a,b=,c,,d=e')).toEqual([['d', 'e']]);
     expect(splitMapperEntries('=a,b=,c,,d=e')).toEqual(['=a', 'b=', 'c', 'd=e']);
+  });
+});
+
+describe('patterns that cannot stall a process', () => {
+  // Each of these takes a backtracking regular expression hours: every `*` may end anywhere.
+  const name = 'a'.repeat(20_000);
+  const adversarial = [
+    `${'*a'.repeat(MAX_PATTERN_WILDCARDS)}b`,
+    `${'a*'.repeat(MAX_PATTERN_WILDCARDS)}b`,
+    `*${'aa*'.repeat(MAX_PATTERN_WILDCARDS - 1)}c`,
+    `${'*a'.repeat(40)}b`,
+  ];
+
+  it('matches adversarial patterns against long names without backtracking', () => {
+    const table = new PatternTable(adversarial.map((pattern) => [pattern, pattern] as const));
+    for (let i = 0; i < 200; i += 1) {
+      expect(table.lookup(name)).toBeUndefined();
+      expect(table.matches(`${name}!`)).toBe(false);
+    }
+    for (const pattern of adversarial) {
+      expect(matchesPattern(pattern, name)).toBe(false);
+      expect(matchesPattern(pattern, `${name}b`)).toBe(pattern.endsWith('b'));
+    }
+  });
+
+  it('counts the wildcards of a pattern against the bound', () => {
+    expect(tooManyWildcards('*'.repeat(MAX_PATTERN_WILDCARDS))).toBe(false);
+    expect(tooManyWildcards('*'.repeat(MAX_PATTERN_WILDCARDS + 1))).toBe(true);
+    expect(tooManyWildcards('a*'.repeat(MAX_PATTERN_WILDCARDS + 1))).toBe(true);
+    expect(tooManyWildcards('gpt-4o')).toBe(false);
   });
 });

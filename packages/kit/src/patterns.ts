@@ -42,15 +42,60 @@ export function splitPatternList(text: string): string[] {
   return text.split(/[\s,]+/).filter((item) => item !== '');
 }
 
-const REGEXP_SPECIALS = /[.*+?^${}()|[\]\\]/g;
+/**
+ * At most this many `*` in one pattern (docs/decisions.md §14): checked where a pattern is
+ * accepted. Matching is linear whatever the count; the bound keeps each lookup small.
+ */
+export const MAX_PATTERN_WILDCARDS = 8;
 
-function compile(pattern: string): RegExp {
-  const parts = pattern.split('*').map((part) => part.replace(REGEXP_SPECIALS, '\\$&'));
-  return new RegExp(`^${parts.join('.*')}$`);
+export function tooManyWildcards(pattern: string): boolean {
+  return wildcardsOf(pattern) > MAX_PATTERN_WILDCARDS;
+}
+
+function wildcardsOf(pattern: string): number {
+  let count = 0;
+  for (const char of pattern) {
+    count += char === '*' ? 1 : 0;
+  }
+  return count;
+}
+
+/** A pattern split at its `*`: the literal parts, in order (one part: an exact name). */
+type Compiled = readonly string[];
+
+function compile(pattern: string): Compiled {
+  return pattern.split('*');
+}
+
+/**
+ * Whether the name is the literal parts in order with anything between them. No backtracking:
+ * the first and last parts are a prefix and a suffix, and each middle part is taken where it
+ * first appears after the previous one (an earlier place never leaves less room for the rest),
+ * so every character of the name is passed over once per part at most.
+ */
+function matchesCompiled(parts: Compiled, name: string): boolean {
+  const first = parts[0] ?? '';
+  if (parts.length === 1) {
+    return first === name;
+  }
+  const last = parts[parts.length - 1] ?? '';
+  const end = name.length - last.length;
+  if (end < first.length || !name.startsWith(first) || !name.endsWith(last)) {
+    return false;
+  }
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = name.indexOf(part, at);
+    if (found < 0 || found + part.length > end) {
+      return false;
+    }
+    at = found + part.length;
+  }
+  return true;
 }
 
 export function matchesPattern(pattern: string, name: string): boolean {
-  return pattern.includes('*') ? compile(pattern).test(name) : pattern === name;
+  return matchesCompiled(compile(pattern), name);
 }
 
 /**
@@ -60,10 +105,10 @@ export function matchesPattern(pattern: string, name: string): boolean {
 export class PatternTable<T> {
   private readonly exact = new Map<string, T>();
   /** Wildcard patterns, most literal characters first; ties keep the order they were written in. */
-  private readonly wildcards: Array<{ pattern: string; regexp: RegExp; value: T }>;
+  private readonly wildcards: Array<{ pattern: string; parts: Compiled; value: T }>;
 
   constructor(entries: Iterable<readonly [pattern: string, value: T]>) {
-    const wildcards: Array<{ pattern: string; regexp: RegExp; value: T; literal: number }> = [];
+    const wildcards: Array<{ pattern: string; parts: Compiled; value: T; literal: number }> = [];
     for (const [pattern, value] of entries) {
       if (!pattern.includes('*')) {
         if (!this.exact.has(pattern)) {
@@ -72,7 +117,7 @@ export class PatternTable<T> {
       } else {
         wildcards.push({
           pattern,
-          regexp: compile(pattern),
+          parts: compile(pattern),
           value,
           literal: pattern.replaceAll('*', '').length,
         });
@@ -89,7 +134,7 @@ export class PatternTable<T> {
     if (this.exact.has(name)) {
       return this.exact.get(name);
     }
-    return this.wildcards.find((entry) => entry.regexp.test(name))?.value;
+    return this.wildcards.find((entry) => matchesCompiled(entry.parts, name))?.value;
   }
 
   /** Every pattern matching the name, most specific first. */
@@ -98,13 +143,13 @@ export class PatternTable<T> {
     return [
       ...exact,
       ...this.wildcards
-        .filter((entry) => entry.regexp.test(name))
+        .filter((entry) => matchesCompiled(entry.parts, name))
         .map((entry) => ({ pattern: entry.pattern, value: entry.value })),
     ];
   }
 
   /** Whether any pattern matches (an allowlist). */
   matches(name: string): boolean {
-    return this.exact.has(name) || this.wildcards.some((entry) => entry.regexp.test(name));
+    return this.exact.has(name) || this.wildcards.some((entry) => matchesCompiled(entry.parts, name));
   }
 }

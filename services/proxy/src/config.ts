@@ -2,10 +2,12 @@ import {
   env,
   loadConfig,
   mailQueueEnv,
+  MAX_PATTERN_WILDCARDS,
   natsEnv,
   selfAddressEnv,
   serviceEnv,
   tenantPrivateEnv,
+  tooManyWildcards,
   usageStreamEnv,
 } from '@gw/kit';
 import { z } from 'zod';
@@ -68,11 +70,16 @@ const shape = {
     .refine((text) => {
       try {
         const value: unknown = text ? JSON.parse(text) : {};
-        return !!value && typeof value === 'object' && !Array.isArray(value);
+        return (
+          !!value &&
+          typeof value === 'object' &&
+          !Array.isArray(value) &&
+          !Object.keys(value).some(tooManyWildcards)
+        );
       } catch {
         return false;
       }
-    }, 'must be a JSON object of model patterns to limits'),
+    }, `must be a JSON object of model patterns (at most ${MAX_PATTERN_WILDCARDS} "*" each) to limits`),
   /** How long a Level with too many failures sends its traffic to its SWITCH_OVER backup. */
   PROXY_LEVEL_COOLDOWN_MS: positiveInt(60 * 60_000),
   /**

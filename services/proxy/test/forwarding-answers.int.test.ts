@@ -122,9 +122,25 @@ describe('forwarding: what comes back', () => {
       }
     });
 
-    it('counts a 403 or 404 about the model against that key and model only, and fails over', async () => {
-      proxy.useKeys([{ secret: 'model-a' }, { secret: 'model-b' }]);
-      proxy.mock.set('model-a', {
+    it('counts a 403 about the model against the first key that gave it only, and fails over', async () => {
+      proxy.useKeys([{ secret: 'model-a' }, { secret: 'model-b' }, { secret: 'model-c' }]);
+      for (const key of ['model-a', 'model-b']) {
+        proxy.mock.set(key, {
+          status: 403,
+          errorBody: { error: { message: 'You are not allowed to sample from this model' } },
+        });
+      }
+      const response = await proxy.call('/v1/chat/completions', json({ model: 'gpt-x', messages: [] }));
+      expect(response.status).toBe(200);
+      // One request blames one (key, model) pair at most: never the model across the Level.
+      expect(proxy.health.failures).toEqual([['1', 'model']]);
+      expect(proxy.mock.for('model-b')).toHaveLength(1);
+      expect(proxy.mock.for('model-c')).toHaveLength(1);
+    });
+
+    it('relays a 404 about the model once, blaming nothing: an unknown model or the wrong endpoint for it', async () => {
+      proxy.useKeys([{ secret: 'unknown-a' }, { secret: 'unknown-b' }]);
+      proxy.mock.set('unknown-a', {
         status: 404,
         errorBody: {
           error: {
@@ -134,9 +150,9 @@ describe('forwarding: what comes back', () => {
         },
       });
       const response = await proxy.call('/v1/chat/completions', json({ model: 'gpt-x', messages: [] }));
-      expect(response.status).toBe(200);
-      expect(proxy.health.failures).toEqual([['1', 'model']]);
-      expect(proxy.mock.for('model-b')).toHaveLength(1);
+      expect(response.status).toBe(404);
+      expect(proxy.health.failures).toEqual([]);
+      expect(proxy.mock.for('unknown-b')).toHaveLength(0);
     });
   });
 });

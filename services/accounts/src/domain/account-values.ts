@@ -6,9 +6,11 @@ import {
   ErrorCode,
   excerpt,
   formatUsd,
+  MAX_PATTERN_WILDCARDS,
   parseMapper,
   splitMapperEntries,
   splitPatternList,
+  tooManyWildcards,
   usd,
 } from '@gw/kit';
 import { LIMIT_FIELDS } from './model.js';
@@ -70,6 +72,14 @@ export function checkInteger(field: string, value: number, min: number, max: num
   }
 }
 
+/** Patterns with more `*` than one may hold (docs/decisions.md §14). */
+function checkWildcards(field: string, patterns: readonly string[]): void {
+  const bad = patterns.filter(tooManyWildcards);
+  if (bad.length > 0) {
+    invalid(field, `holds patterns with more than ${MAX_PATTERN_WILDCARDS} "*": ${entriesText(bad)}`);
+  }
+}
+
 /** AllowModels: model patterns (`*` wildcards), space or comma separated; `*` alone and `-x` are operations. */
 export function checkAllowModels(text: string): void {
   const bad = splitPatternList(text).filter(
@@ -78,6 +88,7 @@ export function checkAllowModels(text: string): void {
   if (bad.length > 0) {
     invalid('AllowModels', `holds entries that are not model patterns: ${entriesText(bad)}`);
   }
+  checkWildcards('AllowModels', splitPatternList(text));
 }
 
 /** AllowLevels: Levels 0-9. */
@@ -123,6 +134,10 @@ export function checkModelMapper(text: string): void {
   if (bad.length > 0 || pairs.length !== entries.length) {
     invalid('ModelMapper', `holds entries that are not <pattern>=<model>: ${entriesText(bad)}`);
   }
+  checkWildcards(
+    'ModelMapper',
+    pairs.map(([pattern]) => pattern),
+  );
 }
 
 /** ModelLimits: `{ <pattern>: { rpm…tpd: 0…MAX_RATE_LIMIT } }`. */
@@ -131,6 +146,10 @@ export function checkModelLimits(limits: Record<string, unknown>): void {
   if (models.length > MAX_MAP_ENTRIES) {
     invalid('ModelLimits', `has more than ${MAX_MAP_ENTRIES} models`);
   }
+  checkWildcards(
+    'ModelLimits',
+    models.map(([model]) => model),
+  );
   for (const [model, value] of models) {
     if (!MODEL_PATTERN.test(model)) {
       invalid('ModelLimits', `key "${excerpt(model)}" is not a model pattern`);

@@ -1,4 +1,4 @@
-import { parseMapper, splitMapperEntries } from '@gw/kit';
+import { MAX_PATTERN_WILDCARDS, parseMapper, splitMapperEntries, tooManyWildcards } from '@gw/kit';
 import { invalid } from './invalid.js';
 import { MAX_VALUE_LENGTH, MODEL_NAME, MODEL_PATTERN } from './value-bounds.js';
 
@@ -30,6 +30,9 @@ function checkPattern(field: string, key: MapperKey, pattern: string): string {
   }
   if (!MODEL_PATTERN.test(pattern)) {
     invalid(field, `"${pattern.slice(0, 64)}" is not a model pattern`);
+  }
+  if (tooManyWildcards(pattern)) {
+    invalid(field, `"${pattern.slice(0, 64)}" has more than ${MAX_PATTERN_WILDCARDS} "*"`);
   }
   return pattern;
 }

@@ -1,4 +1,10 @@
-import { LIMIT_NAMES, type LimitName, type ModelLimitsObject } from '@gw/kit';
+import {
+  LIMIT_NAMES,
+  MAX_PATTERN_WILDCARDS,
+  tooManyWildcards,
+  type LimitName,
+  type ModelLimitsObject,
+} from '@gw/kit';
 import { invalid } from './invalid.js';
 import { MAX_VALUE_LENGTH, MODEL_PATTERN } from './value-bounds.js';
 
@@ -30,6 +36,9 @@ export function parseModelLimits(text: string): ModelLimitsObject {
   for (const [model, value] of models) {
     if (!MODEL_PATTERN.test(model)) {
       invalid(`MODEL_LIMITS.${model.slice(0, 64)}`, 'is not a model pattern');
+    }
+    if (tooManyWildcards(model)) {
+      invalid(`MODEL_LIMITS.${model.slice(0, 64)}`, `has more than ${MAX_PATTERN_WILDCARDS} "*"`);
     }
     if (!isPlainObject(value)) {
       invalid(`MODEL_LIMITS.${model}`, 'must be an object of rpm, rph, rpd, tpm, tph, tpd');

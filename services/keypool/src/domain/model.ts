@@ -42,6 +42,8 @@ export interface KeyFilter {
 
 export interface SleepingKey {
   keyId: bigint;
+  /** Set when the key sleeps for this model only; '' when the whole key sleeps. */
+  model: string;
   remainingMs: number;
   sleepTimes: number;
 }

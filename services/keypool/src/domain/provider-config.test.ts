@@ -74,6 +74,10 @@ describe('checkProviderConfig', () => {
   it.each([
     [{ provider_type: 'cloud_a', model_mapping: { 'gpt 4': 'dep' } }, 'Config.model_mapping.gpt 4'],
     [{ provider_type: 'cloud_a', model_mapping: { a: '' } }, 'Config.model_mapping.a'],
+    [
+      { provider_type: 'cloud_a', model_mapping: { 'a*b*c*d*e*f*g*h*i*': 'dep' } },
+      'Config.model_mapping.a*b*c*d*e*f*g*h*i*',
+    ],
     [{ provider_type: 'cloud_a', api_versions: { chat: '2024/10' } }, 'Config.api_versions.chat'],
     [{ ...cloudB, base_url: undefined }, 'Config.base_url'],
     [{ ...cloudB, project_id: undefined }, 'Config.project_id'],

@@ -1,4 +1,11 @@
-import { API_VERSION_KEYS, keyConfigObject, type KeyConfig, type ProviderType } from '@gw/kit';
+import {
+  API_VERSION_KEYS,
+  keyConfigObject,
+  MAX_PATTERN_WILDCARDS,
+  tooManyWildcards,
+  type KeyConfig,
+  type ProviderType,
+} from '@gw/kit';
 import type { keypool } from '@gw/proto';
 
 /**
@@ -6,7 +13,7 @@ import type { keypool } from '@gw/proto';
  * is read):
  * - `standard`: no field.
  * - `cloud_a`: `model_mapping` (model pattern → deployment name, wildcards allowed, `*` the
- *   default; at most 1024, each pattern once) and optional `api_versions`.
+ *   default; at most 1024, each pattern once and with at most 8 `*`) and optional `api_versions`.
  * - `cloud_b`: `base_url` (http(s), same URL policy as Provider), `project_id`, `client_email`,
  *   `private_key` (PEM); SecretKey is a 51-character placeholder.
  * `private_key` is the sensitive field: it is split off and stored encrypted.
@@ -66,6 +73,9 @@ function checkCloudA(cloudA: keypool.CloudAConfig): ConfigCheck {
         `model_mapping.${pattern}`,
         'must map a pattern to a deployment name (printable, 1-256 characters)',
       );
+    }
+    if (tooManyWildcards(pattern)) {
+      return fail(`model_mapping.${pattern}`, `has more than ${MAX_PATTERN_WILDCARDS} "*"`);
     }
     if (patterns.has(pattern)) {
       return fail(`model_mapping.${pattern}`, 'appears more than once');

@@ -1,13 +1,6 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, sleepLength } from '@gw/kit';
 import type { SleepingKey } from './model.js';
 import type { KeypoolDeps } from './ports.js';
-
-/** Sleep lengths after consecutive failures: 5, 15, then 30 minutes (and 30 from then on). */
-export const SLEEP_STEPS_MS = [5 * 60_000, 15 * 60_000, 30 * 60_000] as const;
-
-export function sleepLength(times: number): number {
-  return SLEEP_STEPS_MS[Math.min(Math.max(times, 1), SLEEP_STEPS_MS.length) - 1] ?? 30 * 60_000;
-}
 
 /** Puts a key to sleep (the proxies call this after repeated failures). */
 export async function sleepKey(
@@ -23,5 +16,5 @@ export async function sleepKey(
   const times = (await deps.sleeps.times(input.ownerId, input.keyId)) + 1;
   const durationMs = input.durationMs > 0 ? input.durationMs : sleepLength(times);
   await deps.sleeps.put(input.ownerId, input.keyId, durationMs, times);
-  return { keyId: input.keyId, remainingMs: durationMs, sleepTimes: times };
+  return { keyId: input.keyId, model: '', remainingMs: durationMs, sleepTimes: times };
 }

@@ -1,11 +1,11 @@
-import { decodeSleep, encodeSleep, KEY_STATE_TTL_SECONDS, keyStateKeys } from '@gw/kit';
+import { decodeSleep, encodeSleep, KEY_STATE_TTL_SECONDS, keyStateKeys, parseKeyModelField } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import type { SleepingKey } from '../domain/model.js';
 import type { SleepStore } from '../domain/ports.js';
 
 /**
- * Sleeping keys in Redis, in the layout the proxies write (`@gw/kit` key-state.ts), so every
- * replica and this service agree on what is asleep and for how long.
+ * Sleeping keys and (key, model) pairs in Redis, in the layout the proxies write (`@gw/kit`
+ * key-state.ts), so every replica and this service agree on what is asleep and for how long.
  */
 export class RedisSleepStore implements SleepStore {
   private readonly keys: ReturnType<typeof keyStateKeys>;
@@ -19,13 +19,32 @@ export class RedisSleepStore implements SleepStore {
   }
 
   async list(ownerId: bigint): Promise<SleepingKey[]> {
-    const entries = await this.redis.hgetall(this.keys.sleeping(ownerId));
+    const [keys, pairs] = await Promise.all([
+      this.redis.hgetall(this.keys.sleeping(ownerId)),
+      this.redis.hgetall(this.keys.sleepingModels(ownerId)),
+    ]);
     const now = this.now();
     const sleeping: SleepingKey[] = [];
-    for (const [keyId, value] of Object.entries(entries)) {
+    const add = (keyId: string, model: string, value: string) => {
       const entry = decodeSleep(value);
-      if (entry && /^\d+$/.test(keyId) && entry.until > now) {
-        sleeping.push({ keyId: BigInt(keyId), remainingMs: entry.until - now, sleepTimes: entry.step });
+      if (entry && entry.until > now) {
+        sleeping.push({
+          keyId: BigInt(keyId),
+          model,
+          remainingMs: entry.until - now,
+          sleepTimes: entry.step,
+        });
+      }
+    };
+    for (const [keyId, value] of Object.entries(keys)) {
+      if (/^\d+$/.test(keyId)) {
+        add(keyId, '', value);
+      }
+    }
+    for (const [field, value] of Object.entries(pairs)) {
+      const pair = parseKeyModelField(field);
+      if (pair) {
+        add(pair.keyId, pair.model, value);
       }
     }
     return sleeping;
@@ -50,19 +69,31 @@ export class RedisSleepStore implements SleepStore {
 
   async clear(ownerId: bigint, keyIds: readonly bigint[] | 'all'): Promise<number> {
     const asleep = await this.list(ownerId);
-    const wanted = keyIds === 'all' ? asleep.map((key) => key.keyId) : keyIds;
-    const fields =
-      keyIds === 'all'
-        ? Object.keys(await this.redis.hgetall(this.keys.sleeping(ownerId)))
-        : keyIds.map(String);
-    if (fields.length > 0) {
-      const counters = fields.flatMap((id) => [this.keys.sleeps(id), this.keys.failures(id)]);
-      await this.redis
-        .multi()
-        .hdel(this.keys.sleeping(ownerId), ...fields)
-        .del(...counters)
-        .exec();
+    const wanted = (keyId: string) => keyIds === 'all' || keyIds.includes(BigInt(keyId));
+    const keyFields = Object.keys(await this.redis.hgetall(this.keys.sleeping(ownerId))).filter(wanted);
+    const pairs = Object.keys(await this.redis.hgetall(this.keys.sleepingModels(ownerId))).flatMap(
+      (field) => {
+        const pair = parseKeyModelField(field);
+        return pair && wanted(pair.keyId) ? [{ field, ...pair }] : [];
+      },
+    );
+    const counters = [
+      ...keyFields.flatMap((id) => [this.keys.sleeps(id), this.keys.failures(id)]),
+      ...pairs.flatMap(({ keyId, model }) => [
+        this.keys.pairSleeps(keyId, model),
+        this.keys.pairFailures(keyId, model),
+      ]),
+    ];
+    const wake = this.redis.multi();
+    if (keyFields.length > 0) {
+      wake.hdel(this.keys.sleeping(ownerId), ...keyFields);
     }
-    return asleep.filter((key) => wanted.includes(key.keyId)).length;
+    if (pairs.length > 0) {
+      wake.hdel(this.keys.sleepingModels(ownerId), ...pairs.map(({ field }) => field));
+    }
+    if (counters.length > 0) {
+      await wake.del(...counters).exec();
+    }
+    return asleep.filter((sleep) => wanted(String(sleep.keyId))).length;
   }
 }

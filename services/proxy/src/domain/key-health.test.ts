@@ -6,7 +6,6 @@ import {
   parseRetryAfter,
   shouldSwitchLevel,
   sleepAfterFailure,
-  sleepLength,
 } from './key-health.js';
 
 const MINUTE = 60_000;
@@ -31,9 +30,8 @@ describe('classifyStatus', () => {
     expect(classifyStatus(503)).toEqual({ kind: 'failure', class: FailureClass.ServerError });
   });
 
-  it('blames only the key and model for a 403 or 404 about the model', () => {
+  it('blames only the key and model for a 403 about the model', () => {
     expect(classifyStatus(403, modelError)).toEqual({ kind: 'failure', class: FailureClass.Model });
-    expect(classifyStatus(404, modelError)).toEqual({ kind: 'failure', class: FailureClass.Model });
     expect(classifyStatus(403, 'You are not allowed to sample from this model')).toEqual({
       kind: 'failure',
       class: FailureClass.Model,
@@ -45,6 +43,18 @@ describe('classifyStatus', () => {
       expect(classifyStatus(status, keyError)).toEqual({ kind: 'client_error' });
     }
     expect(classifyStatus(400, modelError)).toEqual({ kind: 'client_error' });
+    // An unknown model, and a chat model sent to /v1/completions: the same answer on every key.
+    expect(classifyStatus(404, modelError)).toEqual({ kind: 'client_error' });
+    const wrongEndpoint = JSON.stringify({
+      error: {
+        message:
+          'This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?',
+        type: 'invalid_request_error',
+        param: 'model',
+        code: null,
+      },
+    });
+    expect(classifyStatus(404, wrongEndpoint)).toEqual({ kind: 'client_error' });
   });
 });
 
@@ -62,12 +72,18 @@ describe('sleep ladder', () => {
     expect(sleepAfterFailure(FailureClass.ServerError, 3, 0)).toBe(5 * MINUTE);
     expect(sleepAfterFailure(FailureClass.Timeout, 3, 1)).toBe(15 * MINUTE);
     expect(sleepAfterFailure(FailureClass.Connection, 3, 2)).toBe(30 * MINUTE);
-    expect(sleepLength(9)).toBe(30 * MINUTE);
+    expect(sleepAfterFailure(FailureClass.Connection, 3, 9)).toBe(30 * MINUTE);
   });
 
-  it('sleeps an unauthorised key (or key and model) for the longest step at once, and a 429 exactly its Retry-After', () => {
+  it('sleeps a (key, model) pair on the same ladder: only after three refusals in a row', () => {
+    expect(sleepAfterFailure(FailureClass.Model, 1, 0)).toBe(0);
+    expect(sleepAfterFailure(FailureClass.Model, 2, 0)).toBe(0);
+    expect(sleepAfterFailure(FailureClass.Model, 3, 0)).toBe(5 * MINUTE);
+    expect(sleepAfterFailure(FailureClass.Model, 3, 1)).toBe(15 * MINUTE);
+  });
+
+  it('sleeps an unauthorised key for the longest step at once, and a 429 exactly its Retry-After', () => {
     expect(sleepAfterFailure(FailureClass.Auth, 1, 0)).toBe(30 * MINUTE);
-    expect(sleepAfterFailure(FailureClass.Model, 1, 0)).toBe(30 * MINUTE);
     expect(sleepAfterFailure(FailureClass.RateLimit, 1, 0, 7_000)).toBe(7_000);
     expect(sleepAfterFailure(FailureClass.RateLimit, 1, 0)).toBe(0);
   });

@@ -1,3 +1,5 @@
+import { LONGEST_SLEEP_MS, sleepLength } from '@gw/kit';
+
 /**
  * What an upstream answer means for the key that served it, and how long a failing key sleeps.
  * The counters themselves live in Redis (shared by every proxy replica); these are the rules.
@@ -5,7 +7,7 @@
 
 export const FailureClass = {
   Auth: 'auth',
-  /** The key may not use this model (or the upstream does not know it): that pair only. */
+  /** A 403 about the model: this key may not use it (another may). Counts against that pair only. */
   Model: 'model',
   RateLimit: 'rate_limit',
   ServerError: 'server_error',
@@ -17,7 +19,10 @@ export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
 export type Outcome =
   /** Served: relay it, reset the key's failure count. */
   | { kind: 'success' }
-  /** The client's own fault (400, 404, 413, 422, …): relay it, the key is not blamed. */
+  /**
+   * The client's own fault (a bad body, an unknown model, the wrong endpoint for the model: 400,
+   * 404, 413, 422, …): relay it once, no failover, no key or pair blamed.
+   */
   | { kind: 'client_error' }
   /** The key's or upstream's fault: try the next candidate. */
   | { kind: 'failure'; class: FailureClass };
@@ -39,9 +44,11 @@ export function isAboutModel(errorBody: string): boolean {
 
 /**
  * What an upstream answer says, and about whom. Only what says something about the key counts
- * against it: 401 and a 403 about the key (invalid, revoked) are `auth`; a 403 or 404 about the
- * model counts against that key and model only; 429 and 5xx as themselves. Everything else,
- * 400, 404, 413 and 422 among them, is the client's own doing and never counts.
+ * against it: 401 and a 403 about the key (invalid, revoked) are `auth`; a 403 about the model
+ * (this key may not use it) counts against that key and model only; 429 and 5xx as themselves.
+ * Everything else is the client's own doing and never counts: 400, 413, 422 and every 404, the
+ * one about a model too (an unknown model, or OpenAI's answer to a chat model sent to
+ * /v1/completions: the same on every key, so neither failover nor a sleep would help).
  */
 export function classifyStatus(status: number, errorBody = ''): Outcome {
   if (status < 400) {
@@ -52,9 +59,6 @@ export function classifyStatus(status: number, errorBody = ''): Outcome {
   }
   if (status === 403) {
     return { kind: 'failure', class: isAboutModel(errorBody) ? FailureClass.Model : FailureClass.Auth };
-  }
-  if (status === 404 && isAboutModel(errorBody)) {
-    return { kind: 'failure', class: FailureClass.Model };
   }
   if (status === 429) {
     return { kind: 'failure', class: FailureClass.RateLimit };
@@ -75,32 +79,27 @@ export function isProbeable(failure: string): boolean {
 }
 
 export const FAILURES_BEFORE_SLEEP = 3;
-const MINUTE = 60_000;
-/** 5 min, then 15, then 30 for every later sleep until a success resets the ladder. */
-export const SLEEP_LADDER_MS = [5 * MINUTE, 15 * MINUTE, 30 * MINUTE] as const;
-const LONGEST = 30 * MINUTE;
-
-export function sleepLength(step: number): number {
-  return SLEEP_LADDER_MS[Math.min(Math.max(step, 0), SLEEP_LADDER_MS.length - 1)] ?? LONGEST;
-}
 
 /**
- * After a failure: how long the key sleeps now (0 = not yet). `consecutive` counts this failure;
- * `step` is how many times the key already slept since its last success.
+ * After a failure: how long the key (for `model`: the key with that model) sleeps now (0 = not
+ * yet); a key whose credentials are refused sleeps the longest step at once, a 429 its
+ * Retry-After, anything else after FAILURES_BEFORE_SLEEP in a row. `consecutive` counts this failure;
+ * `slept` is how many times the key already slept since its last success (this sleep is the
+ * ladder's step `slept + 1`).
  */
 export function sleepAfterFailure(
   failure: FailureClass,
   consecutive: number,
-  step: number,
+  slept: number,
   retryAfterMs?: number,
 ): number {
-  if (failure === FailureClass.Auth || failure === FailureClass.Model) {
-    return LONGEST;
+  if (failure === FailureClass.Auth) {
+    return LONGEST_SLEEP_MS;
   }
   if (failure === FailureClass.RateLimit && retryAfterMs !== undefined && retryAfterMs > 0) {
-    return Math.min(retryAfterMs, LONGEST);
+    return Math.min(retryAfterMs, LONGEST_SLEEP_MS);
   }
-  return consecutive >= FAILURES_BEFORE_SLEEP ? sleepLength(step) : 0;
+  return consecutive >= FAILURES_BEFORE_SLEEP ? sleepLength(slept + 1) : 0;
 }
 
 /** More failures than this within one window switch a Level to its SWITCH_OVER backup. */

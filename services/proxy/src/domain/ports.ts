@@ -34,10 +34,16 @@ export interface KeyHealthStore {
     failure: FailureClass,
     retryAfterMs?: number,
   ): Promise<number>;
-  /** The key may not use this model (or upstream does not know it): that pair sleeps. */
-  recordModelFailure(ownerId: string, keyId: string, model: string, sleepMs: number): Promise<void>;
-  /** A served call: the key's counters reset and, when it was probed awake, it wakes. */
-  recordSuccess(ownerId: string, keyId: string): Promise<void>;
+  /**
+   * Counts a refusal of the model against the (key, model) pair: after FAILURES_BEFORE_SLEEP in
+   * a row the pair sleeps on the ladder (listed in /x-conf, woken by DelKeys).
+   */
+  recordModelFailure(ownerId: string, keyId: string, model: string): Promise<void>;
+  /**
+   * A served call: the key's and the (key, model) pair's counters reset and, when the key was
+   * probed awake, it wakes.
+   */
+  recordSuccess(ownerId: string, keyId: string, model: string): Promise<void>;
   /** Whether this request may probe the Level's sleeping keys (one per Level per interval). */
   claimProbe(ownerId: string, level: number, intervalMs: number): Promise<boolean>;
   /** Marks the Level switched until `until`; false when another replica did it first. */

@@ -1,5 +1,5 @@
 import { keyModelField, type Logger } from '@gw/kit';
-import { FailureClass, isProbeable, shouldSwitchLevel, sleepAfterFailure } from './key-health.js';
+import { FailureClass, isProbeable, shouldSwitchLevel } from './key-health.js';
 import type { KeyHealthStore, LevelEvents, OwnerAlerts, PoolState } from './ports.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 import { switchOverChain } from './route-plan.js';
@@ -17,8 +17,10 @@ export interface RecordFailureDeps {
 /**
  * A failed attempt counts against the key (sleep ladder) and its Level: more than 5 failures in a
  * minute switch a Level with a SWITCH_OVER backup to it for the cool-down (announced once). A
- * credentials failure (401/403) also alerts the owner by mail. A failure about the model puts
- * only that key and model to sleep: the key keeps serving other models, and its Level is fine.
+ * credentials failure (401/403) also alerts the owner by mail. A refusal of the model counts
+ * against that key and model only (the key keeps serving other models, its Level is fine), and
+ * one request counts against one pair at most: the keys it fails over to are not blamed too, so
+ * one request never puts a model to sleep across a Level.
  */
 export async function recordFailure(
   deps: RecordFailureDeps,
@@ -30,12 +32,16 @@ export async function recordFailure(
     model: string;
     failure: FailureClass;
     retryAfterMs?: number;
+    /** Every failure of this request so far, this one included. */
+    requestFailures: readonly FailureClass[];
   },
 ): Promise<void> {
   const { pool, state, key, level, failure } = attempt;
   const ownerId = pool.ownerId;
   if (failure === FailureClass.Model) {
-    await deps.health.recordModelFailure(ownerId, key.id, attempt.model, sleepAfterFailure(failure, 1, 0));
+    if (attempt.requestFailures.filter((earlier) => earlier === FailureClass.Model).length === 1) {
+      await deps.health.recordModelFailure(ownerId, key.id, attempt.model);
+    }
     return;
   }
   const levelFailures = await deps.health.recordFailure(

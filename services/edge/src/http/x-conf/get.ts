@@ -9,7 +9,8 @@ import { confOverviewResponse } from './schemas.js';
 
 /**
  * GET /x-conf: the owner's overview. Config values come from the config service, sleeping keys
- * (with their remaining sleep) from the keypool's Redis state, disabled keys from the pool.
+ * (with their remaining sleep; `Model` when the key sleeps for that model only) from the
+ * keypool's Redis state, disabled keys from the pool.
  */
 export const getConf: Route = {
   method: 'get',
@@ -41,6 +42,7 @@ export const getConf: Route = {
         return key
           ? {
               ...keyRecord(key),
+              ...(entry.model ? { Model: entry.model } : {}),
               SleepTimes: entry.sleepTimes,
               SleepRemaining: Math.ceil(Number(entry.remainingMs) / 1000),
               WakeAt: new Date(Date.now() + Number(entry.remainingMs)).toISOString(),

@@ -46,5 +46,10 @@ export function fromProtoFields(fields: pb.KeyFields | undefined): KeyFieldsInpu
 }
 
 export function toProtoSleeping(key: SleepingKey): pb.SleepingKey {
-  return { keyId: key.keyId, remainingMs: BigInt(key.remainingMs), sleepTimes: key.sleepTimes };
+  return {
+    keyId: key.keyId,
+    model: key.model,
+    remainingMs: BigInt(key.remainingMs),
+    sleepTimes: key.sleepTimes,
+  };
 }

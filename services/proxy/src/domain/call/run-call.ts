@@ -79,11 +79,12 @@ async function tryKeys<Answer>(
               model: step.model,
               failure: attempt.failure,
               retryAfterMs: attempt.retryAfterMs,
+              requestFailures: failures,
             },
           );
           continue;
         case 'served':
-          void deps.health.recordSuccess(call.caller.ownerId, key.id);
+          void deps.health.recordSuccess(call.caller.ownerId, key.id, step.model);
           await upstream.serve(attempt.answer, served, callMeter(deps, call, served));
           return;
       }

@@ -117,17 +117,33 @@ export class RedisKeyHealth implements KeyHealthStore {
     }
   }
 
-  async recordModelFailure(ownerId: string, keyId: string, model: string, sleepMs: number): Promise<void> {
+  async recordModelFailure(ownerId: string, keyId: string, model: string): Promise<void> {
     try {
+      const failures = this.keys.pairFailures(keyId, model);
+      const result = await this.redis
+        .multi()
+        .incr(failures)
+        .expire(failures, KEY_STATE_TTL_SECONDS)
+        .get(this.keys.pairSleeps(keyId, model))
+        .exec();
+      const consecutive = Number(result?.[0]?.[1] ?? 0);
+      const step = Number(result?.[2]?.[1] ?? 0);
+      const sleepMs = sleepAfterFailure(FailureClass.Model, consecutive, step);
+      if (sleepMs === 0) {
+        return;
+      }
       const until = this.now() + sleepMs;
       await this.redis
         .multi()
         .hset(
           this.keys.sleepingModels(ownerId),
           keyModelField(keyId, model),
-          encodeSleep({ until, failure: 'model', step: 1 }),
+          encodeSleep({ until, failure: FailureClass.Model, step: step + 1 }),
         )
-        .pexpire(this.keys.sleepingModels(ownerId), sleepMs)
+        // Longer than any sleep: the hash goes a day after its last entry was written.
+        .expire(this.keys.sleepingModels(ownerId), KEY_STATE_TTL_SECONDS)
+        .set(this.keys.pairSleeps(keyId, model), String(step + 1), 'EX', KEY_STATE_TTL_SECONDS)
+        .del(failures)
         .exec();
       keySleeps.labels(keyId, FailureClass.Model).inc();
       this.log.warn({ ownerId, keyId, model, sleepMs }, 'upstream key put to sleep for one model');
@@ -136,12 +152,17 @@ export class RedisKeyHealth implements KeyHealthStore {
     }
   }
 
-  async recordSuccess(ownerId: string, keyId: string): Promise<void> {
+  async recordSuccess(ownerId: string, keyId: string, model: string): Promise<void> {
     try {
       // One round trip: counters reset, and a key that a probe found healthy wakes.
       await this.redis
         .multi()
-        .del(this.keys.failures(keyId), this.keys.sleeps(keyId))
+        .del(
+          this.keys.failures(keyId),
+          this.keys.sleeps(keyId),
+          this.keys.pairFailures(keyId, model),
+          this.keys.pairSleeps(keyId, model),
+        )
         .hdel(this.keys.sleeping(ownerId), keyId)
         .exec();
     } catch (error) {

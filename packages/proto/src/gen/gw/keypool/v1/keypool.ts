@@ -247,6 +247,11 @@ export interface SleepingKey {
   remainingMs: bigint;
   /** how many times in a row it was put to sleep */
   sleepTimes: number;
+  /**
+   * Set when the key sleeps for this model only (it was refused the model repeatedly); empty
+   * when the whole key sleeps.
+   */
+  model: string;
 }
 
 export interface ListSleepingKeysRequest {
@@ -3177,7 +3182,7 @@ export const DecryptSecretResponse: MessageFns<DecryptSecretResponse> = {
 };
 
 function createBaseSleepingKey(): SleepingKey {
-  return { keyId: 0n, remainingMs: 0n, sleepTimes: 0 };
+  return { keyId: 0n, remainingMs: 0n, sleepTimes: 0, model: "" };
 }
 
 export const SleepingKey: MessageFns<SleepingKey> = {
@@ -3196,6 +3201,9 @@ export const SleepingKey: MessageFns<SleepingKey> = {
     }
     if (message.sleepTimes !== 0) {
       writer.uint32(24).int32(message.sleepTimes);
+    }
+    if (message.model !== "") {
+      writer.uint32(34).string(message.model);
     }
     return writer;
   },
@@ -3237,6 +3245,14 @@ export const SleepingKey: MessageFns<SleepingKey> = {
             message.sleepTimes = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3262,6 +3278,7 @@ export const SleepingKey: MessageFns<SleepingKey> = {
         : isSet(object.sleep_times)
         ? globalThis.Number(object.sleep_times)
         : 0,
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
     };
   },
 
@@ -3276,6 +3293,9 @@ export const SleepingKey: MessageFns<SleepingKey> = {
     if (message.sleepTimes !== 0) {
       obj.sleepTimes = Math.round(message.sleepTimes);
     }
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
     return obj;
   },
 
@@ -3289,6 +3309,7 @@ export const SleepingKey: MessageFns<SleepingKey> = {
       ? BigInt(object.remainingMs)
       : 0n;
     message.sleepTimes = object.sleepTimes ?? 0;
+    message.model = object.model ?? "";
     return message;
   },
 };
