@@ -134,6 +134,38 @@ describe('access lists and account state at the edge', () => {
     expect(seen.read.status).toBe(200);
   });
 
+  it.each([
+    [{ Suspended: true }, 'suspended'],
+    [{ Status: false }, 'disabled'],
+  ])(
+    'refuses AI calls and changes of the accounts below one set %o, cached keys included',
+    async (change, word) => {
+      const parent = await createUser(gw, { credit: 10 });
+      const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
+      const grandchild = await createUser(gw, { parentKey: child.key, credit: 1 });
+      const ai = () =>
+        gw.request('/v1/chat/completions', {
+          method: 'POST',
+          key: grandchild.key,
+          json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+        });
+      // Both keys are cached at the edge before their ancestor is turned off.
+      expect((await ai()).status).not.toBe(403);
+      expect((await gw.request('/dashboard/status', { key: child.key })).status).toBe(200);
+
+      await update(parent, change);
+      await waitFor(async () => (await ai()).status === 403, 'the ancestor state at the edge');
+      await expectError(await ai(), 403, ErrorCode.Forbidden, `an account above this one is ${word}`);
+      const write = await gw.request('/x-users', {
+        method: 'POST',
+        key: child.key,
+        json: { Name: `${child.name}sub`, Email: `${child.name}sub@example.com`, CreditGranted: 1 },
+      });
+      await expectError(write, 403, ErrorCode.Forbidden, `an account above this one is ${word}`);
+      expect((await gw.request('/dashboard/status', { key: child.key })).status).toBe(200);
+    },
+  );
+
   it('refuses a client address that keeps failing authentication (429 with Retry-After), other addresses unaffected', async () => {
     const user = await createUser(gw);
     const from = (client: string, key: string) =>

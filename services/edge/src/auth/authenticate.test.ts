@@ -77,6 +77,22 @@ describe('resolveCaller', () => {
     }
   });
 
+  it('refuses writes and AI calls below a disabled or suspended ancestor, saying so, and keeps reads', async () => {
+    for (const [off, word] of [
+      [{ disabled: true }, 'disabled'],
+      [{ suspended: true }, 'suspended'],
+    ] as const) {
+      const d = deps({ inherited: accounts.Inherited.fromPartial(off) });
+      expect((await call(d, `Bearer ${KEY}`, 'read')).id).toBe(7n);
+      for (const use of ['write', 'ai'] as const) {
+        await expect(call(d, `Bearer ${KEY}`, use)).rejects.toMatchObject({
+          code: 'forbidden',
+          message: expect.stringContaining(`an account above this one is ${word}`) as unknown,
+        });
+      }
+    }
+  });
+
   it('looks an unknown key up once, and refuses an address that keeps failing without a lookup', async () => {
     const d = deps({}, 5);
     for (let i = 0; i < 5; i += 1) {

@@ -61,7 +61,10 @@ function assertAllowedAddress(account: accounts.Account, client: string): void {
   }
 }
 
-/** A disabled or suspended account may read; it may not change anything or call AI. */
+/**
+ * A disabled or suspended account, or one below a disabled or suspended ancestor, may read; it
+ * may not change anything or call AI.
+ */
 function assertActive(account: accounts.Account, use: Use): void {
   if (use === 'read') {
     return;
@@ -71,6 +74,19 @@ function assertActive(account: accounts.Account, use: Use): void {
   }
   if (!account.status) {
     throw new AppError(ErrorCode.Forbidden, 'this account is disabled: AI calls and changes are refused');
+  }
+  // The parent holds its children's keys: its switch turns off its whole subtree.
+  if (account.inherited?.suspended) {
+    throw new AppError(
+      ErrorCode.Forbidden,
+      'an account above this one is suspended: AI calls and changes are refused',
+    );
+  }
+  if (account.inherited?.disabled) {
+    throw new AppError(
+      ErrorCode.Forbidden,
+      'an account above this one is disabled: AI calls and changes are refused',
+    );
   }
 }
 
