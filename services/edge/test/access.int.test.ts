@@ -141,8 +141,8 @@ describe('access lists and account state at the edge', () => {
     'refuses AI calls and changes of the accounts below one set %o, cached keys included',
     async (change, word) => {
       const parent = await createUser(gw, { credit: 10 });
-      const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
-      const grandchild = await createUser(gw, { parentKey: child.key, credit: 1 });
+      const child = await createUser(gw, { parentKey: parent.key, credit: 4 });
+      const grandchild = await createUser(gw, { parentKey: child.key, credit: 2 });
       const ai = () =>
         gw.request('/v1/chat/completions', {
           method: 'POST',
@@ -159,7 +159,7 @@ describe('access lists and account state at the edge', () => {
       const write = await gw.request('/x-users', {
         method: 'POST',
         key: child.key,
-        json: { Name: `${child.name}sub`, Email: `${child.name}sub@example.com`, CreditGranted: 1 },
+        json: { Name: `${child.name}sub`, Email: `${child.name}sub@example.com`, CreditGranted: 2 },
       });
       await expectError(write, 403, ErrorCode.Forbidden, `an account above this one is ${word}`);
       expect((await gw.request('/dashboard/status', { key: child.key })).status).toBe(200);
