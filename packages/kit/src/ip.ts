@@ -207,3 +207,23 @@ export function clientAddress(peer: string, forwardedFor: string | undefined, tr
   }
   return normalizeHost(peer);
 }
+
+/**
+ * The unit a per-client limit counts: an IPv4 address (an IPv4-mapped IPv6 one as its IPv4),
+ * an IPv6 address's /64 (one subscriber's network, whose addresses it may rotate freely), or
+ * the text itself when it is not an address.
+ */
+export function addressGroup(address: string): string {
+  const ip = parseIp(address);
+  if (!ip) {
+    return address;
+  }
+  const v4 = unwrapped(ip);
+  if (v4.kind() === 'ipv4') {
+    return v4.toString();
+  }
+  return `${(ip as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
+}
