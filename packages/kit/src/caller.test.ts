@@ -34,3 +34,21 @@ describe('the caller identity header', () => {
     }
   });
 });
+
+describe("the caller identity header: ancestors' ModelLimits", () => {
+  const withLimits: CallerIdentity = {
+    ...caller,
+    inherited: { ...NO_INHERITED, modelLimits: ['{"gpt-4o-mini":{"rpm":5}}'] },
+  };
+
+  it("carries the ancestors' ModelLimits, and reads an edge that predates them as none", () => {
+    expect(decodeCaller(encodeCaller(withLimits))?.inherited.modelLimits).toEqual([
+      '{"gpt-4o-mini":{"rpm":5}}',
+    ]);
+    const { modelLimits: _none, ...older } = withLimits.inherited;
+    const header = Buffer.from(JSON.stringify({ ...withLimits, inherited: older })).toString('base64');
+    expect(decodeCaller(header)?.inherited.modelLimits).toEqual([]);
+    const bad = Buffer.from(JSON.stringify({ ...withLimits, inherited: { ...older, modelLimits: [5] } }));
+    expect(decodeCaller(bad.toString('base64'))).toBeUndefined();
+  });
+});

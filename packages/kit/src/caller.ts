@@ -88,9 +88,16 @@ export interface InheritedLists {
   allowModels: string[];
   allowLevels: string[];
   resources: string[];
+  /** Each ancestor's non-empty ModelLimits as JSON text, nearest first: they bind the account too. */
+  modelLimits: string[];
 }
 
-export const NO_INHERITED: InheritedLists = { allowModels: [], allowLevels: [], resources: [] };
+export const NO_INHERITED: InheritedLists = {
+  allowModels: [],
+  allowLevels: [],
+  resources: [],
+  modelLimits: [],
+};
 
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
@@ -108,7 +115,11 @@ function inheritedOf(value: unknown): InheritedLists | undefined {
   const allowModels = stringList(record.allowModels);
   const allowLevels = stringList(record.allowLevels);
   const resources = stringList(record.resources);
-  return allowModels && allowLevels && resources ? { allowModels, allowLevels, resources } : undefined;
+  // An edge from before inherited ModelLimits existed leaves them out: none are imposed.
+  const modelLimits = stringList(record.modelLimits ?? []);
+  return allowModels && allowLevels && resources && modelLimits
+    ? { allowModels, allowLevels, resources, modelLimits }
+    : undefined;
 }
 
 export function encodeCaller(caller: CallerIdentity): string {

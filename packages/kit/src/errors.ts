@@ -59,6 +59,9 @@ export const MAX_ERROR_MESSAGE = 1024;
 /** Metadata key that carries the AppError code across gRPC. */
 export const ERROR_CODE_METADATA = 'gw-error-code';
 
+/** gRPC trailer with an error's `retryAfterSeconds`, so a 429 or 503 keeps its Retry-After across a hop. */
+export const RETRY_AFTER_METADATA = 'gw-retry-after';
+
 export function toGrpcStatus(code: ErrorCode): GrpcStatus {
   switch (code) {
     case ErrorCode.InvalidRequest:

@@ -4,6 +4,7 @@ import { health } from '@gw/proto';
 import {
   AppError,
   ERROR_CODE_METADATA,
+  RETRY_AFTER_METADATA,
   ErrorCode,
   excerpt,
   isErrorCode,
@@ -62,6 +63,10 @@ function toServiceError(error: unknown, log: Logger): Partial<grpc.ServiceError>
   const metadata = new grpc.Metadata();
   if (error instanceof AppError) {
     metadata.set(ERROR_CODE_METADATA, error.code);
+    const retryAfter = error.details?.retryAfterSeconds;
+    if (typeof retryAfter === 'number' && retryAfter > 0) {
+      metadata.set(RETRY_AFTER_METADATA, String(Math.ceil(retryAfter)));
+    }
     // A message quoting a huge value would not fit in the status trailer and break the connection.
     return { code: toGrpcStatus(error.code), details: excerpt(error.message, MAX_ERROR_MESSAGE), metadata };
   }
@@ -204,7 +209,12 @@ interface GeneratedClientConstructor<C> {
 export function fromServiceError(error: grpc.ServiceError): AppError {
   const code = String(error.metadata.get(ERROR_CODE_METADATA)[0] ?? '');
   if (isErrorCode(code)) {
-    return new AppError(code, error.details || error.message);
+    const retryAfterSeconds = Number(error.metadata.get(RETRY_AFTER_METADATA)[0] ?? 0);
+    return new AppError(
+      code,
+      error.details || error.message,
+      retryAfterSeconds > 0 ? { retryAfterSeconds } : undefined,
+    );
   }
   if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.DEADLINE_EXCEEDED) {
     return new AppError(ErrorCode.Unavailable, 'a backing service did not answer in time', undefined, error);

@@ -24,6 +24,7 @@ export * from './http-errors.js';
 export * from './internal-token.js';
 export * from './api-key-hash.js';
 export * from './patterns.js';
+export * from './pattern-overlap.js';
 export * from './key-state.js';
 export * from './ai-endpoints.js';
 export * from './command.js';

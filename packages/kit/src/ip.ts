@@ -14,7 +14,12 @@ const CLASSES: ReadonlyArray<readonly [cidr: string, kind: AddressClass]> = [
   ['0.0.0.0/8', 'unspecified'],
   ['127.0.0.0/8', 'loopback'],
   ['169.254.0.0/16', 'link-local'],
+  // Alibaba Cloud's metadata service, inside the shared address space below.
+  ['100.100.100.200/32', 'link-local'],
   ['224.0.0.0/3', 'reserved'],
+  // IETF protocol assignments (NAT64 discovery, DS-Lite) and benchmarking networks.
+  ['192.0.0.0/24', 'reserved'],
+  ['198.18.0.0/15', 'reserved'],
   ['10.0.0.0/8', 'private'],
   ['172.16.0.0/12', 'private'],
   ['192.168.0.0/16', 'private'],
@@ -25,14 +30,22 @@ const CLASSES: ReadonlyArray<readonly [cidr: string, kind: AddressClass]> = [
   // The AWS metadata service on IPv6 (fd00:ec2::254), inside the private fc00::/7.
   ['fd00:ec2::/32', 'link-local'],
   ['fc00::/7', 'private'],
+  // Site-local (deprecated, still routed inside some networks).
+  ['fec0::/10', 'private'],
   ['ff00::/8', 'reserved'],
 ];
 const PARSED_CLASSES = CLASSES.map(([cidr, kind]) => [ipaddr.parseCIDR(cidr), kind] as const);
 
-/** IPv6 ranges that carry an IPv4 address in their last 32 bits: it decides their class. */
-const EMBEDDING_V4 = ['::ffff:0:0/96', '::/96', '64:ff9b::/96', '64:ff9b:1::/48'].map((cidr) =>
-  ipaddr.parseCIDR(cidr),
+/**
+ * IPv6 ranges that carry an IPv4 address in their last 32 bits (mapped, IPv4-translated,
+ * compatible, NAT64): it decides their class.
+ */
+const EMBEDDING_V4 = ['::ffff:0:0/96', '::ffff:0:0:0/96', '::/96', '64:ff9b::/96', '64:ff9b:1::/48'].map(
+  (cidr) => ipaddr.parseCIDR(cidr),
 );
+
+/** 6to4 (2002::/16) carries its IPv4 address in the 32 bits after the prefix. */
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
 
 /**
  * An address literal, strictly: IPv4 as a dotted quad of decimals, IPv6 with or without brackets
@@ -49,8 +62,11 @@ export function parseIp(text: string): Ip | undefined {
   return bare.includes(':') && ipaddr.IPv6.isValid(bare) ? ipaddr.IPv6.parse(bare) : undefined;
 }
 
-/** The IPv4 address an IPv6 one stands for (mapped, compatible, NAT64), or the address itself. */
+/** The IPv4 address an IPv6 one stands for (mapped, translated, compatible, NAT64, 6to4), or itself. */
 function unwrapped(ip: Ip): Ip {
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).match(SIX_TO_FOUR)) {
+    return new ipaddr.IPv4(ip.toByteArray().slice(2, 6));
+  }
   if (ip.kind() === 'ipv6' && ip.toNormalizedString() !== '0:0:0:0:0:0:0:1') {
     const v6 = ip as ipaddr.IPv6;
     if (EMBEDDING_V4.some((range) => v6.match(range)) && v6.toNormalizedString() !== '0:0:0:0:0:0:0:0') {
@@ -190,4 +206,24 @@ export function clientAddress(peer: string, forwardedFor: string | undefined, tr
     }
   }
   return normalizeHost(peer);
+}
+
+/**
+ * The unit a per-client limit counts: an IPv4 address (an IPv4-mapped IPv6 one as its IPv4),
+ * an IPv6 address's /64 (one subscriber's network, whose addresses it may rotate freely), or
+ * the text itself when it is not an address.
+ */
+export function addressGroup(address: string): string {
+  const ip = parseIp(address);
+  if (!ip) {
+    return address;
+  }
+  const v4 = unwrapped(ip);
+  if (v4.kind() === 'ipv4') {
+    return v4.toString();
+  }
+  return `${(ip as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }

@@ -28,6 +28,24 @@ describe('classifyAddress', () => {
     expect(classifyAddress('api.example.com')).toBeUndefined();
   });
 
+  it('classifies metadata, site-local, 6to4, IPv4-translated, benchmarking and IETF protocol addresses', () => {
+    // Alibaba Cloud's metadata service sits inside the shared 100.64.0.0/10.
+    expect(classifyAddress('100.100.100.200')).toBe('link-local');
+    expect(classifyAddress('100.64.0.1')).toBe('private');
+    // Deprecated site-local IPv6 is a private network.
+    expect(classifyAddress('fec0::1')).toBe('private');
+    // 6to4 and IPv4-translated (SIIT) addresses are their embedded IPv4.
+    expect(classifyAddress('2002:7f00:1::')).toBe('loopback');
+    expect(classifyAddress('2002:a9fe:a9fe::1')).toBe('link-local');
+    expect(classifyAddress('2002:808:808::1')).toBe('public');
+    expect(classifyAddress('::ffff:0:7f00:1')).toBe('loopback');
+    expect(classifyAddress('::ffff:0:a00:1')).toBe('private');
+    expect(classifyAddress('198.18.0.1')).toBe('reserved');
+    expect(classifyAddress('198.19.255.255')).toBe('reserved');
+    expect(classifyAddress('192.0.0.170')).toBe('reserved');
+    expect(classifyAddress('192.0.1.1')).toBe('public');
+  });
+
   it('compares hosts in one spelling', () => {
     expect(normalizeHost('[::FFFF:7f00:1]')).toBe('127.0.0.1');
     expect(normalizeHost('0:0:0:0:0:0:0:1')).toBe(normalizeHost('::1'));
@@ -57,6 +75,29 @@ describe("the gateway's own endpoints", () => {
     expect(isSelfEndpoint('::1', 50053, self)).toBe(true);
     expect(isSelfEndpoint('0.0.0.0', 1, self)).toBe(true);
     expect(isSelfEndpoint('gw.example.com', 443, self)).toBe(true);
+  });
+
+  it("counts the gateway's Redis, NATS and metrics listeners as its own", () => {
+    const self = selfAddressesOf(
+      {
+        REDIS_URL: 'redis://127.0.0.1:6390/2',
+        NATS_URL: 'nats://queue.internal:4333',
+        METRICS_ADDR: '0.0.0.0:9555',
+      },
+      ['192.168.5.5'],
+    );
+    expect(isSelfEndpoint('127.0.0.1', 6390, self)).toBe(true);
+    expect(isSelfEndpoint('::1', 6390, self)).toBe(true);
+    expect(isSelfEndpoint('queue.internal', 4333, self)).toBe(true);
+    expect(isSelfEndpoint('192.168.5.5', 9555, self)).toBe(true);
+    expect(isSelfEndpoint('127.0.0.1', 9555, self)).toBe(true);
+    // The launcher's default metrics ports on this machine.
+    expect(isSelfEndpoint('127.0.0.1', 9401, self)).toBe(true);
+    expect(isSelfEndpoint('127.0.0.1', 6391, self)).toBe(false);
+    // Without a port, the scheme's: Redis 6379, NATS 4222.
+    const defaults = selfAddressesOf({ REDIS_URL: 'redis://127.0.0.1', NATS_URL: 'nats://127.0.0.1' }, []);
+    expect(isSelfEndpoint('127.0.0.1', 6379, defaults)).toBe(true);
+    expect(isSelfEndpoint('127.0.0.1', 4222, defaults)).toBe(true);
   });
 });
 

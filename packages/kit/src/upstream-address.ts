@@ -2,7 +2,13 @@ import { networkInterfaces } from 'node:os';
 import { z } from 'zod';
 import { env } from './config.js';
 import { classifyAddress, normalizeHost, type AddressList } from './ip.js';
-import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from './topology.js';
+import {
+  addressVariable,
+  DEFAULT_ADDRESSES,
+  GRPC_SERVICES,
+  LOCAL_METRICS_PORTS,
+  splitAddress,
+} from './topology.js';
 
 /**
  * docs/decisions.md §7: where a Provider (an upstream base URL) may point. One rule, used by
@@ -10,9 +16,10 @@ import { addressVariable, DEFAULT_ADDRESSES, GRPC_SERVICES, splitAddress } from 
  * proxy when it connects (every address the name resolves to then: DNS rebinding):
  * - link-local and cloud metadata, the unspecified address (`0.0.0.0`, `::`, which Linux
  *   connects to loopback) and multicast/reserved ranges are refused for every pool;
- * - the gateway's own endpoints are refused for every pool: every `<SERVICE>_ADDR` and the edge's
- *   port (`GW_EDGE_PORT`) on any loopback address (and on the host the variable names), and the
- *   host of `GW_PUBLIC_URL` and each `GW_SELF_HOSTS` entry on any port;
+ * - the gateway's own endpoints are refused for every pool: every `<SERVICE>_ADDR`, the edge's
+ *   port (`GW_EDGE_PORT`), its Redis and NATS (`REDIS_URL`, `NATS_URL`) and metrics ports on any
+ *   loopback address (and on the host the variable names), and the host of `GW_PUBLIC_URL` and
+ *   each `GW_SELF_HOSTS` entry on any port;
  * - loopback and private ranges are allowed for root's pool (self-hosted models) and refused for
  *   tenant owners' pools, except addresses inside the ranges the operator lists in
  *   GW_TENANT_PRIVATE_CIDRS (which never unlock link-local, metadata or the gateway itself).
@@ -55,19 +62,49 @@ export function localInterfaceAddresses(): string[] {
   );
 }
 
+/** Where a backing store's URL points (`redis://h:p`, `nats://h:p`), the scheme's port by default. */
+const BACKING_URLS = { REDIS_URL: 6379, NATS_URL: 4222 } as const;
+
 /**
- * The gateway's own endpoints from a config parsed with selfAddressEnv: the listen addresses,
- * and each own port on every address of this host (`localAddresses`) since the edge (HOST
- * 0.0.0.0 by default) and any service bound to an unspecified address answer there too.
+ * The gateway's backing listeners the config names: its Redis and NATS (REDIS_URL, NATS_URL),
+ * this process's metrics (METRICS_ADDR), and every process's metrics port as `npm start` serves
+ * it on this machine (LOCAL_METRICS_PORTS): a Provider there would read or drive the gateway.
+ */
+function backingListeners(config: Record<string, unknown>): Array<{ host: string; port: number }> {
+  const found: Array<{ host: string; port: number }> = Object.values(LOCAL_METRICS_PORTS).map((port) => ({
+    host: '127.0.0.1',
+    port,
+  }));
+  for (const [variable, defaultPort] of Object.entries(BACKING_URLS)) {
+    const value = config[variable];
+    if (typeof value === 'string' && URL.canParse(value)) {
+      const url = new URL(value);
+      found.push({ host: url.hostname, port: url.port === '' ? defaultPort : Number(url.port) });
+    }
+  }
+  if (typeof config.METRICS_ADDR === 'string' && config.METRICS_ADDR.includes(':')) {
+    found.push(splitAddress(config.METRICS_ADDR));
+  }
+  return found;
+}
+
+/**
+ * The gateway's own endpoints from a config parsed with selfAddressEnv: the listen addresses and
+ * backing listeners (`backingListeners`), and each own port on every address of this host
+ * (`localAddresses`) since the edge (HOST 0.0.0.0 by default) and any service bound to an
+ * unspecified address answer there too.
  */
 export function selfAddressesOf(
   config: Record<string, unknown>,
   localAddresses: readonly string[] = localInterfaceAddresses(),
 ): SelfAddresses {
-  const listen = ([...GRPC_SERVICES, 'proxy'] as const).map((service) => {
-    const value = config[addressVariable(service)];
-    return splitAddress(typeof value === 'string' ? value : DEFAULT_ADDRESSES[service]);
-  });
+  const listen = [
+    ...([...GRPC_SERVICES, 'proxy'] as const).map((service) => {
+      const value = config[addressVariable(service)];
+      return splitAddress(typeof value === 'string' ? value : DEFAULT_ADDRESSES[service]);
+    }),
+    ...backingListeners(config),
+  ];
   const edgePort = typeof config.GW_EDGE_PORT === 'number' ? config.GW_EDGE_PORT : 8080;
   const publicUrl =
     typeof config.GW_PUBLIC_URL === 'string' && URL.canParse(config.GW_PUBLIC_URL)

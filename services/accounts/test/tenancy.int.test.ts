@@ -247,6 +247,20 @@ describe('tenants: GW_TENANCY=multi', () => {
     );
   });
 
+  it("stops a suspended owner's whole tenant, and no other", async () => {
+    const off = await ownerTree('tenantoff');
+    const change = (key: string) => createRaw(key, {});
+    expect((await change(off.a1.key)).status).toBe(200);
+    const suspended = await gw.request(`/x-users/${off.owner.id}`, {
+      method: 'PUT',
+      json: { Suspended: true },
+    });
+    expect(suspended.status).toBe(200);
+    await waitFor(async () => (await change(off.a1.key)).status === 403, "the owner's state below it");
+    await expectError(await change(off.a.key), 403, 'forbidden', 'an account above this one is suspended');
+    expect((await change(two.a.key)).status).toBe(200);
+  });
+
   function createRaw(key: string, extra: Record<string, unknown>, name = uniqueName('raw')) {
     return gw.request('/x-users', {
       method: 'POST',

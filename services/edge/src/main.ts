@@ -72,7 +72,9 @@ runService('edge', async (log, metrics) => {
     SUBJECTS.accountChangedAll,
     events.AccountChanged,
     (event) => {
-      cache.invalidateAccount(event.accountId, event.keyHash || undefined);
+      // An `ancestor_*` event follows the ancestor's own, which has already dropped the subtree.
+      const subtree = !event.reason.startsWith('ancestor_');
+      cache.invalidateAccount(event.accountId, event.keyHash || undefined, subtree);
     },
     log,
   );

@@ -134,16 +134,56 @@ describe('access lists and account state at the edge', () => {
     expect(seen.read.status).toBe(200);
   });
 
-  it('refuses a client address that keeps failing authentication (429 with Retry-After), other addresses unaffected', async () => {
+  it.each([
+    [{ Suspended: true }, 'suspended'],
+    [{ Status: false }, 'disabled'],
+  ])(
+    'refuses AI calls and changes of the accounts below one set %o, cached keys included',
+    async (change, word) => {
+      const parent = await createUser(gw, { credit: 10 });
+      const child = await createUser(gw, { parentKey: parent.key, credit: 4 });
+      const grandchild = await createUser(gw, { parentKey: child.key, credit: 2 });
+      const ai = () =>
+        gw.request('/v1/chat/completions', {
+          method: 'POST',
+          key: grandchild.key,
+          json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+        });
+      // Both keys are cached at the edge before their ancestor is turned off.
+      expect((await ai()).status).not.toBe(403);
+      expect((await gw.request('/dashboard/status', { key: child.key })).status).toBe(200);
+
+      await update(parent, change);
+      await waitFor(async () => (await ai()).status === 403, 'the ancestor state at the edge');
+      await expectError(await ai(), 403, ErrorCode.Forbidden, `an account above this one is ${word}`);
+      const write = await gw.request('/x-users', {
+        method: 'POST',
+        key: child.key,
+        json: { Name: `${child.name}sub`, Email: `${child.name}sub@example.com`, CreditGranted: 2 },
+      });
+      await expectError(write, 403, ErrorCode.Forbidden, `an account above this one is ${word}`);
+      expect((await gw.request('/dashboard/status', { key: child.key })).status).toBe(200);
+    },
+  );
+
+  it('holds a client address that keeps failing authentication (429 with Retry-After), never for a working key', async () => {
     const user = await createUser(gw);
     const from = (client: string, key: string) =>
       gw.request('/dashboard/status', { key, base: behindProxy, headers: { 'x-forwarded-for': client } });
+    expect((await from('198.51.100.2', user.key)).status).toBe(200);
     for (let i = 0; i < 3; i++) {
       await expectError(await from('198.51.100.1', `sk-random-${i}`), 401, ErrorCode.Unauthenticated);
     }
-    const refused = await from('198.51.100.1', user.key);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    await expectError(refused, 429, ErrorCode.RateLimited, 'failed authentications');
-    expect((await from('198.51.100.2', user.key)).status).toBe(200);
+    // A held address still gets one key looked up a second: the next bad keys meet the 429.
+    let refused: Response | undefined;
+    for (let i = 3; i < 10 && refused === undefined; i++) {
+      const answer = await from('198.51.100.1', `sk-random-${i}`);
+      refused = answer.status === 429 ? answer : undefined;
+    }
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    await expectError(refused!, 429, ErrorCode.RateLimited, 'failed authentications');
+    // Behind one NAT address, the key that works is never locked out.
+    expect((await from('198.51.100.1', user.key)).status).toBe(200);
+    expect((await from('198.51.100.3', 'sk-random-x')).status).toBe(401);
   });
 });

@@ -1,8 +1,12 @@
-import { databaseEnv, grpcServiceEnv, loadConfig } from '@gw/kit';
+import { databaseEnv, env, grpcServiceEnv, loadConfig } from '@gw/kit';
 
 const shape = {
   ...grpcServiceEnv('news'),
   ...databaseEnv,
+  /** Unexpired items one author may keep on one target (docs/decisions.md §20). */
+  NEWS_MAX_ITEMS_PER_AUTHOR: env.integer(50, { min: 1 }),
+  /** Items one author may post in a minute, every target together. */
+  NEWS_POSTS_PER_MINUTE: env.integer(10, { min: 1 }),
 };
 
 export function loadNewsConfig(source: NodeJS.ProcessEnv) {

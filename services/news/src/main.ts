@@ -8,7 +8,14 @@ runService('news', async (log) => {
   const config = loadNewsConfig(process.env);
   log.level = config.LOG_LEVEL;
   const database = await openServiceDatabase(config, 'news', new URL('../migrations', import.meta.url), log);
-  const deps = { store: new DrizzleNewsStore(database.db), clock: { now: () => new Date() } };
+  const deps = {
+    store: new DrizzleNewsStore(database.db),
+    clock: { now: () => new Date() },
+    limits: {
+      maxItemsPerAuthor: config.NEWS_MAX_ITEMS_PER_AUTHOR,
+      postsPerMinute: config.NEWS_POSTS_PER_MINUTE,
+    },
+  };
 
   const { server } = await startGrpcService<pb.NewsServiceServer>({
     service: 'news',

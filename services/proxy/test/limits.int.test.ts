@@ -139,6 +139,18 @@ describe('rate limits through the gateway', () => {
     expect(await statuses(child.key, 'lim-d', 3)).toEqual([200, 200, 429]);
   });
 
+  it("holds a subaccount that cleared its ModelLimits to its parent's", async () => {
+    const parent = await createUser(gw, { credit: 10, extra: { ModelLimits: { 'lim-m': { rpm: 2 } } } });
+    const child = await createUser(gw, { parentKey: parent.key });
+    const cleared = await gw.request(`/x-users/${child.id}`, {
+      method: 'PUT',
+      key: parent.key,
+      json: { ModelLimits: {} },
+    });
+    expect(cleared.status).toBe(200);
+    expect(await statuses(child.key, 'lim-m', 3)).toEqual([200, 200, 429]);
+  });
+
   it("limits per model by the account's ModelLimits, then the owner's MODEL_LIMITS, then the system defaults", async () => {
     const limited = await createUser(gw, { extra: { ModelLimits: { 'prio-a': { rpm: 2 } } } });
     const plain = await createUser(gw);

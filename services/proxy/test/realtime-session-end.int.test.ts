@@ -13,11 +13,12 @@ describe('GET /v1/realtime through the edge: sessions ended when their account c
   const rt = useRealtimeGateway();
   const { addKey, secret } = rt;
 
-  /** A subaccount allowed the realtime models, with its key. */
-  async function realtimeUser(name: string): Promise<{ id: number; key: string }> {
+  /** A subaccount allowed the realtime models, with its key (created by root or by `parentKey`). */
+  async function realtimeUser(name: string, parentKey?: string): Promise<{ id: number; key: string }> {
     const created = await rt.gw.request('/x-users', {
       method: 'POST',
-      json: { Name: name, Email: `${name}@example.com`, CreditGranted: 5, AllowModels: 'gpt-rt*' },
+      ...(parentKey === undefined ? {} : { key: parentKey }),
+      json: { Name: name, Email: `${name}@example.com`, CreditGranted: 2, AllowModels: 'gpt-rt*' },
     });
     expect(created.status).toBe(200);
     const user = ((await created.json()) as { User: { ID: number; SecretKey: string } }).User;
@@ -70,6 +71,24 @@ describe('GET /v1/realtime through the edge: sessions ended when their account c
       const ended = await endedWithin(opened, 1_000);
       expect(ended.code).toBe(1008);
       expect(ended.error).toMatchObject({ error: { code: 'forbidden' } });
+    });
+
+    it('ends the session of an account below one being suspended', async () => {
+      const parent = await realtimeUser('rtendparent');
+      const user = await realtimeUser('rtendbelow', parent.key);
+      const opened = session(await openSession(rt.gw, 'gpt-rt-end-1', user.key));
+      await waitFor(
+        async () => opened.frames.some((frame) => frame.type === 'session.created'),
+        'session.created',
+      );
+      const suspended = await rt.gw.request(`/x-users/${parent.id}`, {
+        method: 'PUT',
+        json: { Suspended: true },
+      });
+      expect(suspended.status).toBe(200);
+      const ended = await endedWithin(opened, 1_000);
+      expect(ended.code).toBe(1008);
+      expect(ended.error).toMatchObject({ error: { message: expect.stringContaining('above this one') } });
     });
 
     it('ends a session within a second of its key being rotated', async () => {

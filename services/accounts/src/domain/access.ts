@@ -4,13 +4,23 @@ import type { AccountRecord } from './model.js';
 
 // Tenancy and role checks, named and in one place.
 
-/** A disabled or suspended account may still read; it may not change anything. */
-export function assertMayWrite(caller: AccountRecord): void {
+/**
+ * A disabled or suspended account may still read; it may not change anything. An ancestor
+ * disabled or suspended turns off its whole subtree (docs/decisions.md §13): the parent holds its
+ * children's keys, so its own switch alone would stop nothing.
+ */
+export function assertMayWrite(caller: AccountRecord, ancestors: readonly AccountRecord[]): void {
   if (caller.suspended) {
     throw new AppError(ErrorCode.Forbidden, 'this account is suspended: changes are refused');
   }
   if (!caller.status) {
     throw new AppError(ErrorCode.Forbidden, 'this account is disabled: changes are refused');
+  }
+  if (ancestors.some((row) => row.suspended)) {
+    throw new AppError(ErrorCode.Forbidden, 'an account above this one is suspended: changes are refused');
+  }
+  if (ancestors.some((row) => !row.status)) {
+    throw new AppError(ErrorCode.Forbidden, 'an account above this one is disabled: changes are refused');
   }
 }
 

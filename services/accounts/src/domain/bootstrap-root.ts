@@ -43,6 +43,7 @@ export async function bootstrapRoot(
     status: true,
     suspended: false,
     suspendedBy: null,
+    disabledBy: null,
     hardLimitNano: 0n,
     softLimitNano: 0n,
     dailyLimitNano: 0n,

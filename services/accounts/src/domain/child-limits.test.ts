@@ -86,6 +86,24 @@ describe('a child never gets more than its creator', () => {
     expect(within.account.rpm).toBe(0n);
   });
 
+  it("refuses a child ModelLimits pattern overlapping a parent's with a higher limit (pattern overlap, not equality)", async () => {
+    const limited = await createChild(world, world.root.id, usd(10), {
+      fields: { modelLimits: { 'gpt-4o-mini': { rpm: 5 } } },
+    });
+    for (const pattern of ['gpt-4o-mini*', 'gpt-4o*', '*mini']) {
+      await expect(
+        createChild(world, limited.account.id, usd(2), {
+          fields: { modelLimits: { [pattern]: { rpm: 6 } } },
+        }),
+        pattern,
+      ).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^ModelLimits /) });
+    }
+    const within = await createChild(world, limited.account.id, usd(2), {
+      fields: { modelLimits: { 'gpt-4o-mini*': { rpm: 5 }, 'o3*': { rpm: 60 } } },
+    });
+    expect(within.account.modelLimits).toEqual({ 'gpt-4o-mini*': { rpm: 5 }, 'o3*': { rpm: 60 } });
+  });
+
   it('lets the owner set anything, and narrows every descendant when a parent narrows, without rewriting them', async () => {
     const child = await createChild(world, parentId, usd(5), { fields: { allowModels: 'gpt-4o-mini' } });
     const grandchild = await createChild(world, child.account.id, usd(2));

@@ -1,4 +1,12 @@
-import { AddressList, AppError, ErrorCode, matchesPattern, parseMapper, splitPatternList } from '@gw/kit';
+import {
+  AddressList,
+  AppError,
+  ErrorCode,
+  matchesPattern,
+  parseMapper,
+  patternsOverlap,
+  splitPatternList,
+} from '@gw/kit';
 import { entriesText } from './account-values.js';
 import { smallestLimit, type Layers, type LayerValues } from './inheritance.js';
 import { LIMIT_FIELDS } from './model.js';
@@ -67,7 +75,10 @@ function checkLimits(layers: Layers, child: ChildValues, set: ReadonlySet<keyof 
   }
 }
 
-/** ModelLimits entries above a limit an actor layer sets for a pattern covering the same models. */
+/**
+ * ModelLimits entries above a limit an actor layer sets for a pattern that matches some of the
+ * same models (the two patterns overlap: `gpt-4o-mini*` under `gpt-4o-mini`).
+ */
 function modelLimitsAbove(layers: Layers, limits: Record<string, unknown>): string[] {
   const above: string[] = [];
   for (const [model, value] of Object.entries(limits)) {
@@ -75,7 +86,7 @@ function modelLimitsAbove(layers: Layers, limits: Record<string, unknown>): stri
       const exceeded = layers.some((row) =>
         Object.entries(row.modelLimits).some(([pattern, parent]) => {
           const ceiling = (parent as Record<string, number | undefined>)[name] ?? 0;
-          return ceiling > 0 && matchesPattern(pattern, model) && amount > ceiling;
+          return ceiling > 0 && patternsOverlap(pattern, model) && amount > ceiling;
         }),
       );
       if (exceeded) {

@@ -149,6 +149,7 @@ async function createAs(
         status: true,
         suspended: false,
         suspendedBy: null,
+        disabledBy: null,
         hardLimitNano: fields.hardLimitNano ?? 0n,
         softLimitNano: fields.softLimitNano ?? 0n,
         dailyLimitNano: fields.dailyLimitNano ?? 0n,

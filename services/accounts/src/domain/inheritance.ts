@@ -34,7 +34,10 @@ export function smallestLimit(values: readonly bigint[]): bigint {
     .reduce((min, value) => (min === 0n || value < min ? value : min), 0n);
 }
 
-/** What a chain of ancestors (nearest first) imposes: their non-empty lists and smallest limits. */
+/**
+ * What a chain of ancestors (nearest first) imposes: their non-empty lists, smallest limits,
+ * ModelLimits, and whether one of them is off (disabled or suspended turns off the whole subtree).
+ */
 export function inheritedFrom(ancestors: readonly AccountRecord[]): Inherited {
   const lists = (pick: (row: AccountRecord) => string) =>
     ancestors.map(pick).filter((text) => splitPatternList(text).length > 0);
@@ -46,6 +49,9 @@ export function inheritedFrom(ancestors: readonly AccountRecord[]): Inherited {
     limits: Object.fromEntries(
       LIMIT_FIELDS.map((field) => [field, smallestLimit(ancestors.map((row) => row[field]))]),
     ) as Record<LimitField, bigint>,
+    disabled: ancestors.some((row) => !row.status),
+    suspended: ancestors.some((row) => row.suspended),
+    modelLimits: ancestors.map((row) => row.modelLimits).filter((limits) => Object.keys(limits).length > 0),
   };
 }
 

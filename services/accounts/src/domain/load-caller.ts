@@ -1,11 +1,12 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { assertMayWrite } from './access.js';
+import { loadAncestors } from './inheritance.js';
 import type { AccountRecord } from './model.js';
 import type { AccountsDeps } from './ports/deps.js';
 
 /**
- * The caller as stored now (never a cached copy), refused when gone, and when disabled or
- * suspended unless it only reads.
+ * The caller as stored now (never a cached copy), refused when gone, and when it or an ancestor
+ * is disabled or suspended unless it only reads.
  */
 export async function loadCaller(
   deps: Pick<AccountsDeps, 'store'>,
@@ -17,7 +18,7 @@ export async function loadCaller(
     throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
   }
   if (use === 'write') {
-    assertMayWrite(caller);
+    assertMayWrite(caller, await loadAncestors(deps.store.accounts, caller));
   }
   return caller;
 }

@@ -21,6 +21,8 @@ export interface AccountRecord {
   suspended: boolean;
   /** Who set Suspended: only it or an account above it may lift it. Null when not suspended. */
   suspendedBy: bigint | null;
+  /** Who set Status false: only it or an account above it may set it back. Null when enabled. */
+  disabledBy: bigint | null;
   spendBlocked: boolean;
   hardLimitNano: bigint;
   softLimitNano: bigint;
@@ -87,6 +89,11 @@ export interface Inherited {
   resources: string[];
   allowIps: string[];
   limits: Record<LimitField, bigint>;
+  /** An ancestor has Status false / Suspended: the account is off with it. */
+  disabled: boolean;
+  suspended: boolean;
+  /** Each ancestor's non-empty ModelLimits, nearest first. */
+  modelLimits: Array<Record<string, unknown>>;
 }
 
 /** Fields copied from the parent when a subaccount is created (access lists, limits, mappings). */

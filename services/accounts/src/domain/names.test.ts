@@ -125,4 +125,9 @@ describe('emailKey', () => {
   it('trims and lower-cases', () => {
     expect(emailKey('  Bob@Example.COM \n')).toBe('bob@example.com');
   });
+
+  it('drops the DNS root dot, so newbie@example.org. is newbie@example.org', () => {
+    expect(emailKey('newbie@example.org.')).toBe('newbie@example.org');
+    expect(emailKey('Newbie@Example.org.. ')).toBe('newbie@example.org');
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * Names are compared after NFKC normalisation and case folding (so look-alikes collide) and
- * counted in code points; e-mails are trimmed and lower-cased (docs/decisions.md §10).
+ * counted in code points; e-mails are trimmed and lower-cased, and lose the DNS root dot
+ * (`a@example.org.` is `a@example.org`) (docs/decisions.md §10).
  */
 export function normaliseName(name: string): string {
   return name.normalize('NFKC');
@@ -10,8 +11,9 @@ export function nameKey(name: string): string {
   return normaliseName(name).toLowerCase();
 }
 
+/** An e-mail as compared: trimmed, lower-cased, without trailing (DNS root) dots. */
 export function emailKey(email: string): string {
-  return email.trim().toLowerCase();
+  return email.trim().toLowerCase().replace(/\.+$/, '');
 }
 
 // Control characters are exactly what this pattern is for.

@@ -17,6 +17,8 @@ describe('normaliseSignupEmail', () => {
     expect(normaliseSignupEmail(' Alice@Example.COM ')).toBe('alice@example.com');
     expect(normaliseSignupEmail('a@BÜCHER.example')).toBe('a@xn--bcher-kva.example');
     expect(normaliseSignupEmail('a@xn--bcher-kva.example')).toBe('a@xn--bcher-kva.example');
+    // The DNS root dot names the same domain: one bucket, one account.
+    expect(normaliseSignupEmail('newbie@example.org.')).toBe('newbie@example.org');
   });
 
   it('refuses what is not an address', () => {

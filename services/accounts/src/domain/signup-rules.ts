@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import { AppError, ErrorCode, normalizeHost } from '@gw/kit';
-import { emailProblem, nameProblem, normaliseName } from './names.js';
+import { emailKey, emailProblem, nameProblem, normaliseName } from './names.js';
 
 /** Pure rules of self-signup: addresses, codes, tokens, names and client buckets. */
 export const SIGNUP_LIFETIME_MS = 10 * 60_000;
@@ -11,12 +11,12 @@ export const MAX_DAILY_FAILURES = 20;
 const CODE_DIGITS = 6;
 
 /**
- * The address a signup is about: trimmed and lower-cased as for accounts (docs/decisions.md §10),
+ * The address a signup is about: its `emailKey` as for accounts (docs/decisions.md §10),
  * with an internationalised domain in its ASCII (punycode) form, so `A@X.com`, ` a@x.com ` and
  * `a@bücher.example` / `a@xn--bcher-kva.example` each share one bucket.
  */
 export function normaliseSignupEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
+  const email = emailKey(raw);
   const at = email.lastIndexOf('@');
   const domain = at > 0 ? domainToASCII(email.slice(at + 1)) : '';
   const normal = domain === '' ? email : `${email.slice(0, at)}@${domain}`;

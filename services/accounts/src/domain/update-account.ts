@@ -21,7 +21,7 @@ import { emailKey, emailProblem, nameKey, nameProblem, normaliseName } from './n
 import type { AccountPatch } from './ports/accounts.js';
 import type { AccountsDeps } from './ports/deps.js';
 import { isHardLimitReached, spendOf } from './spend.js';
-import { suspenderAfter } from './suspension.js';
+import { disablerAfter, suspenderAfter } from './suspension.js';
 import { findInTenant, lookupOf, nameScopeOf, reportedTenant, singleIdentifier } from './tenancy.js';
 
 export interface UpdateAccountInput {
@@ -128,8 +128,9 @@ async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: Update
   const set = setFields(fields);
   const now = deps.clock.now();
 
-  const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx.idempotency, idempotency, 'update', async () => {
+  const turnsOff = fields.status === false || fields.suspended === true;
+  const { value, replayed, below } = await deps.store.transaction(async (tx) => {
+    const once = await runOnce(tx.idempotency, idempotency, 'update', async () => {
       const found = await findInTenant(tx.accounts, caller, lookup);
       if (found.id === caller.id) {
         checkSelfUpdate(set, credit);
@@ -153,6 +154,9 @@ async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: Update
       const patch: AccountPatch = { ...rest };
       if (fields.suspended !== undefined) {
         patch.suspendedBy = suspenderAfter(caller, target, fields.suspended);
+      }
+      if (fields.status !== undefined) {
+        patch.disabledBy = disablerAfter(caller, target, fields.status);
       }
       if (name !== undefined) {
         patch.name = normaliseName(name);
@@ -213,13 +217,21 @@ async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: Update
       const fresh = (await tx.accounts.findById(target.id)) ?? updated;
       const view = viewOf(fresh, await tx.lots.live([target.id], now), now);
       return { ...view, tenantId: reportedTenant(caller, target) ?? 0n };
-    }),
-  );
+    });
+    const offBelow =
+      turnsOff && !once.replayed ? await tx.accounts.descendantIds(once.value.account.dna) : [];
+    return { ...once, below: offBelow };
+  });
   const { tenantId, ...view } = value;
   if (!replayed) {
     // The reason tells listeners that act on it (the proxy ends realtime sessions) what happened.
     const reason = fields.status === false ? 'disabled' : fields.suspended === true ? 'suspended' : 'updated';
     deps.events.accountChanged(view.account.id, reason);
+    // The account's own event names only it: each account below is told it is off with it, so
+    // whatever knows only that account (a realtime session) ends too.
+    for (const id of below) {
+      deps.events.accountChanged(id, `ancestor_${reason}`);
+    }
     deps.events.audit({
       action: 'update_user',
       operatorId: caller.id,

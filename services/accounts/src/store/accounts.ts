@@ -55,6 +55,14 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return rows.map(toRecord);
   }
 
+  async descendantIds(dna: string) {
+    const rows = await this.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(and(sql`${accounts.dna} LIKE ${`${escapeLike(dna)}%`}`, sql`${accounts.dna} <> ${dna}`, live));
+    return rows.map((row) => row.id);
+  }
+
   async chargeRates(ids: readonly bigint[]) {
     if (ids.length === 0) {
       return [];

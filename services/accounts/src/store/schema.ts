@@ -41,6 +41,7 @@ export const accounts = accountsSchema.table('accounts', {
   status: boolean('status').notNull(),
   suspended: boolean('suspended').notNull(),
   suspendedBy: nano('suspended_by'),
+  disabledBy: nano('disabled_by'),
   spendBlocked: boolean('spend_blocked').notNull(),
   hardLimitNano: nano('hard_limit_nano').notNull(),
   softLimitNano: nano('soft_limit_nano').notNull(),

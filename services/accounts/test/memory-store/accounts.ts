@@ -95,6 +95,12 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
       .map(toRecord);
   }
 
+  async descendantIds(dna: string) {
+    return this.liveRows()
+      .filter((row) => row.dna.startsWith(dna) && row.dna !== dna)
+      .map((row) => row.id);
+  }
+
   async chargeRates(ids: readonly bigint[]) {
     return [...this.rows.values()]
       .filter((row) => ids.includes(row.id))

@@ -65,9 +65,10 @@ export class AuthCache {
    * Drops every cached key of the account (rotation, disable, delete, limits) and of every account
    * below it: a cached entry carries what its ancestors impose (docs/decisions.md §13), so a
    * parent's change must reach its descendants' entries too. A key may have become valid (a
-   * rotation to a chosen key): unknown keys are forgotten too.
+   * rotation to a chosen key): unknown keys are forgotten too. `subtree: false` skips the walk
+   * when the change is already known to have reached the accounts below (docs/decisions.md §13).
    */
-  invalidateAccount(accountId: bigint, keyHash?: string): void {
+  invalidateAccount(accountId: bigint, keyHash?: string, subtree = true): void {
     this.epoch += 1;
     this.unknown.clear();
     if (keyHash) {
@@ -77,6 +78,9 @@ export class AuthCache {
     if (cached) {
       this.entries.delete(cached);
       this.hashByAccount.delete(accountId);
+    }
+    if (!subtree) {
+      return;
     }
     const segment = `.${accountId}.`;
     for (const [hash, entry] of this.entries) {

@@ -77,15 +77,39 @@ describe('resolveCaller', () => {
     }
   });
 
-  it('looks an unknown key up once, and refuses an address that keeps failing without a lookup', async () => {
+  it('refuses writes and AI calls below a disabled or suspended ancestor, saying so, and keeps reads', async () => {
+    for (const [off, word] of [
+      [{ disabled: true }, 'disabled'],
+      [{ suspended: true }, 'suspended'],
+    ] as const) {
+      const d = deps({ inherited: accounts.Inherited.fromPartial(off) });
+      expect((await call(d, `Bearer ${KEY}`, 'read')).id).toBe(7n);
+      for (const use of ['write', 'ai'] as const) {
+        await expect(call(d, `Bearer ${KEY}`, use)).rejects.toMatchObject({
+          code: 'forbidden',
+          message: expect.stringContaining(`an account above this one is ${word}`) as unknown,
+        });
+      }
+    }
+  });
+
+  it('looks an unknown key up once, holds an address that keeps failing, and never holds back a working key', async () => {
     const d = deps({}, 5);
-    for (let i = 0; i < 5; i += 1) {
+    // Five failures, then the held address's one lookup a second.
+    for (let i = 0; i < 6; i += 1) {
       await expect(call(d, 'Bearer sk-gw-not-a-key-of-anyone-at-all')).rejects.toMatchObject({
         code: 'unauthenticated',
       });
     }
     expect(d.lookups).toHaveLength(1);
-    await expect(call(d, `Bearer ${KEY}`)).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(call(d, 'Bearer sk-gw-not-a-key-of-anyone-at-all')).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    // The key has authenticated (from elsewhere): the held address is no lockout for it.
     expect((await call(d, `Bearer ${KEY}`, 'read', '198.51.100.1')).id).toBe(7n);
+    expect((await call(d, `Bearer ${KEY}`)).id).toBe(7n);
+    await expect(call(d, 'Bearer sk-gw-not-a-key-of-anyone-at-all')).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
   });
 });

@@ -61,7 +61,10 @@ function assertAllowedAddress(account: accounts.Account, client: string): void {
   }
 }
 
-/** A disabled or suspended account may read; it may not change anything or call AI. */
+/**
+ * A disabled or suspended account, or one below a disabled or suspended ancestor, may read; it
+ * may not change anything or call AI.
+ */
 function assertActive(account: accounts.Account, use: Use): void {
   if (use === 'read') {
     return;
@@ -72,12 +75,25 @@ function assertActive(account: accounts.Account, use: Use): void {
   if (!account.status) {
     throw new AppError(ErrorCode.Forbidden, 'this account is disabled: AI calls and changes are refused');
   }
+  // The parent holds its children's keys: its switch turns off its whole subtree.
+  if (account.inherited?.suspended) {
+    throw new AppError(
+      ErrorCode.Forbidden,
+      'an account above this one is suspended: AI calls and changes are refused',
+    );
+  }
+  if (account.inherited?.disabled) {
+    throw new AppError(
+      ErrorCode.Forbidden,
+      'an account above this one is disabled: AI calls and changes are refused',
+    );
+  }
 }
 
 /**
  * The one check behind every authenticated request, HTTP or WebSocket: Bearer key → account
  * from the cache (unknown keys remembered briefly); 401 for a missing or unknown key, 429 for an
- * address that keeps failing, 403 for an address outside AllowIPs, a disabled or suspended
+ * address that keeps failing (never for a key that has authenticated), 403 for an address outside AllowIPs, a disabled or suspended
  * account (except to read) or a role miss. A backing outage surfaces as `unavailable` (503),
  * never as 401.
  */
@@ -87,14 +103,14 @@ export async function resolveCaller(
   access: Exclude<Access, 'public'>,
   use: Use,
 ): Promise<accounts.Account> {
-  const wait = deps.failedAuth.waitFor(request.client);
+  const key = BEARER.exec(request.authorization ?? '')?.[1];
+  const keyHash = key === undefined ? undefined : hashApiKey(key);
+  const wait = deps.failedAuth.waitFor(request.client, keyHash);
   if (wait > 0) {
     throw new AppError(ErrorCode.RateLimited, 'too many failed authentications from this address', {
       retryAfterSeconds: Math.ceil(wait / 1000),
     });
   }
-  const key = BEARER.exec(request.authorization ?? '')?.[1];
-  const keyHash = key === undefined ? undefined : hashApiKey(key);
   const account = keyHash === undefined ? undefined : await deps.cache.get(keyHash);
   if (keyHash === undefined || !account) {
     deps.failedAuth.note(request.client);
@@ -111,6 +127,7 @@ export async function resolveCaller(
   if (access === 'root' && !account.isRoot) {
     throw new AppError(ErrorCode.Forbidden, 'only root may use this endpoint');
   }
+  deps.failedAuth.succeeded(keyHash);
   deps.keyUses.note(account.id, keyHash);
   return account;
 }

@@ -7,6 +7,7 @@ import {
   encodeCaller,
   ErrorCode,
   findAiEndpoint,
+  fromModelLimitsMessage,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
   REALTIME_PATH,
@@ -49,6 +50,9 @@ export function callerIdentity(account: accounts.Account, apiBalanceFloorNano: b
       allowModels: account.inherited?.allowModels ?? [],
       allowLevels: account.inherited?.allowLevels ?? [],
       resources: account.inherited?.resources ?? [],
+      modelLimits: (account.inherited?.modelLimits ?? []).map((limits) =>
+        JSON.stringify(fromModelLimitsMessage(limits)),
+      ),
     },
     // Root mints credit: nothing to reserve against.
     ...(account.isRoot

@@ -1,25 +1,32 @@
 import { reachingPaths } from './news-rules.js';
-import type { NewsDeps, NewsItem } from './ports.js';
+import type { NewsDeps, NewsPage, PageRequest } from './ports.js';
 
 export interface AccountNews {
-  system: NewsItem[];
-  user: NewsItem[];
-  dna: NewsItem[];
+  system: NewsPage;
+  user: NewsPage;
+  dna: NewsPage;
 }
 
+/** The largest page, and the one given when none is asked for. */
+export const MAX_PAGE_SIZE = 100;
+
 /**
- * The unexpired news that concern one account: every system item, its own user items, and the
- * DNA items of its path and its ancestors' paths.
+ * The unexpired news that concern one account, one page of each list: every system item, its own
+ * user items, and the DNA items of its path and its ancestors' paths.
  */
 export async function listNews(
   deps: NewsDeps,
-  input: { accountId: bigint; dna: string },
+  input: { accountId: bigint; dna: string; page: PageRequest },
 ): Promise<AccountNews> {
   const now = deps.clock.now();
+  const page = {
+    limit: input.page.limit > 0 ? Math.min(input.page.limit, MAX_PAGE_SIZE) : MAX_PAGE_SIZE,
+    offset: Math.max(0, input.page.offset),
+  };
   const [system, user, dna] = await Promise.all([
-    deps.store.listSystem(now),
-    deps.store.listUser(input.accountId, now),
-    deps.store.listDna(reachingPaths(input.dna), now),
+    deps.store.listSystem(now, page),
+    deps.store.listUser(input.accountId, now, page),
+    deps.store.listDna(reachingPaths(input.dna), now, page),
   ]);
   return { system, user, dna };
 }

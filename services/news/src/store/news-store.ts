@@ -1,6 +1,14 @@
 import type { Database } from '@gw/kit';
-import { and, desc, eq, gt, inArray, type SQL } from 'drizzle-orm';
-import type { NewItem, NewsItem, NewsStore, NewsTarget } from '../domain/ports.js';
+import { and, count, desc, eq, gt, gte, inArray, isNull, like, or, type SQL } from 'drizzle-orm';
+import type {
+  Deleter,
+  NewItem,
+  NewsItem,
+  NewsPage,
+  NewsStore,
+  NewsTarget,
+  PageRequest,
+} from '../domain/ports.js';
 import { newsItems } from './schema.js';
 
 const itemColumns = {
@@ -36,6 +44,7 @@ export class DrizzleNewsStore implements NewsStore {
         title: item.title,
         content: item.content,
         authorId: item.authorId,
+        authorDna: item.authorDna === '' ? null : item.authorDna,
         createdAt: item.createdAt,
         expiresAt: item.expiresAt,
       })
@@ -46,31 +55,65 @@ export class DrizzleNewsStore implements NewsStore {
     return row;
   }
 
-  async deleteTarget(target: NewsTarget): Promise<number> {
-    const rows = await this.db.delete(newsItems).where(targetWhere(target)).returning({ id: newsItems.id });
+  async deleteTarget(target: NewsTarget, by: Deleter | undefined): Promise<number> {
+    // A DNA path holds only digits and dots: no LIKE wildcard to escape.
+    const mayDelete =
+      by &&
+      or(
+        like(newsItems.authorDna, `${by.dna}%`),
+        and(isNull(newsItems.authorDna), eq(newsItems.authorId, by.id)),
+      );
+    const rows = await this.db
+      .delete(newsItems)
+      .where(and(targetWhere(target), mayDelete))
+      .returning({ id: newsItems.id });
     return rows.length;
   }
 
-  private list(where: SQL | undefined, now: Date): Promise<NewsItem[]> {
-    return this.db
-      .select(itemColumns)
+  async countLive(target: NewsTarget, authorId: bigint, now: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
       .from(newsItems)
-      .where(and(where, gt(newsItems.expiresAt, now)))
-      .orderBy(desc(newsItems.createdAt), desc(newsItems.id));
+      .where(and(targetWhere(target), eq(newsItems.authorId, authorId), gt(newsItems.expiresAt, now)));
+    return row?.n ?? 0;
   }
 
-  listSystem(now: Date) {
-    return this.list(eq(newsItems.scope, 'system'), now);
+  async postedSince(authorId: bigint, since: Date): Promise<Date[]> {
+    const rows = await this.db
+      .select({ createdAt: newsItems.createdAt })
+      .from(newsItems)
+      .where(and(eq(newsItems.authorId, authorId), gte(newsItems.createdAt, since)))
+      .orderBy(newsItems.createdAt);
+    return rows.map((row) => row.createdAt);
   }
 
-  listUser(accountId: bigint, now: Date) {
-    return this.list(and(eq(newsItems.scope, 'user'), eq(newsItems.accountId, accountId)), now);
+  private async list(where: SQL | undefined, now: Date, page: PageRequest): Promise<NewsPage> {
+    const live = and(where, gt(newsItems.expiresAt, now));
+    const [items, [total]] = await Promise.all([
+      this.db
+        .select(itemColumns)
+        .from(newsItems)
+        .where(live)
+        .orderBy(desc(newsItems.createdAt), desc(newsItems.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.db.select({ n: count() }).from(newsItems).where(live),
+    ]);
+    return { items, total: total?.n ?? 0 };
   }
 
-  async listDna(paths: readonly string[], now: Date) {
+  listSystem(now: Date, page: PageRequest) {
+    return this.list(eq(newsItems.scope, 'system'), now, page);
+  }
+
+  listUser(accountId: bigint, now: Date, page: PageRequest) {
+    return this.list(and(eq(newsItems.scope, 'user'), eq(newsItems.accountId, accountId)), now, page);
+  }
+
+  async listDna(paths: readonly string[], now: Date, page: PageRequest) {
     if (paths.length === 0) {
-      return [];
+      return { items: [], total: 0 };
     }
-    return this.list(and(eq(newsItems.scope, 'dna'), inArray(newsItems.dna, [...paths])), now);
+    return this.list(and(eq(newsItems.scope, 'dna'), inArray(newsItems.dna, [...paths])), now, page);
   }
 }

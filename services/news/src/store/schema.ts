@@ -11,6 +11,7 @@ export const newsItems = newsSchema.table('news_items', {
   title: text('title').notNull(),
   content: text('content').notNull(),
   authorId: bigint('author_id', { mode: 'bigint' }).notNull(),
+  authorDna: text('author_dna'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });

@@ -5,7 +5,10 @@ import type { Admission } from './ports.js';
 
 const accountModelLimits = new CompiledOnce(modelLimitTableOf);
 
-/** The rate-limit windows of one call by this caller to this model. */
+/**
+ * The rate-limit windows of one call by this caller to this model: its ancestors' ModelLimits
+ * bind it with its own.
+ */
 export function callWindows(
   caller: CallerIdentity,
   pool: OwnerPool,
@@ -17,6 +20,7 @@ export function callWindows(
       accountId: caller.accountId,
       account: caller.limits,
       modelLimits: [accountModelLimits.get(caller.modelLimits), pool.routing.modelLimits, defaults],
+      inherited: caller.inherited.modelLimits.map((json) => accountModelLimits.get(json)),
     },
     model,
   );

@@ -26,6 +26,31 @@ describe('windowsFor', () => {
     ]);
   });
 
+  it("holds a call to every ancestor's ModelLimits matching the model too, the smallest per pattern, ahead of the owner's", () => {
+    const nested = {
+      accountId: '9',
+      account: {},
+      // The child cleared its own ModelLimits: its parent's and grandparent's still bind it.
+      modelLimits: [modelLimitTable({}), modelLimitTable({ 'gpt-4o*': { rpm: 50 } })],
+      inherited: [
+        modelLimitTable({ 'gpt-4o-mini': { rpm: 5 } }),
+        modelLimitTable({ 'gpt-4o-mini': { rpm: 3, tpm: 100 }, 'gpt-4o*': { rpm: 8 } }),
+      ],
+    };
+    expect(windowsFor(nested, 'gpt-4o-mini')).toEqual([
+      { scope: 'm:9:0:gpt-4o-mini', field: 'rpm', limit: 3 },
+      { scope: 'm:9:0:gpt-4o-mini', field: 'tpm', limit: 100 },
+    ]);
+    // A child's own pattern and a broader one of its parent's each hold the call.
+    const own = { ...nested, modelLimits: [modelLimitTable({ 'gpt-4o-mini*': { rpm: 6 } })] };
+    expect(
+      windowsFor({ ...own, inherited: [modelLimitTable({ 'gpt-4o*': { rpm: 5 } })] }, 'gpt-4o-mini'),
+    ).toEqual([
+      { scope: 'm:9:0:gpt-4o-mini*', field: 'rpm', limit: 6 },
+      { scope: 'm:9:0:gpt-4o*', field: 'rpm', limit: 5 },
+    ]);
+  });
+
   it('applies only the account windows to a call that names no model', () => {
     expect(windowsFor(sources, '').map((w) => w.scope)).toEqual(['a:7', 'a:7']);
   });

@@ -57,6 +57,8 @@ export interface LimitSources {
   account: Limits;
   /** ModelLimits of the account, MODEL_LIMITS of the owner, and the system defaults. */
   modelLimits: ReadonlyArray<PatternTable<Limits>>;
+  /** Each ancestor's ModelLimits, nearest first: they bind the account as its own do. */
+  inherited?: ReadonlyArray<PatternTable<Limits>>;
 }
 
 /** A ModelLimits object as a pattern table; entries that are not limit objects are skipped. */
@@ -88,11 +90,49 @@ export function modelLimitTableOf(json: string): PatternTable<Limits> {
   }
 }
 
+/** A table's most specific pattern matching the model that sets the field. */
+function firstSetting(
+  table: PatternTable<Limits>,
+  model: string,
+  field: LimitField,
+): { pattern: string; limit: number } | undefined {
+  for (const match of table.matchesOf(model)) {
+    const limit = match.value[field];
+    if (limit !== undefined) {
+      return { pattern: match.pattern, limit };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The account's ModelLimits and each of its ancestors' bind the call together (docs/decisions.md
+ * §13): every pattern one of them matches with is a window of the account's, at the smallest
+ * limit set for that pattern. A child cannot lift its parent's limit by clearing or widening its
+ * own.
+ */
+function layeredWindows(sources: LimitSources, model: string, field: LimitField): LimitWindow[] {
+  const layers = [sources.modelLimits[0], ...(sources.inherited ?? [])];
+  const smallest = new Map<string, number>();
+  for (const table of layers) {
+    const found = table && firstSetting(table, model, field);
+    if (found) {
+      smallest.set(found.pattern, Math.min(found.limit, smallest.get(found.pattern) ?? found.limit));
+    }
+  }
+  return [...smallest].map(([pattern, limit]) => ({
+    scope: `m:${sources.accountId}:0:${pattern}`,
+    field,
+    limit,
+  }));
+}
+
 /**
  * The windows of one call to `model`: the account's own, and per model, field by field, the
- * first source (account ModelLimits, then owner MODEL_LIMITS, then system defaults) with a
- * pattern matching the model that sets that field, its most specific such pattern. A per-model
- * window counts every model its pattern covers.
+ * account's and its ancestors' ModelLimits that set that field (`layeredWindows`), or where none
+ * does the first of owner MODEL_LIMITS, then system defaults, with a pattern matching the model
+ * that sets it, its most specific such pattern. A per-model window counts every model its
+ * pattern covers.
  */
 export function windowsFor(sources: LimitSources, model: string): LimitWindow[] {
   const windows: LimitWindow[] = [];
@@ -106,13 +146,20 @@ export function windowsFor(sources: LimitSources, model: string): LimitWindow[] 
     return windows;
   }
   for (const field of LIMIT_FIELDS) {
-    search: for (const [index, table] of sources.modelLimits.entries()) {
-      for (const match of table.matchesOf(model)) {
-        const limit = match.value[field];
-        if (limit !== undefined) {
-          windows.push({ scope: `m:${sources.accountId}:${index}:${match.pattern}`, field, limit });
-          break search;
-        }
+    const layered = layeredWindows(sources, model, field);
+    if (layered.length > 0) {
+      windows.push(...layered);
+      continue;
+    }
+    for (const [index, table] of sources.modelLimits.entries()) {
+      const found = index > 0 ? firstSetting(table, model, field) : undefined;
+      if (found) {
+        windows.push({
+          scope: `m:${sources.accountId}:${index}:${found.pattern}`,
+          field,
+          limit: found.limit,
+        });
+        break;
       }
     }
   }

@@ -116,7 +116,7 @@ describe('planRoute', () => {
   it("refuses a model, a Level or an account mapping its ancestors' lists leave out", () => {
     const pool = makePool({ config: { LEVEL_MAPPER: 'a=1, b=2, c=1' } });
     const narrowed = makeCaller({
-      inherited: { allowModels: ['a b', 'a c'], allowLevels: ['1'], resources: [] },
+      inherited: { ...NO_INHERITED, allowModels: ['a b', 'a c'], allowLevels: ['1'] },
     });
     expect(planRoute(pool, narrowed, 'a', new Set(), new RoundRobin()).ok).toBe(true);
     expect(planRoute(pool, narrowed, 'b', new Set(), new RoundRobin())).toMatchObject({
@@ -128,7 +128,7 @@ describe('planRoute', () => {
       ok: false,
       reason: 'model_not_allowed',
     });
-    const wide = makeCaller({ inherited: { allowModels: [], allowLevels: ['2'], resources: [] } });
+    const wide = makeCaller({ inherited: { ...NO_INHERITED, allowLevels: ['2'] } });
     expect(planRoute(pool, wide, 'a', new Set(), new RoundRobin())).toMatchObject({
       ok: false,
       reason: 'level_not_allowed',

@@ -97,6 +97,8 @@ export interface AccountReads {
   findRoot(): Promise<AccountRecord | undefined>;
   /** Live accounts with these ids, in no particular order (an account's ancestors). */
   findByIds(ids: readonly bigint[]): Promise<AccountRecord[]>;
+  /** The ids of the live accounts below this DNA path (the account itself left out). */
+  descendantIds(dna: string): Promise<bigint[]>;
   /** Rates and Factor of these accounts, deleted ones included; unknown ids are left out. */
   chargeRates(ids: readonly bigint[]): Promise<Array<{ id: bigint; rates: number; factor: number }>>;
   /** Identifier lookup among rows whose DNA starts with dnaPrefix. */

@@ -71,6 +71,9 @@ function toProtoInherited(inherited: Inherited): pb.Inherited {
     resources: inherited.resources,
     allowIps: inherited.allowIps,
     ...inherited.limits,
+    disabled: inherited.disabled,
+    suspended: inherited.suspended,
+    modelLimits: inherited.modelLimits.map(toModelLimitsMessage),
   };
 }
 

@@ -45,6 +45,11 @@ export const newsResponse = z.object({
   system_news: z.array(newsItemSchema),
   user_news: z.array(newsItemSchema),
   dna_news: z.array(newsItemSchema),
+  page: z.number().int(),
+  size: z.number().int(),
+  system_total: z.number().int(),
+  user_total: z.number().int(),
+  dna_total: z.number().int(),
 });
 
 /** GET /dashboard/conf. */

@@ -9,7 +9,8 @@ export const deleteSystemNews: Route = {
   access: 'root',
   doc: { summary: 'Delete every system news item', tag: 'news', response: newsDeletedResponse },
   async handle(deps, _req, res) {
-    const { deleted } = await deps.news.deleteNews({ target: SYSTEM_TARGET });
+    // Root is above every author: no deleter means every item.
+    const { deleted } = await deps.news.deleteNews({ target: SYSTEM_TARGET, callerDna: '', callerId: 0n });
     res.json({ success: true, scope: 'system', deleted: Number(deleted) });
   },
 };

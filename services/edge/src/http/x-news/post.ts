@@ -15,12 +15,14 @@ export async function postNews(
   rawBody: unknown,
 ): Promise<void> {
   const body = parseBody(newsBody, rawBody);
+  const author = callerOf(res);
   const { item } = await deps.news.createNews({
     target,
     title: body.title,
     content: body.content,
     days: body.days,
-    authorId: callerOf(res).id,
+    authorId: author.id,
+    authorDna: author.dna,
   });
   if (!item) {
     throw new Error('news answered without an item');

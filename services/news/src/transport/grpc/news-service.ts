@@ -35,11 +35,18 @@ function fromProtoTarget(target: pb.NewsTarget | undefined): NewsTarget {
 export function newsHandlers(deps: NewsDeps): AsyncHandlers<pb.NewsServiceServer> {
   return {
     listNews: async (request) => {
-      const found = await listNews(deps, { accountId: request.accountId, dna: request.dna });
+      const found = await listNews(deps, {
+        accountId: request.accountId,
+        dna: request.dna,
+        page: { limit: request.pageSize, offset: request.pageOffset },
+      });
       return {
-        systemNews: found.system.map(toProtoItem),
-        userNews: found.user.map(toProtoItem),
-        dnaNews: found.dna.map(toProtoItem),
+        systemNews: found.system.items.map(toProtoItem),
+        userNews: found.user.items.map(toProtoItem),
+        dnaNews: found.dna.items.map(toProtoItem),
+        systemTotal: BigInt(found.system.total),
+        userTotal: BigInt(found.user.total),
+        dnaTotal: BigInt(found.dna.total),
       };
     },
     createNews: async (request) => ({
@@ -50,11 +57,18 @@ export function newsHandlers(deps: NewsDeps): AsyncHandlers<pb.NewsServiceServer
           content: request.content,
           days: request.days,
           authorId: request.authorId,
+          authorDna: request.authorDna,
         }),
       ),
     }),
     deleteNews: async (request) => ({
-      deleted: BigInt(await deleteNews(deps, fromProtoTarget(request.target))),
+      deleted: BigInt(
+        await deleteNews(
+          deps,
+          fromProtoTarget(request.target),
+          request.callerDna === '' ? undefined : { dna: request.callerDna, id: request.callerId },
+        ),
+      ),
     }),
   };
 }

@@ -10,6 +10,9 @@ const ENDING_REASONS: Record<string, string> = {
   spend_blocked: "the account's monthly HardLimit is reached",
   daily_limit: "the account's DailyLimit for today is reached",
   balance_low: 'the balance reached the floor for AI calls',
+  // accounts tells each account below one disabled or suspended that it is off with it.
+  ancestor_disabled: 'an account above this one was disabled',
+  ancestor_suspended: 'an account above this one was suspended',
 };
 
 /** Where open realtime sessions are kept so an account change can end them. */

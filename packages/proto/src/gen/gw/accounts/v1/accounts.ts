@@ -222,6 +222,17 @@ export interface Inherited {
   tpm: bigint;
   tph: bigint;
   tpd: bigint;
+  /**
+   * An ancestor has Status false or Suspended: the account is off with it (no AI calls, no
+   * changes), though its own row says nothing.
+   */
+  disabled: boolean;
+  suspended: boolean;
+  /**
+   * Each ancestor's non-empty ModelLimits, nearest first: a call is held to the smallest limit
+   * that matches its model among these and the account's own.
+   */
+  modelLimits: ModelLimits[];
 }
 
 /** Fields a caller may set on create or update; unset means "keep" (update) or "default" (create). */
@@ -1805,6 +1816,9 @@ function createBaseInherited(): Inherited {
     tpm: 0n,
     tph: 0n,
     tpd: 0n,
+    disabled: false,
+    suspended: false,
+    modelLimits: [],
   };
 }
 
@@ -1857,6 +1871,15 @@ export const Inherited: MessageFns<Inherited> = {
         throw new globalThis.Error("value provided for field message.tpd of type int64 too large");
       }
       writer.uint32(80).int64(message.tpd);
+    }
+    if (message.disabled !== false) {
+      writer.uint32(88).bool(message.disabled);
+    }
+    if (message.suspended !== false) {
+      writer.uint32(96).bool(message.suspended);
+    }
+    for (const v of message.modelLimits) {
+      ModelLimits.encode(v!, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -1954,6 +1977,30 @@ export const Inherited: MessageFns<Inherited> = {
             message.tpd = reader.int64() as bigint;
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.disabled = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.suspended = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.modelLimits.push(ModelLimits.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1992,6 +2039,13 @@ export const Inherited: MessageFns<Inherited> = {
       tpm: isSet(object.tpm) ? BigInt(object.tpm) : 0n,
       tph: isSet(object.tph) ? BigInt(object.tph) : 0n,
       tpd: isSet(object.tpd) ? BigInt(object.tpd) : 0n,
+      disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : false,
+      suspended: isSet(object.suspended) ? globalThis.Boolean(object.suspended) : false,
+      modelLimits: globalThis.Array.isArray(object?.modelLimits)
+        ? object.modelLimits.map((e: any) => ModelLimits.fromJSON(e))
+        : globalThis.Array.isArray(object?.model_limits)
+        ? object.model_limits.map((e: any) => ModelLimits.fromJSON(e))
+        : [],
     };
   },
 
@@ -2027,6 +2081,15 @@ export const Inherited: MessageFns<Inherited> = {
     if (message.tpd !== 0n) {
       obj.tpd = message.tpd.toString();
     }
+    if (message.disabled !== false) {
+      obj.disabled = message.disabled;
+    }
+    if (message.suspended !== false) {
+      obj.suspended = message.suspended;
+    }
+    if (message.modelLimits?.length) {
+      obj.modelLimits = message.modelLimits.map((e) => ModelLimits.toJSON(e));
+    }
     return obj;
   },
 
@@ -2045,6 +2108,9 @@ export const Inherited: MessageFns<Inherited> = {
     message.tpm = (object.tpm !== undefined && object.tpm !== null) ? BigInt(object.tpm) : 0n;
     message.tph = (object.tph !== undefined && object.tph !== null) ? BigInt(object.tph) : 0n;
     message.tpd = (object.tpd !== undefined && object.tpd !== null) ? BigInt(object.tpd) : 0n;
+    message.disabled = object.disabled ?? false;
+    message.suspended = object.suspended ?? false;
+    message.modelLimits = object.modelLimits?.map((e) => ModelLimits.fromPartial(e)) || [];
     return message;
   },
 };

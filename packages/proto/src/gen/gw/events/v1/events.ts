@@ -14,7 +14,11 @@ export const protobufFileName = "gw/events/v1/events.proto";
 /** gw.account.changed.<id>: the account's key, status or limits changed; caches drop it. */
 export interface AccountChanged {
   accountId: bigint;
-  /** rotated | updated | disabled | suspended | deleted | spend_blocked | daily_limit | balance_low */
+  /**
+   * rotated | updated | disabled | suspended | deleted | spend_blocked | daily_limit | balance_low
+   * | ancestor_disabled | ancestor_suspended (sent for each account below one disabled or
+   * suspended, after that account's own event)
+   */
   reason: string;
   /** the hash that stopped being valid, when a key changed */
   keyHash: string;

@@ -81,12 +81,22 @@ export interface NewsItem {
 export interface ListNewsRequest {
   accountId: bigint;
   dna: string;
+  /**
+   * One page of each of the three lists, newest first: at most page_size items (1-100; 0: 100)
+   * after skipping page_offset.
+   */
+  pageSize: number;
+  pageOffset: number;
 }
 
 export interface ListNewsResponse {
   systemNews: NewsItem[];
   userNews: NewsItem[];
   dnaNews: NewsItem[];
+  /** How many unexpired items each list has in all. */
+  systemTotal: bigint;
+  userTotal: bigint;
+  dnaTotal: bigint;
 }
 
 /** One scope and its target, already resolved and authorized by the caller of the RPC. */
@@ -107,6 +117,8 @@ export interface CreateNewsRequest {
   /** default 7 for system news, 32 for targeted news */
   days?: number | undefined;
   authorId: bigint;
+  /** the author's DNA path: who may delete the item is decided by it */
+  authorDna: string;
 }
 
 export interface CreateNewsResponse {
@@ -114,7 +126,16 @@ export interface CreateNewsResponse {
 }
 
 export interface DeleteNewsRequest {
-  target?: NewsTarget | undefined;
+  target?:
+    | NewsTarget
+    | undefined;
+  /**
+   * Only the items the caller or an account below it posted are removed (its DNA path and id;
+   * an item stored without its author's path counts as posted by its author id alone). Empty
+   * caller_dna: every item of the target (a caller from before the rule).
+   */
+  callerDna: string;
+  callerId: bigint;
 }
 
 export interface DeleteNewsResponse {
@@ -266,7 +287,7 @@ export const NewsItem: MessageFns<NewsItem> = {
 };
 
 function createBaseListNewsRequest(): ListNewsRequest {
-  return { accountId: 0n, dna: "" };
+  return { accountId: 0n, dna: "", pageSize: 0, pageOffset: 0 };
 }
 
 export const ListNewsRequest: MessageFns<ListNewsRequest> = {
@@ -279,6 +300,12 @@ export const ListNewsRequest: MessageFns<ListNewsRequest> = {
     }
     if (message.dna !== "") {
       writer.uint32(18).string(message.dna);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).int32(message.pageSize);
+    }
+    if (message.pageOffset !== 0) {
+      writer.uint32(32).int32(message.pageOffset);
     }
     return writer;
   },
@@ -312,6 +339,22 @@ export const ListNewsRequest: MessageFns<ListNewsRequest> = {
             message.dna = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pageOffset = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -332,6 +375,16 @@ export const ListNewsRequest: MessageFns<ListNewsRequest> = {
         ? BigInt(object.account_id)
         : 0n,
       dna: isSet(object.dna) ? globalThis.String(object.dna) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageOffset: isSet(object.pageOffset)
+        ? globalThis.Number(object.pageOffset)
+        : isSet(object.page_offset)
+        ? globalThis.Number(object.page_offset)
+        : 0,
     };
   },
 
@@ -343,6 +396,12 @@ export const ListNewsRequest: MessageFns<ListNewsRequest> = {
     if (message.dna !== "") {
       obj.dna = message.dna;
     }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageOffset !== 0) {
+      obj.pageOffset = Math.round(message.pageOffset);
+    }
     return obj;
   },
 
@@ -353,12 +412,14 @@ export const ListNewsRequest: MessageFns<ListNewsRequest> = {
     const message = createBaseListNewsRequest();
     message.accountId = (object.accountId !== undefined && object.accountId !== null) ? BigInt(object.accountId) : 0n;
     message.dna = object.dna ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageOffset = object.pageOffset ?? 0;
     return message;
   },
 };
 
 function createBaseListNewsResponse(): ListNewsResponse {
-  return { systemNews: [], userNews: [], dnaNews: [] };
+  return { systemNews: [], userNews: [], dnaNews: [], systemTotal: 0n, userTotal: 0n, dnaTotal: 0n };
 }
 
 export const ListNewsResponse: MessageFns<ListNewsResponse> = {
@@ -371,6 +432,24 @@ export const ListNewsResponse: MessageFns<ListNewsResponse> = {
     }
     for (const v of message.dnaNews) {
       NewsItem.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.systemTotal !== 0n) {
+      if (BigInt.asIntN(64, message.systemTotal) !== message.systemTotal) {
+        throw new globalThis.Error("value provided for field message.systemTotal of type int64 too large");
+      }
+      writer.uint32(32).int64(message.systemTotal);
+    }
+    if (message.userTotal !== 0n) {
+      if (BigInt.asIntN(64, message.userTotal) !== message.userTotal) {
+        throw new globalThis.Error("value provided for field message.userTotal of type int64 too large");
+      }
+      writer.uint32(40).int64(message.userTotal);
+    }
+    if (message.dnaTotal !== 0n) {
+      if (BigInt.asIntN(64, message.dnaTotal) !== message.dnaTotal) {
+        throw new globalThis.Error("value provided for field message.dnaTotal of type int64 too large");
+      }
+      writer.uint32(48).int64(message.dnaTotal);
     }
     return writer;
   },
@@ -412,6 +491,30 @@ export const ListNewsResponse: MessageFns<ListNewsResponse> = {
             message.dnaNews.push(NewsItem.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.systemTotal = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.userTotal = reader.int64() as bigint;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.dnaTotal = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -441,6 +544,21 @@ export const ListNewsResponse: MessageFns<ListNewsResponse> = {
         : globalThis.Array.isArray(object?.dna_news)
         ? object.dna_news.map((e: any) => NewsItem.fromJSON(e))
         : [],
+      systemTotal: isSet(object.systemTotal)
+        ? BigInt(object.systemTotal)
+        : isSet(object.system_total)
+        ? BigInt(object.system_total)
+        : 0n,
+      userTotal: isSet(object.userTotal)
+        ? BigInt(object.userTotal)
+        : isSet(object.user_total)
+        ? BigInt(object.user_total)
+        : 0n,
+      dnaTotal: isSet(object.dnaTotal)
+        ? BigInt(object.dnaTotal)
+        : isSet(object.dna_total)
+        ? BigInt(object.dna_total)
+        : 0n,
     };
   },
 
@@ -455,6 +573,15 @@ export const ListNewsResponse: MessageFns<ListNewsResponse> = {
     if (message.dnaNews?.length) {
       obj.dnaNews = message.dnaNews.map((e) => NewsItem.toJSON(e));
     }
+    if (message.systemTotal !== 0n) {
+      obj.systemTotal = message.systemTotal.toString();
+    }
+    if (message.userTotal !== 0n) {
+      obj.userTotal = message.userTotal.toString();
+    }
+    if (message.dnaTotal !== 0n) {
+      obj.dnaTotal = message.dnaTotal.toString();
+    }
     return obj;
   },
 
@@ -466,6 +593,11 @@ export const ListNewsResponse: MessageFns<ListNewsResponse> = {
     message.systemNews = object.systemNews?.map((e) => NewsItem.fromPartial(e)) || [];
     message.userNews = object.userNews?.map((e) => NewsItem.fromPartial(e)) || [];
     message.dnaNews = object.dnaNews?.map((e) => NewsItem.fromPartial(e)) || [];
+    message.systemTotal = (object.systemTotal !== undefined && object.systemTotal !== null)
+      ? BigInt(object.systemTotal)
+      : 0n;
+    message.userTotal = (object.userTotal !== undefined && object.userTotal !== null) ? BigInt(object.userTotal) : 0n;
+    message.dnaTotal = (object.dnaTotal !== undefined && object.dnaTotal !== null) ? BigInt(object.dnaTotal) : 0n;
     return message;
   },
 };
@@ -579,7 +711,7 @@ export const NewsTarget: MessageFns<NewsTarget> = {
 };
 
 function createBaseCreateNewsRequest(): CreateNewsRequest {
-  return { target: undefined, title: "", content: "", days: undefined, authorId: 0n };
+  return { target: undefined, title: "", content: "", days: undefined, authorId: 0n, authorDna: "" };
 }
 
 export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
@@ -601,6 +733,9 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
         throw new globalThis.Error("value provided for field message.authorId of type int64 too large");
       }
       writer.uint32(40).int64(message.authorId);
+    }
+    if (message.authorDna !== "") {
+      writer.uint32(50).string(message.authorDna);
     }
     return writer;
   },
@@ -658,6 +793,14 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
             message.authorId = reader.int64() as bigint;
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.authorDna = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -681,6 +824,11 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
         : isSet(object.author_id)
         ? BigInt(object.author_id)
         : 0n,
+      authorDna: isSet(object.authorDna)
+        ? globalThis.String(object.authorDna)
+        : isSet(object.author_dna)
+        ? globalThis.String(object.author_dna)
+        : "",
     };
   },
 
@@ -701,6 +849,9 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
     if (message.authorId !== 0n) {
       obj.authorId = message.authorId.toString();
     }
+    if (message.authorDna !== "") {
+      obj.authorDna = message.authorDna;
+    }
     return obj;
   },
 
@@ -716,6 +867,7 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
     message.content = object.content ?? "";
     message.days = object.days ?? undefined;
     message.authorId = (object.authorId !== undefined && object.authorId !== null) ? BigInt(object.authorId) : 0n;
+    message.authorDna = object.authorDna ?? "";
     return message;
   },
 };
@@ -788,13 +940,22 @@ export const CreateNewsResponse: MessageFns<CreateNewsResponse> = {
 };
 
 function createBaseDeleteNewsRequest(): DeleteNewsRequest {
-  return { target: undefined };
+  return { target: undefined, callerDna: "", callerId: 0n };
 }
 
 export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
   encode(message: DeleteNewsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.target !== undefined) {
       NewsTarget.encode(message.target, writer.uint32(10).fork()).join();
+    }
+    if (message.callerDna !== "") {
+      writer.uint32(18).string(message.callerDna);
+    }
+    if (message.callerId !== 0n) {
+      if (BigInt.asIntN(64, message.callerId) !== message.callerId) {
+        throw new globalThis.Error("value provided for field message.callerId of type int64 too large");
+      }
+      writer.uint32(24).int64(message.callerId);
     }
     return writer;
   },
@@ -820,6 +981,22 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
             message.target = NewsTarget.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callerDna = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.callerId = reader.int64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -833,13 +1010,31 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
   },
 
   fromJSON(object: any): DeleteNewsRequest {
-    return { target: isSet(object.target) ? NewsTarget.fromJSON(object.target) : undefined };
+    return {
+      target: isSet(object.target) ? NewsTarget.fromJSON(object.target) : undefined,
+      callerDna: isSet(object.callerDna)
+        ? globalThis.String(object.callerDna)
+        : isSet(object.caller_dna)
+        ? globalThis.String(object.caller_dna)
+        : "",
+      callerId: isSet(object.callerId)
+        ? BigInt(object.callerId)
+        : isSet(object.caller_id)
+        ? BigInt(object.caller_id)
+        : 0n,
+    };
   },
 
   toJSON(message: DeleteNewsRequest): unknown {
     const obj: any = {};
     if (message.target !== undefined) {
       obj.target = NewsTarget.toJSON(message.target);
+    }
+    if (message.callerDna !== "") {
+      obj.callerDna = message.callerDna;
+    }
+    if (message.callerId !== 0n) {
+      obj.callerId = message.callerId.toString();
     }
     return obj;
   },
@@ -852,6 +1047,8 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
     message.target = (object.target !== undefined && object.target !== null)
       ? NewsTarget.fromPartial(object.target)
       : undefined;
+    message.callerDna = object.callerDna ?? "";
+    message.callerId = (object.callerId !== undefined && object.callerId !== null) ? BigInt(object.callerId) : 0n;
     return message;
   },
 };
