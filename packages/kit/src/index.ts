@@ -9,6 +9,7 @@ export * from './log.js';
 export * from './money.js';
 export * from './account-bounds.js';
 export * from './nats.js';
+export * from './durable-consumer.js';
 export * from './control-chars.js';
 export * from './queues.js';
 export * from './subjects.js';
