@@ -11,6 +11,7 @@ export * from './account-bounds.js';
 export * from './nats.js';
 export * from './durable-consumer.js';
 export * from './control-chars.js';
+export * from './dependency-errors.js';
 export * from './queues.js';
 export * from './subjects.js';
 export * from './version.js';

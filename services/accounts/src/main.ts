@@ -84,6 +84,7 @@ runService('accounts', async (log) => {
     log,
     definition: pb.AccountsServiceService,
     handlers: accountsHandlers(deps),
+    dependencies: { postgres: () => database.ping() },
   });
 
   return [

@@ -17,6 +17,7 @@ runService('news', async (log) => {
     log,
     definition: pb.NewsServiceService,
     handlers: newsHandlers(deps),
+    dependencies: { postgres: () => database.ping() },
   });
 
   return [
