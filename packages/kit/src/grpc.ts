@@ -182,7 +182,8 @@ export class GrpcServer {
       ) => {
         const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? newId('request'));
         const started = performance.now();
-        runWithContext({ requestId }, () => {
+        const deadline = Number(call.getDeadline());
+        runWithContext({ requestId, ...(Number.isFinite(deadline) ? { deadline } : {}) }, () => {
           handler(call.request).then(
             (response) => {
               this.metrics.observe(service, method, grpc.status.OK, (performance.now() - started) / 1000);
