@@ -1,3 +1,4 @@
+import { stripControlCharacters } from './control-chars.js';
 import { AppError, ErrorCode, excerpt } from './errors.js';
 import { newId } from './ids.js';
 import type { Logger } from './log.js';
@@ -58,6 +59,9 @@ export async function createAuditPublisher(nc: NatsConnection, log: Logger): Pro
     const eventId = newId('event');
     const message = {
       ...entry,
+      // A refused request's path or reason can carry a NUL, which no operation log can store.
+      details: stripControlCharacters(entry.details),
+      ipAddress: stripControlCharacters(entry.ipAddress),
       targetType: entry.targetType ?? targetTypeOf(entry.action),
       status: entry.status ?? 'success',
       tenantId: entry.tenantId ?? 0n,

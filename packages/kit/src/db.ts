@@ -13,6 +13,8 @@ export type Database = PgDatabase<PgQueryResultHKT>;
 export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
+  /** One `SELECT 1`: resolves when the database answers (health's probe). */
+  ping(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
+      // A database that does not answer fails a new connection within the callers' deadline
+      // (503), instead of holding the request until the caller gave up.
+      connectionTimeoutMillis: 1_500,
       options: `-c search_path=${options.schema}`,
     });
     pool.on('error', (error) => options.log.warn({ err: error }, 'idle postgres client failed'));
@@ -62,6 +67,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db: drizzlePg({ client: pool }) as unknown as Database,
       kind: 'postgres',
+      ping: () => pool.query('SELECT 1'),
       close: () => pool.end(),
     };
   }
@@ -78,6 +84,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return {
     db: drizzlePglite({ client: lite }) as unknown as Database,
     kind: 'pglite',
+    ping: () => lite.query('SELECT 1'),
     close: () => lite.close(),
   };
 }

@@ -11,6 +11,7 @@ import {
   MAX_ERROR_MESSAGE,
   toGrpcStatus,
 } from './errors.js';
+import { isStoreUnavailable } from './dependency-errors.js';
 import { newId } from './ids.js';
 import { INTERNAL_TOKEN_HEADER, sameSecret } from './internal-token.js';
 import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
@@ -70,12 +71,41 @@ function toServiceError(error: unknown, log: Logger): Partial<grpc.ServiceError>
     // A message quoting a huge value would not fit in the status trailer and break the connection.
     return { code: toGrpcStatus(error.code), details: excerpt(error.message, MAX_ERROR_MESSAGE), metadata };
   }
+  if (isStoreUnavailable(error)) {
+    // A store that does not answer is the caller's 503 with Retry-After, not our bug.
+    log.warn({ err: error }, 'a backing store did not answer');
+    metadata.set(ERROR_CODE_METADATA, ErrorCode.Unavailable);
+    return { code: grpc.status.UNAVAILABLE, details: 'a backing store did not answer', metadata };
+  }
   log.error({ err: error }, 'unexpected error in gRPC handler');
   metadata.set(ERROR_CODE_METADATA, ErrorCode.Internal);
   return { code: grpc.status.INTERNAL, details: 'internal error', metadata };
 }
 
 const ServingStatus = health.HealthCheckResponse_ServingStatus;
+
+/** A store the service cannot serve without: resolves when it answers, rejects when it does not. */
+export type DependencyProbe = () => Promise<unknown>;
+
+/** How long a dependency probe may take: the callers' own deadline is 2 s. */
+const PROBE_DEADLINE_MS = 1_000;
+
+async function answers(probe: DependencyProbe): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      probe(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_DEADLINE_MS);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * A gRPC server with the internal-token check on every call, request ids carried into the
@@ -90,7 +120,18 @@ export class GrpcServer {
   private readonly metrics: GrpcServerMetrics;
 
   constructor(
-    private readonly options: { host: string; port: number; token: string; log: Logger; metrics?: Metrics },
+    private readonly options: {
+      host: string;
+      port: number;
+      token: string;
+      log: Logger;
+      metrics?: Metrics;
+      /**
+       * Stores by name (`postgres`, `redis`): Check('') is SERVING only while each answers within
+       * 1 s, and Check('<name>') answers for that store alone, so health says which part is down.
+       */
+      dependencies?: Record<string, DependencyProbe>;
+    },
   ) {
     this.metrics = new GrpcServerMetrics(options.metrics ?? serviceMetrics());
     this.server = new grpc.Server({ interceptors: [tokenInterceptor(options.token)] });
@@ -99,12 +140,13 @@ export class GrpcServer {
         call: grpc.ServerUnaryCall<health.HealthCheckRequest, health.HealthCheckResponse>,
         callback: grpc.sendUnaryData<health.HealthCheckResponse>,
       ) => {
-        const status = this.statuses.get(call.request.service);
-        if (status === undefined) {
-          callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
-        } else {
-          callback(null, { status });
-        }
+        void this.status(call.request.service).then((status) => {
+          if (status === undefined) {
+            callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
+          } else {
+            callback(null, { status });
+          }
+        });
       },
       watch: (call: grpc.ServerWritableStream<health.HealthCheckRequest, health.HealthCheckResponse>) => {
         // Watch is part of the standard; we answer the current status once and end the stream.
@@ -112,6 +154,21 @@ export class GrpcServer {
         call.end();
       },
     });
+  }
+
+  /** A service's status; NOT_SERVING while a dependency does not answer (only once started). */
+  private async status(service: string): Promise<health.HealthCheckResponse_ServingStatus | undefined> {
+    const dependencies = this.options.dependencies ?? {};
+    const probe = dependencies[service];
+    if (probe) {
+      return (await answers(probe)) ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    }
+    const status = this.statuses.get(service);
+    if (status !== ServingStatus.SERVING) {
+      return status;
+    }
+    const up = await Promise.all(Object.values(dependencies).map(answers));
+    return up.every(Boolean) ? status : ServingStatus.NOT_SERVING;
   }
 
   add<S>(definition: grpc.ServiceDefinition, handlers: AsyncHandlers<S>): this {
@@ -130,7 +187,8 @@ export class GrpcServer {
       ) => {
         const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? newId('request'));
         const started = performance.now();
-        runWithContext({ requestId }, () => {
+        const deadline = Number(call.getDeadline());
+        runWithContext({ requestId, ...(Number.isFinite(deadline) ? { deadline } : {}) }, () => {
           handler(call.request).then(
             (response) => {
               this.metrics.observe(service, method, grpc.status.OK, (performance.now() - started) / 1000);
@@ -250,6 +308,10 @@ export function createGrpcClient<C extends grpc.Client>(
   };
   const client = new Client(address, grpc.credentials.createInsecure(), {
     'grpc.service_config': JSON.stringify(serviceConfig),
+    // grpc-js waits 1 s, then up to 2 min (×1.6, jittered) between reconnects: a restarted
+    // service would stay unreachable for seconds after it listens again. Bounded to 250 ms.
+    'grpc.initial_reconnect_backoff_ms': 100,
+    'grpc.max_reconnect_backoff_ms': 250,
     interceptors: [
       (options, nextCall) =>
         new grpc.InterceptingCall(nextCall(options), {
@@ -291,15 +353,28 @@ export function createGrpcClient<C extends grpc.Client>(
   return wrapped as PromiseClient<C>;
 }
 
-/** Asks a gRPC server whether it is serving (grpc.health.v1 Check on the empty service name). */
-export async function isServing(address: string, token: string, deadlineMs = 1_000): Promise<boolean> {
+/**
+ * Asks a gRPC server (grpc.health.v1 Check) about one of its services, or one of the stores it
+ * depends on (`postgres`); `unreachable` when it does not answer or knows no such name.
+ */
+export async function servingStatus(
+  address: string,
+  token: string,
+  service = '',
+  deadlineMs = 1_500,
+): Promise<'serving' | 'not_serving' | 'unreachable'> {
   const client = createGrpcClient(health.HealthClient, address, token, deadlineMs);
   try {
-    const response = await client.check({ service: '' });
-    return response.status === ServingStatus.SERVING;
+    const response = await client.check({ service });
+    return response.status === ServingStatus.SERVING ? 'serving' : 'not_serving';
   } catch {
-    return false;
+    return 'unreachable';
   } finally {
     client.close();
   }
+}
+
+/** Asks a gRPC server whether it is serving (grpc.health.v1 Check on the empty service name). */
+export async function isServing(address: string, token: string, deadlineMs = 1_500): Promise<boolean> {
+  return (await servingStatus(address, token, '', deadlineMs)) === 'serving';
 }

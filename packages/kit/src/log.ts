@@ -7,6 +7,8 @@ export type { Logger } from 'pino';
 /** What travels with one request or message: HTTP header, gRPC metadata and NATS header. */
 export interface RequestContext {
   requestId: string;
+  /** When the caller stops waiting (epoch ms; a gRPC call's deadline): later work is not asked for. */
+  deadline?: number;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -19,6 +21,11 @@ export function runWithContext<T>(context: RequestContext, fn: () => T): T {
 
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
+}
+
+/** The current caller's deadline (epoch ms), if it set one. */
+export function currentDeadline(): number | undefined {
+  return storage.getStore()?.deadline;
 }
 
 /** Paths that may hold secrets; pino replaces them before a line is written. */

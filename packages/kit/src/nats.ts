@@ -1,5 +1,4 @@
 import {
-  AckPolicy,
   connect,
   headers as natsHeaders,
   type JetStreamClient,
@@ -146,44 +145,4 @@ export async function ensureStream(
 
 function nanos(ms: number): number {
   return ms * 1_000_000;
-}
-
-/**
- * A durable JetStream consumer (at-least-once): each message is handled in its publisher's
- * request context and acknowledged after the handler succeeds; a failed handler's message is
- * redelivered after `retryMs`. The handler must be idempotent. Resolves once consuming started;
- * the returned stop() ends the loop.
- */
-export async function consumeDurable<T>(
-  nc: NatsConnection,
-  stream: StreamSpec,
-  durable: string,
-  codec: EventCodec<T>,
-  handler: (message: T, subject: string) => Promise<void>,
-  log: Logger,
-  retryMs = 2_000,
-): Promise<{ stop(): void }> {
-  const jsm = await nc.jetstreamManager();
-  await jsm.consumers.add(stream.name, {
-    durable_name: durable,
-    ack_policy: AckPolicy.Explicit,
-    ack_wait: 30_000_000_000,
-  });
-  const consumer = await nc.jetstream().consumers.get(stream.name, durable);
-  const messages = await consumer.consume();
-  void (async () => {
-    for await (const msg of messages) {
-      const requestId = msg.headers?.get(REQUEST_ID_HEADER) || newId('request');
-      await runWithContext({ requestId }, async () => {
-        try {
-          await handler(codec.fromJSON(JSON.parse(decoder.decode(msg.data))), msg.subject);
-          msg.ack();
-        } catch (error) {
-          log.error({ err: error, subject: msg.subject }, 'durable event handler failed; will retry');
-          msg.nak(retryMs);
-        }
-      });
-    }
-  })();
-  return { stop: () => void messages.close() };
 }

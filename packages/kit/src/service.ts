@@ -1,5 +1,5 @@
 import { env, serviceEnv } from './config.js';
-import { GrpcServer, type AsyncHandlers } from './grpc.js';
+import { GrpcServer, type AsyncHandlers, type DependencyProbe } from './grpc.js';
 import type { Logger } from './log.js';
 import { addressVariable, DEFAULT_ADDRESSES, splitAddress, type GrpcServiceName } from './topology.js';
 import type { ServiceDefinition } from '@grpc/grpc-js';
@@ -27,9 +27,17 @@ export async function startGrpcService<S>(args: {
   log: Logger;
   definition?: ServiceDefinition;
   handlers?: AsyncHandlers<S>;
+  /** The stores it cannot serve without, by name (health reports each). */
+  dependencies?: Record<string, DependencyProbe>;
 }): Promise<RunningService> {
   const { host, port } = splitAddress(args.address);
-  const server = new GrpcServer({ host, port, token: args.token, log: args.log });
+  const server = new GrpcServer({
+    host,
+    port,
+    token: args.token,
+    log: args.log,
+    ...(args.dependencies ? { dependencies: args.dependencies } : {}),
+  });
   if (args.definition && args.handlers) {
     server.add<S>(args.definition, args.handlers);
   }

@@ -16,12 +16,16 @@ export const SUBJECTS = {
   usageRecorded: 'gw.usage.recorded',
   levelSwitched: (ownerId: bigint | number | string) => `gw.level.switched.${ownerId}`,
   levelSwitchedAll: 'gw.level.switched.*',
+  /** A message a durable consumer set aside (`durable-consumer.ts`), scoped by the consumer's name. */
+  eventDeadLettered: (consumer: string) => `gw.event.deadlettered.${consumer}`,
+  eventDeadLetteredAll: 'gw.event.deadlettered.*',
 } as const;
 
 /** Durable streams. Invalidation subjects stay on core NATS: every replica must see each one. */
 export const STREAMS = {
   usage: { name: 'GW_USAGE', subjects: [SUBJECTS.usageRecorded] },
   audit: { name: 'GW_AUDIT', subjects: [SUBJECTS.auditAll] },
+  deadLetter: { name: 'GW_DEAD_LETTER', subjects: [SUBJECTS.eventDeadLetteredAll] },
 } as const;
 export type StreamSpec = (typeof STREAMS)[keyof typeof STREAMS];
 

@@ -8,3 +8,5 @@ export * from './nats.js';
 export * from './smtp-sink.js';
 export * from './mock-upstream.js';
 export * from './route-ready.js';
+export * from './dead-letters.js';
+export * from './fault-proxy.js';

@@ -44,6 +44,8 @@ runService('accounts', async (log) => {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 1_000,
+    // A command that timed out was answered as failed: never send it again after a reconnect.
+    autoResendUnfulfilledCommands: false,
   });
   signupRedis.on('error', (error: unknown) => log.warn({ err: error }, 'signup redis connection failed'));
   const deps = {
@@ -84,6 +86,7 @@ runService('accounts', async (log) => {
     log,
     definition: pb.AccountsServiceService,
     handlers: accountsHandlers(deps),
+    dependencies: { postgres: () => database.ping() },
   });
 
   return [

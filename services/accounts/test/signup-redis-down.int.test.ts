@@ -90,4 +90,21 @@ describe('self-signup while Redis is down', () => {
       expect(gw.processes.get(name)?.child.exitCode).toBeNull();
     }
   });
+
+  it('leaves nothing behind of a signup answered 503 while Redis was frozen (SIGSTOP)', async () => {
+    const email = fresh('frozen');
+    redisProcess?.kill('SIGSTOP');
+    try {
+      const refused = await gw.request('/x-sign', { method: 'POST', key: null, json: { email } });
+      expect(refused.status).toBe(503);
+    } finally {
+      redisProcess?.kill('SIGCONT');
+    }
+    // Once Redis runs again it executes what was queued on the connection before it froze: the
+    // refused signup must not be stored, so the address is not told to wait for a mail never sent.
+    const again = await gw.request('/x-sign', { method: 'POST', key: null, json: { email } });
+    expect(again.status).toBe(200);
+    const mail = await sink.waitForMessage((m) => addressesOf(m.to).includes(email));
+    expect(verificationOf(mail).code).toMatch(/^\d{6}$/);
+  });
 });

@@ -59,6 +59,7 @@ runService('billing', async (log, metrics) => {
     log,
     definition: billing.BillingServiceService,
     handlers: billingHandlers({ store: new DrizzleUsageReads(database.db) }),
+    dependencies: { postgres: () => database.ping() },
   });
   const consumer = await consumeUsage(nc, {
     batchSize: config.BILLING_BATCH_SIZE,

@@ -45,6 +45,7 @@ runService('config', async (log) => {
     log,
     definition: pb.ConfigServiceService,
     handlers: configHandlers(deps),
+    dependencies: { postgres: () => database.ping() },
   });
 
   return [

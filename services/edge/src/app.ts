@@ -1,4 +1,11 @@
-import { AppError, ErrorCode, HttpObserver, type Logger, type Metrics } from '@gw/kit';
+import {
+  AppError,
+  ErrorCode,
+  HttpObserver,
+  refuseControlCharacters,
+  type Logger,
+  type Metrics,
+} from '@gw/kit';
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import type { EdgeDeps } from './deps.js';
@@ -33,9 +40,13 @@ export function buildApp(
 
   for (const route of ROUTES) {
     const handlers = route.access === 'public' ? [] : [authenticate(deps, route.access)];
-    app[route.method](route.path, nameRoute(route.path), ...handlers, (req, res) =>
-      route.handle(deps, req, res),
-    );
+    app[route.method](route.path, nameRoute(route.path), ...handlers, (req, res) => {
+      // Path parameters, query and body alike: a control character is a 400 naming its field.
+      for (const input of [req.params, req.query, req.body as unknown]) {
+        refuseControlCharacters(input);
+      }
+      return route.handle(deps, req, res);
+    });
   }
 
   app.use(() => {

@@ -64,6 +64,7 @@ runService('keypool', async (log) => {
     log,
     definition: pb.KeypoolServiceService,
     handlers: keypoolHandlers(deps),
+    dependencies: { postgres: () => database.ping() },
   });
 
   return [

@@ -72,6 +72,7 @@ runService('mailer', async (log) => {
     log,
     definition: pb.MailerServiceService,
     handlers: mailerHandlers(deliveries),
+    dependencies: { postgres: () => database.ping() },
   });
 
   return [

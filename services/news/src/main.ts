@@ -24,6 +24,7 @@ runService('news', async (log) => {
     log,
     definition: pb.NewsServiceService,
     handlers: newsHandlers(deps),
+    dependencies: { postgres: () => database.ping() },
   });
 
   return [

@@ -23,6 +23,8 @@ export const METRIC = {
   rateLimiterFallbacks: 'gw_rate_limiter_redis_fallbacks_total',
   /** billing: gauge, usage events the billing consumer has not processed yet. */
   billingConsumerLag: 'gw_billing_consumer_lag',
+  /** every durable consumer: counter {consumer, reason}, messages set aside in GW_DEAD_LETTER. */
+  eventsDeadLettered: 'gw_events_dead_lettered_total',
   /** billing: counter, nano-USD charged to accounts. */
   billingChargedNanoUsd: 'gw_billing_charged_nano_usd_total',
 } as const;

@@ -32,6 +32,7 @@ describe('parsePricingOverride', () => {
         CallPricing: Object.fromEntries(Array.from({ length: n }, (_, i) => [`m${i}`, { Call: 1 }])),
       });
     expect(field(entries(1024))).toBe('accepted');
+    expect(field('{"CallPricing":{"m":{"Call":1000000,"Rates":1000000}}}')).toBe('accepted');
     expect(field(entries(1025))).toBe('PRICING');
     const base = JSON.stringify({ ChatPricing: { x: { InputText: 1 } } });
     const padded = (size: number) => base + ' '.repeat(size - base.length);
@@ -43,6 +44,9 @@ describe('parsePricingOverride', () => {
     ['{"ChatPricing":{"m":{"InputText":-1}}}', 'PRICING.ChatPricing.m.InputText'],
     ['{"ChatPricing":{"m":{"InputText":"1"}}}', 'PRICING.ChatPricing.m.InputText'],
     ['{"ChatPricing":{"m":{"InputText":1e999}}}', 'PRICING.ChatPricing.m.InputText'],
+    ['{"ChatPricing":{"m":{"InputText":1e308}}}', 'PRICING.ChatPricing.m.InputText'],
+    ['{"ChatPricing":{"m":{"Rates":1000000.5}}}', 'PRICING.ChatPricing.m.Rates'],
+    ['{"ImgPricing":{"m":{"Sizes":{"1x1":2e6}}}}', 'PRICING.ImgPricing.m.Sizes.1x1'],
     ['{"ChatPricing":{"m":{"InputText":null}}}', 'PRICING.ChatPricing.m.InputText'],
     ['{"ChatPricing":{"m":{"Sizes":{}}}}', 'PRICING.ChatPricing.m.Sizes'],
     ['{"ImgPricing":{"m":{"Sizes":{"big":1}}}}', 'PRICING.ImgPricing.m.Sizes.big'],

@@ -8,12 +8,15 @@ import {
 
 /**
  * An owner's PRICING text, checked: at most 128 KB of JSON, at most 1024 model entries in all,
- * known sections and fields only, finite non-negative numbers only. Config checks it when the
+ * known sections and fields only, numbers from 0 to PRICING_MAX_PRICE only (a price per unit, per
+ * 1M tokens or per call, and a Rates multiplier alike). Config checks it when the
  * owner saves it; billing reads the stored (already checked) text with the same function. A
  * refusal is a 400 naming the field, e.g. `PRICING.ChatPricing.gpt-4o.InputText`.
  */
 export const PRICING_MAX_BYTES = 128 * 1024;
 export const PRICING_MAX_ENTRIES = 1024;
+/** The largest number PRICING takes: one million USD per unit (docs/pricing.md). */
+export const PRICING_MAX_PRICE = 1_000_000;
 
 const SIZE = /^\d{1,5}x\d{1,5}$/;
 
@@ -28,8 +31,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function price(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    invalid(field, 'must be a finite non-negative number');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > PRICING_MAX_PRICE) {
+    invalid(field, `must be a number from 0 to ${PRICING_MAX_PRICE}`);
   }
   return value;
 }

@@ -1,8 +1,15 @@
 import type { events } from '@gw/proto';
+import { ACCOUNT_BOUNDS } from '../account-bounds.js';
 import { add, count, exact, mul, shift, toNanoHalfUp, ZERO, type Exact } from './exact.js';
 import type { FallbackPrice } from './fallback.js';
 import { findPriceEntry } from './lookup.js';
 import type { ChatPricing, PriceTable, PricingSection } from './sections.js';
+
+/**
+ * The largest charge of one event, nano-USD: the largest movement of money (docs/decisions.md
+ * §14). Billing sets aside an event priced above it rather than store or debit it.
+ */
+export const MAX_EVENT_CHARGE_NANO = BigInt(ACCOUNT_BOUNDS.maxUsd) * 1_000_000_000n;
 
 /** The fields of a `gw.usage.recorded` event that its price depends on. */
 export type PricedUsage = Pick<

@@ -1,3 +1,4 @@
+import { currentDeadline } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import type {
   ClaimOutcome,
@@ -53,6 +54,23 @@ if ARGV[1] == '1' then
 end
 if redis.call('GET', KEYS[1]) == ARGV[2] then redis.call('DEL', KEYS[1]) end
 if redis.call('HGET', KEYS[4], 'tokenHash') == ARGV[3] then redis.call('DEL', KEYS[4]) end
+redis.call('DEL', KEYS[5])
+return 1
+`;
+
+/**
+ * Undoes a reservation the caller was told failed (its command timed out), if it happened: sent
+ * on the same connection right after it, so a frozen Redis that runs the reservation when it
+ * wakes runs this next. Only this reservation's own writes are undone (matched by token hash).
+ */
+const UNDO_RESERVE = `
+if redis.call('HGET', KEYS[4], 'tokenHash') ~= ARGV[3] then return 0 end
+if ARGV[1] == '1' then
+  if tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then redis.call('DECR', KEYS[2]) end
+  if tonumber(redis.call('GET', KEYS[3]) or '0') > 0 then redis.call('DECR', KEYS[3]) end
+end
+if redis.call('GET', KEYS[1]) == ARGV[2] then redis.call('DEL', KEYS[1]) end
+redis.call('DEL', KEYS[4])
 redis.call('DEL', KEYS[5])
 return 1
 `;
@@ -141,8 +159,33 @@ export class RedisSignupStore implements SignupStore {
       COUNTER_TTL_S,
       LAST_TTL_MS,
       PENDING_TTL_MS,
-    ]);
+    ]).catch((error: unknown) => {
+      // The caller hears "unavailable": what reached Redis must not take effect later.
+      this.undoReserve(r, limits);
+      throw error;
+    });
+    const deadline = currentDeadline();
+    if (outcome === 'reserved' && deadline !== undefined && Date.now() >= deadline) {
+      // Redis answered after the caller stopped waiting (it was frozen, say): it was told the
+      // signup failed, so nothing of it stays.
+      this.undoReserve(r, limits);
+      throw signupUnavailable('signup state (Redis) answered after the deadline');
+    }
     return outcome as ReserveOutcome;
+  }
+
+  private undoReserve(r: Reservation, limits: SignupLimits): void {
+    this.redis
+      .eval(
+        UNDO_RESERVE,
+        5,
+        ...this.reservationKeys(r),
+        this.key('token', r.tokenHash),
+        limits.safe ? '1' : '0',
+        String(r.nowMs),
+        r.tokenHash,
+      )
+      .catch(() => undefined);
   }
 
   async releaseCode(r: Reservation, limits: SignupLimits): Promise<void> {

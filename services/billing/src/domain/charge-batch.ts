@@ -1,4 +1,4 @@
-import type { FallbackPrice } from '@gw/kit';
+import { MAX_EVENT_CHARGE_NANO, type FallbackPrice } from '@gw/kit';
 import { priceUsage } from './price.js';
 import type { ChargeDeps, UsageEvent, UsageRecord } from './ports.js';
 
@@ -16,9 +16,40 @@ function eventTime(at: string, now: Date): { at: Date; day: string } {
   return { at: time, day: time.toISOString().slice(0, 10) };
 }
 
+/** Largest token count a usage record's bigint column holds. */
+const MAX_STORED_COUNT = 2n ** 63n - 1n;
+
+/** An event that can never be charged (retrying cannot change its price), and why. */
+export interface Unchargeable {
+  eventId: string;
+  reason: string;
+}
+
+/** The charge of one event, or why it has none: each event is priced on its own. */
+function priceOne(
+  event: UsageEvent,
+  price: () => ReturnType<typeof priceUsage>,
+): ReturnType<typeof priceUsage> | Unchargeable {
+  if ([event.promptTokens, event.completionTokens, event.cachedTokens].some((n) => n > MAX_STORED_COUNT)) {
+    return { eventId: event.eventId, reason: 'a token count is above what a record holds' };
+  }
+  let priced: ReturnType<typeof priceUsage>;
+  try {
+    priced = price();
+  } catch (error) {
+    return { eventId: event.eventId, reason: `cannot be priced: ${String(error)}` };
+  }
+  if (priced.costNano > MAX_EVENT_CHARGE_NANO) {
+    return { eventId: event.eventId, reason: `cost ${priced.costNano} nano-USD is above the largest charge` };
+  }
+  return priced;
+}
+
 /**
  * Charges one batch of usage events, in the order that makes a crash at any point harmless:
- *   1. price each event (its owner's merged table, its account's Rates and Factor);
+ *   1. price each event (its owner's merged table, its account's Rates and Factor); an event that
+ *      cannot be priced, or costs more than the largest charge, is answered as unchargeable and
+ *      the others go on;
  *   2. one billing transaction stores the records not stored yet and adds only those to the
  *      rollups, answering every event's STORED cost (a redelivered event keeps the cost it was
  *      first recorded with, even if prices changed since);
@@ -30,22 +61,30 @@ function eventTime(at: string, now: Date): { at: Date; day: string } {
 export async function chargeBatch(
   deps: ChargeDeps,
   input: { events: readonly UsageEvent[]; fallback: FallbackPrice; now: Date },
-): Promise<void> {
+): Promise<Unchargeable[]> {
   const unique = [...new Map(input.events.map((event) => [event.eventId, event])).values()];
   if (unique.length === 0) {
-    return;
+    return [];
   }
   const owners = [...new Set(unique.map((event) => event.ownerId))];
   const tables = new Map(
     await Promise.all(owners.map(async (id) => [id, await deps.prices.tableFor(id)] as const)),
   );
   const multipliers = await deps.rates.multipliers([...new Set(unique.map((event) => event.accountId))]);
-  const records = unique.map((event): UsageRecord => {
+  const unchargeable: Unchargeable[] = [];
+  const records: UsageRecord[] = [];
+  for (const event of unique) {
     const table = tables.get(event.ownerId);
     if (!table) {
       throw new Error(`no price table loaded for owner ${event.ownerId}`);
     }
-    const price = priceUsage(event, table, multipliers.get(event.accountId) ?? NEUTRAL, input.fallback);
+    const price = priceOne(event, () =>
+      priceUsage(event, table, multipliers.get(event.accountId) ?? NEUTRAL, input.fallback),
+    );
+    if ('reason' in price) {
+      unchargeable.push(price);
+      continue;
+    }
     const model = billedModel(event);
     if (price.fallback) {
       deps.log.warn(
@@ -53,7 +92,7 @@ export async function chargeBatch(
         'model priced nowhere: charged at GW_FALLBACK_PRICE',
       );
     }
-    return {
+    records.push({
       eventId: event.eventId,
       accountId: event.accountId,
       ownerId: event.ownerId,
@@ -66,8 +105,8 @@ export async function chargeBatch(
       fallbackPrice: price.fallback,
       partial: event.partial,
       estimated: event.estimated,
-    };
-  });
+    });
+  }
   const charges = await deps.store.recordBatch(records);
   const results = await deps.ledger.debitBatch(charges);
   const costs = new Map(charges.map((charge) => [charge.eventId, charge.costNano]));
@@ -82,4 +121,5 @@ export async function chargeBatch(
     }
   }
   deps.metrics.charged(charged);
+  return unchargeable;
 }

@@ -2,7 +2,7 @@ import { AppError, ErrorCode, errorBody } from '@gw/kit';
 import type { Route } from '../route.js';
 import { healthyResponse, unhealthyResponse } from './schemas.js';
 
-/** GET /healthz: 200 once every process serves; 503 naming the ones that do not. */
+/** GET /healthz: 200 once every process serves; 503 naming the ones that do not, and the store each misses. */
 export const getHealthz: Route = {
   method: 'get',
   path: '/healthz',
@@ -19,11 +19,8 @@ export const getHealthz: Route = {
       res.json({ status: 'ok', services: report.services });
       return;
     }
-    const failing = Object.entries(report.services)
-      .filter(([, state]) => state !== 'serving')
-      .map(([name]) => name);
     res.status(503).json({
-      ...errorBody(new AppError(ErrorCode.Unavailable, `not serving: ${failing.join(', ')}`)),
+      ...errorBody(new AppError(ErrorCode.Unavailable, `not serving: ${report.down.join(', ')}`)),
       services: report.services,
     });
   },
