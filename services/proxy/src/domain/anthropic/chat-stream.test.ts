@@ -84,9 +84,7 @@ describe('MessagesToChatStream', () => {
 
 describe('chatAnswerTranslator', () => {
   it('translates SSE bytes split anywhere, event by event', () => {
-    const text = EVENTS.map(
-      (event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
-    ).join('');
+    const text = EVENTS.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
     const translator = chatAnswerTranslator('sse', { model: 'm', created: 0, includeUsage: false });
     const bytes = Buffer.from(text);
     let out = '';
