@@ -1,5 +1,6 @@
 /**
- * The closed catalogue of OpenAI-style endpoints the gateway forwards: stateless inference only.
+ * The closed catalogue of endpoints the gateway forwards, OpenAI-style and Anthropic's Messages
+ * API (docs/api.md): stateless inference only.
  * Anything else under /v1 is 404 and never reaches an upstream. Stored-object endpoints (files,
  * batches, uploads, fine-tuning, assistants, threads, vector stores, stored responses and
  * completions) are left out on purpose: the owner's keys are shared by every tenant, so whatever
@@ -40,7 +41,15 @@ export interface AiEndpoint {
    * price table (docs/pricing.md), not asked of an upstream.
    */
   answeredByEdge?: true;
+  /**
+   * Anthropic's Messages API: its clients get errors in Anthropic's shape (http-errors.ts), and it
+   * is served only by `anthropic` keys.
+   */
+  dialect?: 'anthropic';
 }
+
+/** The error shape a client of a path expects: OpenAI's, or Anthropic's on the Messages API. */
+export type ErrorDialect = 'openai' | 'anthropic';
 
 export const AI_ENDPOINTS: readonly AiEndpoint[] = [
   { method: 'POST', path: '/v1/chat/completions', body: 'json', model: 'json', metering: 'tokens' },
@@ -73,6 +82,23 @@ export const AI_ENDPOINTS: readonly AiEndpoint[] = [
   },
   { method: 'POST', path: '/v1/moderations', body: 'json', model: 'json', metering: 'tokens' },
   { method: 'POST', path: '/v1/rerank', body: 'json', model: 'json', metering: 'tokens' },
+  {
+    method: 'POST',
+    path: '/v1/messages',
+    body: 'json',
+    model: 'json',
+    metering: 'tokens',
+    dialect: 'anthropic',
+  },
+  // Counting tokens is free upstream, and so here: limited as a call, never charged.
+  {
+    method: 'POST',
+    path: '/v1/messages/count_tokens',
+    body: 'json',
+    model: 'json',
+    metering: 'none',
+    dialect: 'anthropic',
+  },
   { method: 'GET', path: '/v1/realtime', body: 'none', model: 'query', metering: 'tokens', websocket: true },
   {
     method: 'GET',
@@ -125,6 +151,19 @@ export function findAiEndpoint(method: string, rawPath: string, websocket = fals
   const path = canonicalAiPath(rawPath);
   const endpoint = path === undefined ? undefined : byRoute.get(`${method.toUpperCase()} ${path}`);
   return endpoint && (endpoint.websocket === true) === websocket ? endpoint : undefined;
+}
+
+const ANTHROPIC_PATHS = AI_ENDPOINTS.filter((e) => e.dialect === 'anthropic').map((e) => e.path);
+
+/**
+ * The error shape for a request path (raw, as the client sent it): Anthropic's on and under the
+ * Messages API's paths (an unknown `/v1/messages/…` too), OpenAI's everywhere else.
+ */
+export function errorDialectOf(rawPath: string): ErrorDialect {
+  const path = canonicalAiPath(rawPath.split('?')[0] ?? '/');
+  return path !== undefined && ANTHROPIC_PATHS.some((p) => path === p || path.startsWith(`${p}/`))
+    ? 'anthropic'
+    : 'openai';
 }
 
 /** Whether an allowlist (RESOURCES, Resources: catalogue paths) lets a call to this endpoint through. */

@@ -1,6 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from './errors.js';
-import { clientErrorOf, errorBody, realtimeErrorEvent, toHttp } from './http-errors.js';
+import { clientErrorOf, errorBody, realtimeErrorEvent, sendHttpError, toHttp } from './http-errors.js';
 
 const expected: Record<ErrorCode, [status: number, type: string]> = {
   invalid_request: [400, 'invalid_request_error'],
@@ -50,5 +51,55 @@ describe('clientErrorOf', () => {
     expect(clientErrorOf(Object.assign(new Error('boom'), { status: 500 }))).toBeUndefined();
     expect(clientErrorOf(new Error('boom'))).toBeUndefined();
     expect(clientErrorOf('text')).toBeUndefined();
+  });
+});
+
+describe('sendHttpError', () => {
+  /** The parts of a ServerResponse the writer uses, recording what it wrote. */
+  function answerTo(url: string, originalUrl?: string) {
+    const sent = { status: 0, body: undefined as unknown };
+    const res = {
+      headersSent: false,
+      req: { url, originalUrl },
+      writeHead(status: number) {
+        sent.status = status;
+        return this;
+      },
+      end(text: string) {
+        sent.body = JSON.parse(text);
+      },
+    };
+    return { res: res as unknown as ServerResponse, sent };
+  }
+
+  it('answers in the spec shape on OpenAI-style paths', () => {
+    const { res, sent } = answerTo('/v1/chat/completions');
+    sendHttpError(res, new AppError(ErrorCode.RateLimited, 'slow down'));
+    expect(sent).toEqual({
+      status: 429,
+      body: { error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limited' } },
+    });
+  });
+
+  it.each([
+    ['/v1/messages', ErrorCode.ModelNotAllowed, 403, 'permission_error'],
+    ['/v1/messages?beta=true', ErrorCode.Unauthenticated, 401, 'authentication_error'],
+    ['/v1//messages/count_tokens', ErrorCode.RateLimited, 429, 'rate_limit_error'],
+    ['/v1/messages/batches', ErrorCode.NotFound, 404, 'not_found_error'],
+    ['/v1/messages', ErrorCode.PayloadTooLarge, 413, 'request_too_large'],
+    ['/v1/messages', ErrorCode.QuotaExceeded, 429, 'rate_limit_error'],
+  ])('answers %s in Anthropic’s shape (%s → %i %s)', (url, code, status, type) => {
+    const { res, sent } = answerTo(url);
+    sendHttpError(res, new AppError(code, 'refused'));
+    expect(sent).toEqual({ status, body: { type: 'error', error: { type, message: 'refused' } } });
+  });
+
+  it('reads the path before routing when Express rewrote the url', () => {
+    const { res, sent } = answerTo('/', '/v1/messages');
+    sendHttpError(res, new AppError(ErrorCode.Unauthenticated, 'invalid API key'));
+    expect(sent.body).toEqual({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'invalid API key' },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { errorDialectOf, type ErrorDialect } from './ai-endpoints.js';
 import { AppError, ErrorCode } from './errors.js';
 
 /**
@@ -74,6 +75,37 @@ export function errorBody(error: AppError): ErrorBody {
   return { error: { message: error.message, type: toHttp(error.code).type, code: error.code } };
 }
 
+/** Anthropic's error body, which its SDKs and agents read: `{ type: "error", error: { type, message } }`. */
+export interface AnthropicErrorBody {
+  type: 'error';
+  error: { type: string; message: string };
+}
+
+/** Anthropic's names for the types OpenAI's shape has and Anthropic's lacks. */
+const ANTHROPIC_TYPES: Readonly<Record<string, string>> = { insufficient_quota: 'rate_limit_error' };
+
+export function anthropicErrorBody(error: AppError): AnthropicErrorBody {
+  const { status, type } = toHttp(error.code);
+  return {
+    type: 'error',
+    error: {
+      type: status === 413 ? 'request_too_large' : (ANTHROPIC_TYPES[type] ?? type),
+      message: error.message,
+    },
+  };
+}
+
+/** The body in the client's dialect (the status is the same in both). */
+export function errorBodyIn(dialect: ErrorDialect, error: AppError): ErrorBody | AnthropicErrorBody {
+  return dialect === 'anthropic' ? anthropicErrorBody(error) : errorBody(error);
+}
+
+/** The path a response answers (Express keeps the one before routing in `originalUrl`). */
+function requestPathOf(res: ServerResponse): string {
+  const req = res.req as (ServerResponse['req'] & { originalUrl?: string }) | undefined;
+  return req?.originalUrl ?? req?.url ?? '/';
+}
+
 /**
  * Headers that go with an error: a 503 tells the client when to come back (in a second, or when
  * the error says so in `details.retryAfterSeconds`); `details.headers` adds its own (a 429's
@@ -95,15 +127,17 @@ function errorHeaders(error: AppError): Record<string, string> {
 }
 
 /**
- * Answers an HTTP request with the error. When the answer has already started, the only honest
- * signal left is to cut the connection.
+ * Answers an HTTP request with the error, in the shape its path's clients read (Anthropic's on
+ * the Messages API, the spec's everywhere else). When the answer has already started, the only
+ * honest signal left is to cut the connection.
  */
 export function sendHttpError(res: ServerResponse, error: AppError): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(toHttp(error.code).status, errorHeaders(error)).end(JSON.stringify(errorBody(error)));
+  const body = errorBodyIn(errorDialectOf(requestPathOf(res)), error);
+  res.writeHead(toHttp(error.code).status, errorHeaders(error)).end(JSON.stringify(body));
 }
 
 /** Refuses a WebSocket upgrade with a plain HTTP answer in the same shape, then closes. */

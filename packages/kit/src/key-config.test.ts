@@ -52,8 +52,16 @@ describe('readKeyConfig', () => {
     });
   });
 
+  it('reads anthropic, which has no other field', () => {
+    expect(readKeyConfig({ provider_type: 'anthropic' })).toEqual({
+      ok: true,
+      config: { providerType: { $case: 'anthropic', value: {} } },
+    });
+  });
+
   it.each([
     [[1, 2], 'Config'],
+    [{ provider_type: 'anthropic', base_url: 'https://a.example.com' }, 'Config.base_url'],
     ['cloud_a', 'Config'],
     [{ provider_type: 'cloud_z' }, 'Config.provider_type'],
     [{ provider_type: 7 }, 'Config.provider_type'],
@@ -74,6 +82,7 @@ describe('readKeyConfig', () => {
 describe('keyConfigObject', () => {
   it.each([
     {},
+    { provider_type: 'anthropic' },
     { provider_type: 'cloud_a' },
     { provider_type: 'cloud_a', model_mapping: {} },
     {

@@ -5,13 +5,14 @@ import type { keypool } from '@gw/proto';
  * proxies read) and the contract's `gw.keypool.v1.KeyConfig`:
  * - `standard` (`provider_type` omitted or "standard"): no other field;
  * - `cloud_a`: `model_mapping` (pattern → deployment name) and `api_versions`, both optional;
- * - `cloud_b`: `base_url`, `project_id`, `client_email`, `private_key`.
+ * - `cloud_b`: `base_url`, `project_id`, `client_email`, `private_key`;
+ * - `anthropic`: no other field (the Provider is Anthropic's API base, e.g. https://api.anthropic.com).
  * Reading refuses what the contract cannot carry (a wrong type, an unknown field), naming the
  * field; the values themselves (patterns, URLs, the PEM key) are the keypool's to check.
  */
 export type KeyConfig = keypool.KeyConfig;
 
-export const PROVIDER_TYPES = ['standard', 'cloud_a', 'cloud_b'] as const;
+export const PROVIDER_TYPES = ['standard', 'cloud_a', 'cloud_b', 'anthropic'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 export const API_VERSION_KEYS = ['chat', 'embeddings', 'responses', 'audio', 'images'] as const;
 const CLOUD_B_FIELDS = ['base_url', 'project_id', 'client_email', 'private_key'] as const;
@@ -56,6 +57,12 @@ export function readKeyConfig(raw: unknown): KeyConfigRead {
       return readCloudA(raw);
     case 'cloud_b':
       return readCloudB(raw);
+    case 'anthropic': {
+      const extra = unknownField(raw, ['provider_type']);
+      return extra
+        ? fail(extra, 'is not a field of the anthropic provider type')
+        : { ok: true, config: { providerType: { $case: 'anthropic', value: {} } } };
+    }
   }
 }
 
@@ -152,5 +159,7 @@ export function keyConfigObject(config: KeyConfig): Record<string, unknown> {
         client_email: type.value.clientEmail,
         private_key: type.value.privateKey,
       };
+    case 'anthropic':
+      return { provider_type: 'anthropic' };
   }
 }

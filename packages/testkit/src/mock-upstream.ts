@@ -2,13 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { anthropicError, answerMessages } from './mock-anthropic.js';
 import { answerCall } from './mock-answers.js';
 import { parseMultipart, parseObject } from './mock-bodies.js';
 import { serveRealtimeSession } from './mock-realtime.js';
 
 /**
- * A local OpenAI-style upstream for tests (node:http): chat completions (JSON and SSE),
- * completions, embeddings and models. What it does is chosen per key (the Bearer secret).
+ * A local upstream for tests (node:http), OpenAI-style (chat completions as JSON and SSE,
+ * completions, embeddings, models, …) and Anthropic's Messages API (`x-api-key`: messages as JSON
+ * and SSE events, count_tokens, errors in Anthropic's shape). What it does is chosen per key (the
+ * Bearer secret, `api-key` or `x-api-key`).
  */
 export interface Behaviour {
   /** Answer with this status and an error body instead of serving. */
@@ -33,6 +36,13 @@ export interface Behaviour {
   errorBody?: unknown;
   /** Realtime: on `response.create`, send this many bytes of audio deltas, honouring back-pressure. */
   floodBytes?: number;
+  /** Messages API: the usage reported (over the mock's defaults). */
+  anthropicUsage?: Partial<{
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+  }>;
 }
 
 export interface Recorded {
@@ -44,6 +54,8 @@ export interface Recorded {
   /** The query string, with its `?` (or ''). */
   search: string;
   headers: IncomingMessage['headers'];
+  /** Messages API: the `anthropic-version` received (undefined when none came). */
+  anthropicVersion?: string;
   body: Record<string, unknown>;
   at: number;
   /** When the last byte was written (undefined while running or when cut). */
@@ -167,11 +179,15 @@ export class MockUpstream {
     }
     const text = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://mock');
-    // Bearer for standard and cloud_b (an access token), the api-key header for cloud_a.
+    // Bearer for standard and cloud_b (an access token), the api-key header for cloud_a, x-api-key
+    // for anthropic.
     const apiKey = req.headers['api-key'];
+    const anthropicKey = req.headers['x-api-key'];
+    const anthropic = typeof anthropicKey === 'string';
     const key =
       /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ??
-      (typeof apiKey === 'string' ? apiKey : '');
+      (typeof apiKey === 'string' ? apiKey : anthropic ? anthropicKey : '');
+    const version = req.headers['anthropic-version'];
     const type = req.headers['content-type'] ?? '';
     const form = type.includes('x-www-form-urlencoded');
     const multipart = type.toLowerCase().startsWith('multipart/form-data');
@@ -182,6 +198,7 @@ export class MockUpstream {
       rawPath: req.url ?? '',
       search: url.search,
       headers: req.headers,
+      anthropicVersion: typeof version === 'string' ? version : undefined,
       body: !text
         ? {}
         : multipart
@@ -214,9 +231,16 @@ export class MockUpstream {
       }
       res.writeHead(behaviour.status, headers).end(
         JSON.stringify(
-          behaviour.errorBody ?? {
-            error: { message: `mock ${behaviour.status}`, type: 'mock', code: String(behaviour.status) },
-          },
+          behaviour.errorBody ??
+            (anthropic
+              ? anthropicError(behaviour.status)
+              : {
+                  error: {
+                    message: `mock ${behaviour.status}`,
+                    type: 'mock',
+                    code: String(behaviour.status),
+                  },
+                }),
         ),
       );
       return;
@@ -240,6 +264,10 @@ export class MockUpstream {
       /\/endpoints\/openapi(\/.*)$/.exec(record.path)?.[1];
     const path = served ? `/v1${served}` : record.path;
     const model = typeof record.body.model === 'string' ? record.body.model : 'mock-model';
+    if (anthropic && (path === '/v1/messages' || path === '/v1/messages/count_tokens')) {
+      await answerMessages(res, { path, model, key, body: record.body }, behaviour);
+      return;
+    }
     await answerCall(res, { path, model, key, body: record.body }, behaviour);
   }
 }

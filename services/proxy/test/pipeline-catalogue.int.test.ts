@@ -17,7 +17,15 @@ describe('the call pipeline over the whole catalogue, WebSocket entries included
       form.set('file', new Blob([Buffer.alloc(64, 1)]), 'a.bin');
       return { body: form };
     }
-    return json({ model: 'm', input: 'hello', prompt: 'hello', messages: [], query: 'q', documents: ['d'] });
+    return json({
+      model: 'm',
+      input: 'hello',
+      prompt: 'hello',
+      messages: [],
+      query: 'q',
+      documents: ['d'],
+      max_tokens: 8,
+    });
   };
 
   /** Calls the endpoint the way its transport does; answers the status (101: a session opened). */
@@ -37,14 +45,18 @@ describe('the call pipeline over the whole catalogue, WebSocket entries included
       caller,
       ...(endpoint.method === 'GET' ? {} : sample(endpoint.path)),
     });
-    const body = (await response.json().catch(() => ({}))) as { error?: { code: string } };
+    // Anthropic's error shape (the Messages API) names only the type.
+    const body = (await response.json().catch(() => ({}))) as { error?: { code?: string; type: string } };
     return {
       status: response.status,
-      code: body.error?.code,
+      code: body.error?.code ?? body.error?.type,
       retryAfter: response.headers.get('retry-after') ?? undefined,
     };
   };
   const served = (status: number) => (status === 101 || status === 200 ? 'served' : status);
+  /** The pool for an endpoint: the Messages API is served by anthropic keys only. */
+  const useKeysFor = (endpoint: AiEndpoint, secret: string) =>
+    proxy.useKeys([{ secret, type: endpoint.dialect === 'anthropic' ? 'anthropic' : 'standard' }]);
   const naming = AI_ENDPOINTS.filter((endpoint) => endpoint.model !== 'none');
 
   it('walks WebSocket entries too', () => {
@@ -52,8 +64,8 @@ describe('the call pipeline over the whole catalogue, WebSocket entries included
   });
 
   it('refuses every endpoint that Resources leave out, on both transports, before upstream', async () => {
-    proxy.useKeys([{ secret: 'catalogue-resources' }]);
     for (const endpoint of AI_ENDPOINTS) {
+      useKeysFor(endpoint, 'catalogue-resources');
       const other = AI_ENDPOINTS.find((e) => e.path !== endpoint.path && !e.alwaysAllowed)?.path ?? '';
       const refused = await callEndpoint(endpoint, { resources: other });
       expect({ path: endpoint.path, status: served(refused.status) }).toEqual({
@@ -69,13 +81,13 @@ describe('the call pipeline over the whole catalogue, WebSocket entries included
   });
 
   it('holds every endpoint that names a model to AllowModels and AllowLevels, on both transports', async () => {
-    proxy.useKeys([{ secret: 'catalogue-allowlists' }]);
     for (const endpoint of naming) {
+      useKeysFor(endpoint, 'catalogue-allowlists');
       const model = await callEndpoint(endpoint, { allowModels: 'someone-else*' });
       expect({ path: endpoint.path, status: model.status, code: model.code }).toEqual({
         path: endpoint.path,
         status: 403,
-        code: 'model_not_allowed',
+        code: endpoint.dialect === 'anthropic' ? 'permission_error' : 'model_not_allowed',
       });
       const level = await callEndpoint(endpoint, { allowLevels: '7' });
       expect({ path: endpoint.path, status: level.status }).toEqual({ path: endpoint.path, status: 403 });
@@ -83,8 +95,8 @@ describe('the call pipeline over the whole catalogue, WebSocket entries included
   });
 
   it('counts every call in its rate-limit windows and refuses the one over, with Retry-After, on both transports', async () => {
-    proxy.useKeys([{ secret: 'catalogue-limits' }]);
     for (const [i, endpoint] of naming.entries()) {
+      useKeysFor(endpoint, 'catalogue-limits');
       const caller = { accountId: String(100 + i), limits: { rpm: 1 } };
       expect({ path: endpoint.path, status: served((await callEndpoint(endpoint, caller)).status) }).toEqual({
         path: endpoint.path,

@@ -20,7 +20,12 @@ export interface RelayGateway {
   /** An upstream secret no other test uses, named for its test. */
   secret: (name: string) => string;
   /** Adds a provider key through POST /x-keys (deleted after the test); answers its id. */
-  addKey: (level: number, secretKey: string, provider?: string) => Promise<number>;
+  addKey: (
+    level: number,
+    secretKey: string,
+    provider?: string,
+    config?: Record<string, unknown>,
+  ) => Promise<number>;
   /** PUT /x-config with these values. */
   configure: (values: Record<string, string>) => Promise<void>;
   /** One Level with the given keys; `model` is routed there. */
@@ -47,10 +52,15 @@ export function useRelayGateway(): RelayGateway {
   const relay = {
     usage: [] as events.UsageRecorded[],
     secret: (name: string) => `${name}-${randomBytes(12).toString('hex')}`,
-    async addKey(level: number, secretKey: string, provider = relay.mock.url): Promise<number> {
+    async addKey(
+      level: number,
+      secretKey: string,
+      provider = relay.mock.url,
+      config?: Record<string, unknown>,
+    ): Promise<number> {
       const response = await relay.gw.request('/x-keys', {
         method: 'POST',
-        json: { SecretKey: secretKey, Level: level, Provider: provider },
+        json: { SecretKey: secretKey, Level: level, Provider: provider, ...(config && { Config: config }) },
       });
       expect(response.status, await response.clone().text()).toBe(200);
       const id = ((await response.json()) as { Key: { ID: number } }).Key.ID;

@@ -42,6 +42,8 @@ export interface DefaultModel {
 
 const OPENAI = 'https://platform.openai.com/docs/pricing';
 const ANTHROPIC = 'https://docs.anthropic.com/en/docs/about-claude/pricing';
+/** Anthropic's pricing page at its current address, where the 2026 models are listed. */
+const ANTHROPIC_2026 = 'https://platform.claude.com/docs/en/about-claude/pricing';
 const GOOGLE = 'https://ai.google.dev/gemini-api/docs/pricing';
 const READ = '2025-11';
 
@@ -72,6 +74,20 @@ function claude(id: string, maxOutput: number, prices: ChatPricing): DefaultMode
     source: ANTHROPIC,
     read: READ,
     ChatPricing: prices,
+  };
+}
+
+/**
+ * Anthropic's 2026 models (1M-token window, 128K output, per each model's overview page), priced
+ * from the current pricing page; the same cache rules, except where the page gives its own
+ * cache-hit price (Fable 5.1).
+ */
+function claude2026(id: string, prices: ChatPricing): DefaultModel {
+  return {
+    ...claude(id, 128_000, prices),
+    context_window: 1_000_000,
+    source: ANTHROPIC_2026,
+    read: '2026-11',
   };
 }
 
@@ -199,6 +215,14 @@ export const DEFAULT_MODELS: readonly DefaultModel[] = [
   claude('claude-opus-4', 32_000, { InputText: 15, CacheWrite: 18.75, CachedText: 1.5, OutputText: 75 }),
   claude('claude-opus-4-1', 32_000, { InputText: 15, CacheWrite: 18.75, CachedText: 1.5, OutputText: 75 }),
   claude('claude-opus-4-5', 64_000, { InputText: 5, CacheWrite: 6.25, CachedText: 0.5, OutputText: 25 }),
+  // Without their own entries these would be priced by prefix as claude-opus-4 (3 × the price).
+  claude2026('claude-opus-4-6', { InputText: 5, CacheWrite: 6.25, CachedText: 0.5, OutputText: 25 }),
+  claude2026('claude-opus-4-7', { InputText: 5, CacheWrite: 6.25, CachedText: 0.5, OutputText: 25 }),
+  claude2026('claude-opus-4-8', { InputText: 5, CacheWrite: 6.25, CachedText: 0.5, OutputText: 25 }),
+  claude2026('claude-opus-5', { InputText: 5, CacheWrite: 6.25, CachedText: 0.5, OutputText: 25 }),
+  claude2026('claude-sonnet-4-6', { InputText: 3, CacheWrite: 3.75, CachedText: 0.3, OutputText: 15 }),
+  claude2026('claude-fable-5', { InputText: 10, CacheWrite: 12.5, CachedText: 1, OutputText: 50 }),
+  claude2026('claude-fable-5-1', { InputText: 10, CacheWrite: 12.5, CachedText: 0.25, OutputText: 50 }),
 
   // Google (prompts up to 128k tokens for 1.5, 200k for 2.5 pro).
   gemini('gemini-1.5-flash', 1_048_576, 8_192, { InputText: 0.075, CachedText: 0.01875, OutputText: 0.3 }),

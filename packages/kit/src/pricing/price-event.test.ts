@@ -74,6 +74,13 @@ describe('priceEvent on the default prices', () => {
       8_550_000n,
       'claude-3-5-sonnet',
     ],
+    // 1000 text × 5 + 100 out × 25: its own entry, not claude-opus-4's by prefix (15 and 75)
+    [
+      'a 2026 Claude model at its own price',
+      { modelServed: 'claude-opus-4-6', promptTokens: 1000, completionTokens: 100 },
+      7_500_000n,
+      'claude-opus-4-6',
+    ],
     [
       'embeddings',
       { modelServed: 'text-embedding-3-small', path: '/v1/embeddings', promptTokens: 1234 },

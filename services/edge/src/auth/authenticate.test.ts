@@ -51,6 +51,27 @@ describe('resolveCaller', () => {
     },
   );
 
+  it('takes the key from x-api-key on AI calls only, and never beside an Authorization header', async () => {
+    const viaApiKey = (
+      d: ReturnType<typeof deps>,
+      apiKey: string | string[],
+      use: Use,
+      authorization?: string,
+    ) => resolveCaller(d, { authorization, apiKey, client: CLIENT }, 'user', use);
+    expect((await viaApiKey(deps(), KEY, 'ai')).id).toBe(7n);
+    await expect(viaApiKey(deps(), KEY, 'read')).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(viaApiKey(deps(), KEY, 'write')).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(viaApiKey(deps(), [KEY, KEY], 'ai')).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(viaApiKey(deps(), `${KEY} x`, 'ai')).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(viaApiKey(deps(), KEY, 'ai', 'Basic abc')).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
+    await expect(viaApiKey(deps(), 'sk-gw-unknown', 'ai')).rejects.toMatchObject({
+      code: 'unauthenticated',
+      message: 'invalid API key',
+    });
+  });
+
   it('holds a key to AllowIPs (CIDRs, IPv6, IPv4-mapped) and refuses every other address', async () => {
     const d = deps({ allowIps: '198.51.100.0/24, 2001:db8::/32' });
     expect((await call(d, `Bearer ${KEY}`, 'read', '198.51.100.20')).id).toBe(7n);

@@ -22,6 +22,26 @@ export interface AuthDeps {
 
 /** RFC 9110: the scheme name is case-insensitive; the key is printable ASCII. */
 const BEARER = /^Bearer ([\x21-\x7e]{1,256})$/i;
+/** The key alone, as Anthropic's older SDKs, curl-style tools and agents send it in `x-api-key`. */
+const BARE_KEY = /^[\x21-\x7e]{1,256}$/;
+
+/** The credentials a request carries: its Authorization header and, for AI calls, `x-api-key`. */
+export interface Credentials {
+  authorization: string | undefined;
+  apiKey?: string | string[] | undefined;
+}
+
+/**
+ * The gateway key of a request: `Authorization: Bearer <key>`, or, when there is no
+ * Authorization header, `x-api-key: <key>` (given once).
+ */
+function keyOf(credentials: Credentials): string | undefined {
+  if (credentials.authorization !== undefined) {
+    return BEARER.exec(credentials.authorization)?.[1];
+  }
+  const { apiKey } = credentials;
+  return typeof apiKey === 'string' && BARE_KEY.test(apiKey) ? apiKey : undefined;
+}
 
 /** AllowIPs lists arrive with every cached account: each distinct one is parsed once. */
 const allowIpLists = new CompiledOnce((text) => AddressList.parse(text));
@@ -91,19 +111,20 @@ function assertActive(account: accounts.Account, use: Use): void {
 }
 
 /**
- * The one check behind every authenticated request, HTTP or WebSocket: Bearer key → account
+ * The one check behind every authenticated request, HTTP or WebSocket: the key (Bearer, or
+ * `x-api-key` on AI calls) → account
  * from the cache (unknown keys remembered briefly); 401 for a missing or unknown key, 429 for an
- * address that keeps failing (never for a key that has authenticated), 403 for an address outside AllowIPs, a disabled or suspended
- * account (except to read) or a role miss. A backing outage surfaces as `unavailable` (503),
+ * address that keeps failing (never for a key that has authenticated), 403 for an address outside
+ * AllowIPs, a disabled or suspended account (except to read) or a role miss. A backing outage surfaces as `unavailable` (503),
  * never as 401.
  */
 export async function resolveCaller(
   deps: AuthDeps,
-  request: { authorization: string | undefined; client: string },
+  request: Credentials & { client: string },
   access: Exclude<Access, 'public'>,
   use: Use,
 ): Promise<accounts.Account> {
-  const key = BEARER.exec(request.authorization ?? '')?.[1];
+  const key = keyOf(use === 'ai' ? request : { authorization: request.authorization ?? '' });
   const keyHash = key === undefined ? undefined : hashApiKey(key);
   const wait = deps.failedAuth.waitFor(request.client, keyHash);
   if (wait > 0) {
@@ -116,7 +137,11 @@ export async function resolveCaller(
     deps.failedAuth.note(request.client);
     throw new AppError(
       ErrorCode.Unauthenticated,
-      keyHash ? 'invalid API key' : 'missing or malformed Authorization: Bearer <API_KEY>',
+      keyHash
+        ? 'invalid API key'
+        : use === 'ai'
+          ? 'missing or malformed Authorization: Bearer <API_KEY> (or x-api-key: <API_KEY>)'
+          : 'missing or malformed Authorization: Bearer <API_KEY>',
     );
   }
   assertAllowedAddress(account, request.client);
@@ -141,7 +166,11 @@ export function authenticate(deps: AuthDeps, access: Exclude<Access, 'public'>, 
   return async (req, res, next) => {
     res.locals.caller = await resolveCaller(
       deps,
-      { authorization: req.get('authorization'), client: clientOf(req, deps.trustedProxies) },
+      {
+        authorization: req.get('authorization'),
+        apiKey: req.headers['x-api-key'],
+        client: clientOf(req, deps.trustedProxies),
+      },
       access,
       use ?? useOf(req),
     );

@@ -128,6 +128,7 @@ export function aiForwarding(
         const locals = (res as unknown as { locals: { caller: accounts.Account; requestId?: string } })
           .locals;
         proxyReq.removeHeader('authorization');
+        proxyReq.removeHeader('x-api-key');
         proxyReq.setHeader(INTERNAL_TOKEN_HEADER, deps.config.GW_INTERNAL_TOKEN);
         proxyReq.setHeader(
           CALLER_HEADER,
@@ -183,7 +184,11 @@ export function aiForwarding(
       // 1 authenticate · 2 admission
       const account = await resolveCaller(
         deps,
-        { authorization: req.headers.authorization, client: clientOf(req, deps.trustedProxies) },
+        {
+          authorization: req.headers.authorization,
+          apiKey: req.headers['x-api-key'],
+          client: clientOf(req, deps.trustedProxies),
+        },
         'user',
         'ai',
       );
@@ -191,6 +196,7 @@ export function aiForwarding(
       assertMayCallAi(account, deps.config.USER_API_BALANCE, new Date());
       // 3 forward
       delete req.headers.authorization;
+      delete req.headers['x-api-key'];
       req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;
       req.headers[CALLER_HEADER] = encodeCaller(callerIdentity(account, deps.config.USER_API_BALANCE));
       // Node hands 'upgrade' listeners a net.Socket typed as Duplex.

@@ -29,6 +29,13 @@ describe('checkProviderConfig', () => {
     });
   });
 
+  it('accepts anthropic, stored as its provider type alone', () => {
+    expect(checkProviderConfig(config({ provider_type: 'anthropic' }))).toEqual({
+      ok: true,
+      config: { providerType: 'anthropic', visible: { provider_type: 'anthropic' }, sensitive: {}, urls: [] },
+    });
+  });
+
   it('accepts cloud_a with a mapping and api versions, stored as the Config object', () => {
     const result = checkProviderConfig(
       config({

@@ -16,6 +16,7 @@ import type { keypool } from '@gw/proto';
  *   default; at most 1024, each pattern once and with at most 8 `*`) and optional `api_versions`.
  * - `cloud_b`: `base_url` (http(s), same URL policy as Provider), `project_id`, `client_email`,
  *   `private_key` (PEM); SecretKey is a 51-character placeholder.
+ * - `anthropic`: no field; the Provider is Anthropic's API base and SecretKey its API key.
  * `private_key` is the sensitive field: it is split off and stored encrypted.
  */
 export const CLOUD_B_SECRET_LENGTH = 51;
@@ -58,6 +59,16 @@ export function checkProviderConfig(config: KeyConfig): ConfigCheck {
       return checkCloudA(type.value);
     case 'cloudB':
       return checkCloudB(type.value);
+    case 'anthropic':
+      return {
+        ok: true,
+        config: {
+          providerType: 'anthropic',
+          visible: { provider_type: 'anthropic' },
+          sensitive: {},
+          urls: [],
+        },
+      };
   }
 }
 

@@ -1,4 +1,9 @@
 import { JSONParser } from '@streamparser/json';
+import {
+  AnthropicStreamUsage,
+  anthropicEventText,
+  isAnthropicStreamEvent,
+} from './anthropic/stream-usage.js';
 import { chunkText, isUsageOnlyChunk, parseJson, SseSplitter } from './sse.js';
 import { emptyUsage, readUsage, type Usage } from './usage.js';
 
@@ -31,6 +36,7 @@ const JSON_PATHS = [
   '$.choices.*.text',
   '$.text',
   '$.output.*.content.*.text',
+  '$.content.*.text',
 ];
 
 /**
@@ -51,6 +57,7 @@ export class AnswerMeter {
   private bufferedSize = 0;
   private scanner: JSONParser | undefined;
   private scanFailed = false;
+  private readonly anthropic = new AnthropicStreamUsage();
 
   constructor(
     private readonly kind: AnswerKind,
@@ -105,7 +112,13 @@ export class AnswerMeter {
 
   private sseEvent(raw: string, data: string): string {
     const value = parseJson(data);
-    if (value !== undefined) {
+    if (isAnthropicStreamEvent(value)) {
+      const final = this.anthropic.take(value);
+      if (final) {
+        readUsage(final, this.usage);
+      }
+      this.keepText(anthropicEventText(value));
+    } else if (value !== undefined) {
       if ((value as { usage?: unknown }).usage || (value as { response?: unknown }).response) {
         readUsage(value, this.usage);
         this.keepIds((value as { response?: unknown }).response);
@@ -171,7 +184,7 @@ export class AnswerMeter {
 
   /** The text fields of a JSON answer parsed whole (the same ones the scanner keeps). */
   private keepJsonText(body: unknown): void {
-    const root = (body ?? {}) as { choices?: unknown; text?: unknown; output?: unknown };
+    const root = (body ?? {}) as { choices?: unknown; text?: unknown; output?: unknown; content?: unknown };
     this.keepText(chunkText({ choices: root.choices }));
     if (Array.isArray(root.choices)) {
       for (const choice of root.choices as Array<{ message?: { content?: unknown } }>) {
@@ -182,6 +195,14 @@ export class AnswerMeter {
     }
     if (typeof root.text === 'string') {
       this.keepText(root.text);
+    }
+    // Anthropic's Messages answer: text blocks.
+    if (Array.isArray(root.content)) {
+      for (const block of root.content as Array<{ text?: unknown }>) {
+        if (typeof block.text === 'string') {
+          this.keepText(block.text);
+        }
+      }
     }
     if (Array.isArray(root.output)) {
       for (const item of root.output as Array<{ content?: unknown }>) {

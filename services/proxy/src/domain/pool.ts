@@ -3,7 +3,12 @@ import { modelLimitTableOf, type Limits } from './limits.js';
 
 /** An owner's key pool and routing configuration as the proxy holds it in memory. */
 
-export const ProviderType = { Standard: 'standard', CloudA: 'cloud_a', CloudB: 'cloud_b' } as const;
+export const ProviderType = {
+  Standard: 'standard',
+  CloudA: 'cloud_a',
+  CloudB: 'cloud_b',
+  Anthropic: 'anthropic',
+} as const;
 export type ProviderType = (typeof ProviderType)[keyof typeof ProviderType];
 
 export interface PoolKey {
@@ -102,7 +107,9 @@ export function ownerPool(snapshot: Omit<OwnerPool, 'routing'>): OwnerPool {
 
 export function providerTypeOf(config: Record<string, unknown>): ProviderType {
   const value = config.provider_type;
-  return value === ProviderType.CloudA || value === ProviderType.CloudB ? value : ProviderType.Standard;
+  return value === ProviderType.CloudA || value === ProviderType.CloudB || value === ProviderType.Anthropic
+    ? value
+    : ProviderType.Standard;
 }
 
 /** Parses a key's Config JSON; anything that is not an object counts as empty. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { poolKey, type PoolKey } from './pool.js';
 import {
+  DEFAULT_ANTHROPIC_VERSION,
   forwardableRequestHeaders,
   forwardableResponseHeaders,
   standardTarget,
@@ -52,8 +53,12 @@ describe('forwardableRequestHeaders', () => {
       'user-agent': 'OpenAI/JS 5',
       'x-stainless-lang': 'js',
       'openai-beta': 'realtime=v1',
+      'anthropic-version': '2023-06-01',
+      'anthropic-beta': 'prompt-caching-2024-07-31',
     });
     expect(out).toEqual({
+      'anthropic-version': '2023-06-01',
+      'anthropic-beta': 'prompt-caching-2024-07-31',
       accept: 'application/json',
       'user-agent': 'OpenAI/JS 5',
       'x-stainless-lang': 'js',
@@ -133,5 +138,32 @@ describe('cloud_b targets', () => {
     );
     expect(target.needsAccessToken).toBe(true);
     expect(target.headers).toEqual({});
+  });
+});
+
+describe('anthropic targets', () => {
+  const defaults = {
+    cloudAApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' },
+  };
+  const anthropic = poolKey({
+    ...key('https://api.anthropic.com/'),
+    type: 'anthropic',
+    config: { provider_type: 'anthropic' },
+  });
+
+  it("sends the key in x-api-key with the client's anthropic-version", () => {
+    const target = upstreamTarget(anthropic, '/v1/messages', '', 'claude-sonnet-4-5', defaults, {
+      'anthropic-version': '2026-10-21',
+    });
+    expect(target.url.href).toBe('https://api.anthropic.com/v1/messages');
+    expect(target.headers).toEqual({ 'x-api-key': 'sk-up', 'anthropic-version': '2026-10-21' });
+  });
+
+  it('sends the documented default anthropic-version when the client names none', () => {
+    expect(upstreamTarget(anthropic, '/v1/messages/count_tokens', '', 'c', defaults).headers).toEqual({
+      'x-api-key': 'sk-up',
+      'anthropic-version': DEFAULT_ANTHROPIC_VERSION,
+    });
+    expect(DEFAULT_ANTHROPIC_VERSION).toBe('2023-06-01');
   });
 });

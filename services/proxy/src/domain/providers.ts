@@ -37,15 +37,27 @@ export function apiKindOf(path: string): ApiKind {
   return 'chat';
 }
 
-/** One target for any provider type. */
+/**
+ * The `anthropic-version` sent to an anthropic key when the client names none (a translated
+ * call, or a native client that leaves it out): the version every Messages API release accepts.
+ */
+export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
+
+/**
+ * One target for any provider type. `clientHeaders` are the forwardable headers of the call
+ * (forwardableRequestHeaders): an anthropic key takes the client's `anthropic-version` from them.
+ */
 export function upstreamTarget(
   key: PoolKey,
   path: string,
   search: string,
   model: string,
   defaults: ProviderDefaults,
+  clientHeaders: Readonly<Record<string, string>> = {},
 ): UpstreamTarget {
   switch (key.type) {
+    case ProviderType.Anthropic:
+      return anthropicTarget(key, path, search, clientHeaders['anthropic-version']);
     case ProviderType.Standard:
       return standardTarget(key, path, search);
     case ProviderType.CloudA:
@@ -96,6 +108,23 @@ export function cloudBTarget(key: PoolKey, path: string, search: string): Upstre
   return { url: new URL(`${base}${rest}${search}`), headers: {}, needsAccessToken: true };
 }
 
+/**
+ * anthropic (Messages API): `<Provider><path>` like standard, the secret in `x-api-key`, and the
+ * client's `anthropic-version` or the default (`anthropic-beta` goes on with the client headers).
+ */
+export function anthropicTarget(
+  key: PoolKey,
+  path: string,
+  search: string,
+  clientVersion: string | undefined,
+): UpstreamTarget {
+  const { url } = standardTarget(key, path, search);
+  return {
+    url,
+    headers: { 'x-api-key': key.secret, 'anthropic-version': clientVersion ?? DEFAULT_ANTHROPIC_VERSION },
+  };
+}
+
 export function standardTarget(key: PoolKey, path: string, search: string): UpstreamTarget {
   const base = key.provider.replace(/\/+$/, '');
   const suffix = /\/v1$/.test(base) && path.startsWith('/v1/') ? path.slice(3) : path;
@@ -103,12 +132,18 @@ export function standardTarget(key: PoolKey, path: string, search: string): Upst
 }
 
 /**
- * Request headers that go upstream, by allowlist: what describes the body and the client, and the
- * opt-in to beta APIs. Never credentials (the key is the pool's), cookies, hop-by-hop headers,
+ * Request headers that go upstream, by allowlist: what describes the body and the client, the
+ * opt-in to beta APIs (OpenAI's and Anthropic's) and Anthropic's API version. Never credentials (the key is the pool's), cookies, hop-by-hop headers,
  * anything internal, or `OpenAI-Organization` / `OpenAI-Project` (a tenant must not choose which
  * organisation of the owner's key pays).
  */
-const REQUEST_HEADERS = new Set(['accept', 'user-agent', 'openai-beta']);
+const REQUEST_HEADERS = new Set([
+  'accept',
+  'user-agent',
+  'openai-beta',
+  'anthropic-beta',
+  'anthropic-version',
+]);
 
 export function forwardableRequestHeaders(
   headers: Record<string, string | string[] | undefined>,
@@ -137,6 +172,7 @@ const RESPONSE_HEADERS = new Set([
   'openai-processing-ms',
   'openai-version',
   'x-request-id',
+  'request-id',
 ]);
 
 export function forwardableResponseHeaders(

@@ -156,11 +156,11 @@ export interface RelayedAnswer {
   seen: { text: string; overflowChars: number };
 }
 
-/** The text of the request a prompt estimate counts: messages, prompt, input, or a form's prompt. */
+/** The text of the request a prompt estimate counts: system, messages, prompt, input, or a form's prompt. */
 function requestText(request: ParsedRequest): string {
   if (request.json) {
-    const { messages, prompt, input, instructions, query, documents } = request.json;
-    const parts = [messages, prompt, input, instructions, query, documents].filter(
+    const { system, messages, prompt, input, instructions, query, documents } = request.json;
+    const parts = [system, messages, prompt, input, instructions, query, documents].filter(
       (part) => part !== undefined,
     );
     return parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join('\n');

@@ -50,8 +50,11 @@ export type Attempt<Answer> =
   | { kind: 'answered' }
   /** The client left before upstream answered: nobody is blamed, nothing else is tried. */
   | { kind: 'client_left' }
-  /** The transport cannot use this kind of key: the next one is tried, nothing is counted. */
-  | { kind: 'skipped' };
+  /**
+   * The transport or the endpoint cannot use this kind of key: the next one is tried, nothing is
+   * counted. The reason is the refusal when no key can serve the call.
+   */
+  | { kind: 'skipped'; reason?: string };
 
 /**
  * The port through which the pipeline calls upstream: one adapter per transport (HTTP, WebSocket),

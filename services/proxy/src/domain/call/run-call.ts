@@ -11,7 +11,8 @@ import { releaseSpend } from './reserve-spend.js';
  * a failure counts against the key that failed (its sleep ladder, its Level's switch-over); the
  * key that serves is marked healthy and its answer relayed and metered, one usage event per
  * exchange. When no key serves, the call is taken back from its windows and the refusal says why:
- * all rate limited (429), the model known to none (404), or nothing answered (503).
+ * no key of a kind that serves the endpoint (404 with the reason), all rate limited (429), the
+ * model known to none (404), or nothing answered (503).
  */
 export async function runCall<Answer>(
   deps: CallDeps,
@@ -32,6 +33,7 @@ async function tryKeys<Answer>(
 ): Promise<void> {
   const failedHere = new Set<string>();
   const failures: FailureClass[] = [];
+  let skipReason: string | undefined;
   for (const step of call.plan.steps) {
     for (const key of step.keys) {
       if (upstream.clientGone()) {
@@ -46,6 +48,7 @@ async function tryKeys<Answer>(
       const attempt = await upstream.attempt(served);
       switch (attempt.kind) {
         case 'skipped':
+          skipReason ??= attempt.reason;
           continue;
         case 'answered':
         case 'client_left':
@@ -92,10 +95,17 @@ async function tryKeys<Answer>(
   }
   // No upstream served it: the call is not counted in its windows (one rule for every transport).
   void deps.limiter.refund(call.windows, call.admittedAt);
-  throw exhausted(call, failures);
+  throw exhausted(call, failures, skipReason);
 }
 
-function exhausted(call: AdmittedCall, failures: readonly FailureClass[]): AppError {
+function exhausted(call: AdmittedCall, failures: readonly FailureClass[], skipReason?: string): AppError {
+  if (failures.length === 0 && skipReason !== undefined) {
+    // No key of the route can serve this endpoint at all (the Messages API on OpenAI-style keys).
+    return new AppError(
+      ErrorCode.NotFound,
+      `model ${call.plan.modelMapped} cannot be served here: ${skipReason}`,
+    );
+  }
   if (failures.length > 0 && failures.every((failure) => failure === FailureClass.RateLimit)) {
     return new AppError(ErrorCode.RateLimited, 'every upstream key is rate limited; try again later');
   }

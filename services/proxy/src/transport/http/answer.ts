@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@gw/kit';
-import { AnswerMeter, answerKind } from '../../domain/answer-meter.js';
+import { AnswerMeter, answerKind, type AnswerKind } from '../../domain/answer-meter.js';
+import type { AnswerTranslator } from '../../domain/anthropic/chat-answer.js';
 import { forwardableResponseHeaders } from '../../domain/providers.js';
 import type { RelayedAnswer } from '../../domain/usage.js';
 
@@ -46,6 +47,8 @@ export interface AnswerOptions {
   usageGraceMs: number;
   /** Hide the usage-only chunk we asked for on the client's behalf. */
   hideUsageChunk: boolean;
+  /** Rewrites the answer for the client (a translated call); metering reads upstream's bytes. */
+  translate?: (kind: AnswerKind) => AnswerTranslator;
   log: Logger;
 }
 
@@ -80,7 +83,10 @@ export function relayAnswer(
   res: ServerResponse,
   client: ClientState,
 ): Promise<RelayedAnswer> {
-  const meter = new AnswerMeter(answerKind(upstream.headers['content-type']), options.hideUsageChunk);
+  const kind = answerKind(upstream.headers['content-type']);
+  const meter = new AnswerMeter(kind, options.hideUsageChunk);
+  const translator = options.translate?.(kind);
+  const forClient = (data: Buffer | string) => (translator ? translator.push(data) : data);
   let completed = false;
 
   if (!client.isGone()) {
@@ -122,14 +128,15 @@ export function relayAnswer(
 
     upstream.on('data', (chunk: Buffer) => {
       armIdle();
-      write(meter.push(chunk));
+      write(forClient(meter.push(chunk)));
       if (client.isGone() && meter.usage.reported && answerKind(upstream.headers['content-type']) === 'sse') {
         abortUpstream();
       }
     });
     upstream.on('end', () => {
       completed = true;
-      write(meter.end());
+      write(forClient(meter.end()));
+      write(translator?.end() ?? '');
       if (!client.isGone()) {
         res.end();
       }

@@ -1,17 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { UPSTREAM_KEY_HEADER, UPSTREAM_LEVEL_HEADER } from '@gw/kit';
+import { AppError, UPSTREAM_KEY_HEADER, UPSTREAM_LEVEL_HEADER } from '@gw/kit';
 import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import type { AdmittedCall, ServedBy, UpstreamCall } from '../../domain/call/call.js';
 import { classifyStatus, FailureClass, parseRetryAfter } from '../../domain/key-health.js';
 import { forwardableRequestHeaders, upstreamTarget } from '../../domain/providers.js';
 import { upstreamBody } from '../../domain/request.js';
+import { chatAnswerTranslator, chatErrorBody } from '../../domain/anthropic/chat-answer.js';
+import { servingOf } from '../../domain/anthropic/serving.js';
+import { toMessagesRequest } from '../../domain/anthropic/to-messages.js';
 import { observeUpstream } from '../upstream/metrics.js';
 import { ClientState, readErrorBody, relayAnswer, relayError } from './answer.js';
 
 interface HttpAnswer {
   response: IncomingMessage;
   abort(): void;
+  /** Served as an Anthropic Messages call for a chat/completions client: translated back. */
+  translated: boolean;
 }
 
 /**
@@ -33,6 +38,22 @@ export function httpUpstreamCall(
     : deps.config.PROXY_ANSWER_TIMEOUT_MS;
   const policy = upstreamPolicy(deps, call.pool);
 
+  /**
+   * The Messages request for a chat/completions call. What cannot be translated is the client's
+   * mistake: refused with 400, and the call taken back from its windows like any refusal.
+   */
+  const messagesBody = (model: string) => {
+    try {
+      const body = toMessagesRequest(call.request.json ?? {}, model);
+      return { body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' };
+    } catch (error) {
+      if (error instanceof AppError) {
+        void deps.limiter.refund(call.windows, call.admittedAt);
+      }
+      throw error;
+    }
+  };
+
   const nameUpstream = ({ key, step }: ServedBy) => {
     // For the edge's access line (it removes both headers before the client sees the answer).
     res.setHeader(UPSTREAM_KEY_HEADER, key.id);
@@ -44,7 +65,12 @@ export function httpUpstreamCall(
 
     async attempt(served) {
       const { key, step } = served;
-      const target = upstreamTarget(key, call.endpoint.path, '', step.model, deps.providers.defaults);
+      const serving = servingOf(call.endpoint, key);
+      if (serving.kind === 'unservable') {
+        return { kind: 'skipped', reason: serving.reason };
+      }
+      const translated = serving.kind === 'translated';
+      const target = upstreamTarget(key, serving.path, '', step.model, deps.providers.defaults, extraHeaders);
       if (target.needsAccessToken) {
         try {
           target.headers.authorization = `Bearer ${await deps.providers.accessToken(key)}`;
@@ -52,12 +78,14 @@ export function httpUpstreamCall(
           return { kind: 'failed', failure: FailureClass.Auth, error };
         }
       }
+      const { body, contentType: bodyType } = translated
+        ? messagesBody(step.model)
+        : upstreamBody(call.request, step.model, contentType);
       const cancel = new AbortController();
       let grace: NodeJS.Timeout | undefined;
       const stopWatching = client.whenGone(() => {
         grace = setTimeout(() => cancel.abort(), deps.config.PROXY_USAGE_GRACE_MS);
       });
-      const { body, contentType: bodyType } = upstreamBody(call.request, step.model, contentType);
       const sentAt = performance.now();
       const attempt = await deps.upstream.send(
         {
@@ -82,7 +110,7 @@ export function httpUpstreamCall(
       if (status < 400) {
         observeUpstream(key.id, step.level, 'ok', sentAt);
         nameUpstream(served);
-        return { kind: 'served', answer: attempt };
+        return { kind: 'served', answer: { ...attempt, translated } };
       }
       const errorBody = await readErrorBody(attempt.response);
       const outcome = classifyStatus(status, errorBody.toString('utf8'));
@@ -98,17 +126,25 @@ export function httpUpstreamCall(
       // The client's own mistake: relayed, never anyone's failure.
       if (!client.isGone()) {
         nameUpstream(served);
-        relayError(res, attempt.response, errorBody);
+        relayError(res, attempt.response, translated ? chatErrorBody(errorBody, status) : errorBody);
       }
       return { kind: 'answered' };
     },
 
-    async serve(answer, _served, meter) {
+    async serve(answer, served, meter) {
       const relayed = await relayAnswer(
         {
           idleMs: deps.config.PROXY_STREAM_IDLE_MS,
           usageGraceMs: deps.config.PROXY_USAGE_GRACE_MS,
-          hideUsageChunk: call.request.injectUsage,
+          hideUsageChunk: call.request.injectUsage && !answer.translated,
+          translate: answer.translated
+            ? (kind) =>
+                chatAnswerTranslator(kind, {
+                  model: served.step.model,
+                  created: Math.floor(Date.now() / 1000),
+                  includeUsage: call.request.stream && !call.request.injectUsage,
+                })
+            : undefined,
           log: call.log,
         },
         answer.response,

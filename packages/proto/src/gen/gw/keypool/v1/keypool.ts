@@ -58,7 +58,17 @@ export interface ProviderKey {
  * has no fields.
  */
 export interface KeyConfig {
-  providerType?: { $case: "cloudA"; value: CloudAConfig } | { $case: "cloudB"; value: CloudBConfig } | undefined;
+  providerType?: { $case: "cloudA"; value: CloudAConfig } | { $case: "cloudB"; value: CloudBConfig } | {
+    $case: "anthropic";
+    value: AnthropicConfig;
+  } | undefined;
+}
+
+/**
+ * Anthropic's Messages API: the Provider is its API base, the secret goes in `x-api-key`.
+ * No fields yet.
+ */
+export interface AnthropicConfig {
 }
 
 export interface CloudAConfig {
@@ -570,6 +580,9 @@ export const KeyConfig: MessageFns<KeyConfig> = {
       case "cloudB":
         CloudBConfig.encode(message.providerType.value, writer.uint32(18).fork()).join();
         break;
+      case "anthropic":
+        AnthropicConfig.encode(message.providerType.value, writer.uint32(26).fork()).join();
+        break;
     }
     return writer;
   },
@@ -603,6 +616,14 @@ export const KeyConfig: MessageFns<KeyConfig> = {
             message.providerType = { $case: "cloudB", value: CloudBConfig.decode(reader, reader.uint32()) };
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.providerType = { $case: "anthropic", value: AnthropicConfig.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -625,6 +646,8 @@ export const KeyConfig: MessageFns<KeyConfig> = {
         ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloudB) }
         : isSet(object.cloud_b)
         ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloud_b) }
+        : isSet(object.anthropic)
+        ? { $case: "anthropic", value: AnthropicConfig.fromJSON(object.anthropic) }
         : undefined,
     };
   },
@@ -635,6 +658,8 @@ export const KeyConfig: MessageFns<KeyConfig> = {
       obj.cloudA = CloudAConfig.toJSON(message.providerType.value);
     } else if (message.providerType?.$case === "cloudB") {
       obj.cloudB = CloudBConfig.toJSON(message.providerType.value);
+    } else if (message.providerType?.$case === "anthropic") {
+      obj.anthropic = AnthropicConfig.toJSON(message.providerType.value);
     }
     return obj;
   },
@@ -657,7 +682,65 @@ export const KeyConfig: MessageFns<KeyConfig> = {
         }
         break;
       }
+      case "anthropic": {
+        if (object.providerType?.value !== undefined && object.providerType?.value !== null) {
+          message.providerType = { $case: "anthropic", value: AnthropicConfig.fromPartial(object.providerType.value) };
+        }
+        break;
+      }
     }
+    return message;
+  },
+};
+
+function createBaseAnthropicConfig(): AnthropicConfig {
+  return {};
+}
+
+export const AnthropicConfig: MessageFns<AnthropicConfig> = {
+  encode(_: AnthropicConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnthropicConfig {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnthropicConfig();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AnthropicConfig {
+    return {};
+  },
+
+  toJSON(_: AnthropicConfig): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnthropicConfig>, I>>(base?: I): AnthropicConfig {
+    return AnthropicConfig.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnthropicConfig>, I>>(_: I): AnthropicConfig {
+    const message = createBaseAnthropicConfig();
     return message;
   },
 };
