@@ -9,6 +9,12 @@ export interface EventKind {
 }
 
 /**
+ * A message a consumer set aside: the original payload, kept as it was (it may be what could not
+ * be decoded); its reason travels in the `Gw-Dead-*` headers.
+ */
+const asSetAside: EventCodec<unknown> = { toJSON: (message) => message, fromJSON: (object) => object };
+
+/**
  * Every subject of packages/kit/src/subjects.ts with its events.proto message (docs/events.md
  * describes each). A subject added there without a row here is printed raw, and fails
  * catalog.test.ts.
@@ -20,6 +26,7 @@ export const EVENT_KINDS: readonly EventKind[] = [
   { pattern: SUBJECTS.auditAll, type: 'AuditRecorded', codec: events.AuditRecorded },
   { pattern: SUBJECTS.usageRecorded, type: 'UsageRecorded', codec: events.UsageRecorded },
   { pattern: SUBJECTS.levelSwitchedAll, type: 'LevelSwitched', codec: events.LevelSwitched },
+  { pattern: SUBJECTS.eventDeadLetteredAll, type: 'DeadLettered', codec: asSetAside },
 ] as EventKind[];
 
 /** NATS subject matching: `*` is one token, `>` the rest (one token at least). */
