@@ -3,8 +3,8 @@
 // 1 settle the environment (ports, data dir, secrets) · 2 make sure Redis and NATS answer,
 // starting local servers when installed · 3 spawn the gRPC services and proxy, wait for their
 // ports · 4 spawn edge, print its URL (and a root key created by this start) once /healthz
-// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in; if any child dies on its own, stop
-// the rest and exit non-zero.
+// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in, and last the Redis and NATS this
+// start started itself; if any child dies on its own, stop the rest and exit non-zero.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +13,6 @@ import { fileURLToPath } from 'node:url';
 import {
   addressVariable,
   ALL_SERVICES,
-  GRPC_SERVICES,
-  localPorts,
-  metricsAddressVariable,
-  parsePortBase,
   splitAddress,
   type ServiceName,
 } from '../packages/kit/src/topology.js';
@@ -24,6 +20,7 @@ import { recordSettings, releaseLock, takeLock } from '../packages/kit/src/local
 import { ensureNats, ensureRedis, MissingDependencyError, type LocalServer } from './lib/local-deps.js';
 import { canConnect, dialHost, waitForHttp200, waitForPort } from './lib/net.js';
 import { linePrefix, spawnPrefixed, stopAll, type ExitInfo, type ManagedProcess } from './lib/processes.js';
+import { launchPorts } from './lib/ports.js';
 import { persistentSecret } from './lib/secrets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,18 +39,13 @@ function describeExit(exit: ExitInfo): string {
 
 // 1 environment ------------------------------------------------------------------------------
 const source = process.env;
-// GW_PORT_BASE moves every port at once (topology.ts); a variable of its own still wins.
-const portBase = parsePortBase(source.GW_PORT_BASE);
-if (portBase instanceof Error) {
-  say(portBase.message);
+// GW_PORT_BASE moves every port at once; a variable of its own still wins.
+const launchAt = launchPorts(source);
+if (launchAt instanceof Error) {
+  say(launchAt.message);
   process.exit(1);
 }
-const ports = localPorts(portBase);
-const port = source.PORT ?? String(ports.edge);
-if (!/^\d{1,5}$/.test(port)) {
-  say(`PORT must be a port number, got "${port}"`);
-  process.exit(1);
-}
+const { port, redisUrl, natsUrl, addresses, metricsAddress } = launchAt;
 const dataDir = resolve(source.GW_DATA_DIR ?? join(root, '.data'));
 mkdirSync(dataDir, { recursive: true });
 // The data folder belongs to one launcher: `npx gw` refuses to change it while this lock is held.
@@ -65,14 +57,6 @@ if (holder) {
   process.exit(1);
 }
 process.on('exit', () => releaseLock(dataDir));
-const redisUrl = source.REDIS_URL ?? ports.redisUrl;
-const natsUrl = source.NATS_URL ?? ports.natsUrl;
-const addresses = Object.fromEntries(
-  ([...GRPC_SERVICES, 'proxy'] as const).map((name) => {
-    const variable = addressVariable(name);
-    return [variable, source[variable] ?? ports.addresses[name]];
-  }),
-);
 
 const childEnv: NodeJS.ProcessEnv = {
   ...source,
@@ -178,7 +162,7 @@ function launch(name: ServiceName): ManagedProcess {
     // Each process its own metrics address (docs/operations.md), away from every listen address.
     env: {
       ...childEnv,
-      METRICS_ADDR: source[metricsAddressVariable(name)] ?? `127.0.0.1:${ports.metrics[name]}`,
+      METRICS_ADDR: metricsAddress(name),
     },
     prefix: linePrefix(name, width),
     onLine: (line) => {
