@@ -201,8 +201,8 @@ describe('tenants: GW_TENANCY=multi', () => {
     await createUser(gw, { parentKey: two.owner.key, name: shared, credit: 2 });
     await expectError(
       await createRaw(one.owner.key, {}, shared),
-      400,
-      'invalid_request',
+      409,
+      'conflict',
       'Name is already taken',
     );
     const posted = await gw.request(`/x-news/${encodeURIComponent(one.owner.dna)}`, {
