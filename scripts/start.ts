@@ -3,8 +3,8 @@
 // 1 settle the environment (ports, data dir, secrets) · 2 make sure Redis and NATS answer,
 // starting local servers when installed · 3 spawn the gRPC services and proxy, wait for their
 // ports · 4 spawn edge, print its URL (and a root key created by this start) once /healthz
-// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in; if any child dies on its own, stop
-// the rest and exit non-zero.
+// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in, and last the Redis and NATS this
+// start started itself; if any child dies on its own, stop the rest and exit non-zero.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,15 +13,14 @@ import { fileURLToPath } from 'node:url';
 import {
   addressVariable,
   ALL_SERVICES,
-  DEFAULT_ADDRESSES,
-  LOCAL_METRICS_PORTS,
-  metricsAddressVariable,
   splitAddress,
   type ServiceName,
 } from '../packages/kit/src/topology.js';
-import { ensureNats, ensureRedis, MissingDependencyError } from './lib/local-deps.js';
+import { recordSettings, releaseLock, takeLock } from '../packages/kit/src/local-gateway.js';
+import { ensureNats, ensureRedis, MissingDependencyError, type LocalServer } from './lib/local-deps.js';
 import { canConnect, dialHost, waitForHttp200, waitForPort } from './lib/net.js';
 import { linePrefix, spawnPrefixed, stopAll, type ExitInfo, type ManagedProcess } from './lib/processes.js';
+import { launchPorts } from './lib/ports.js';
 import { persistentSecret } from './lib/secrets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,15 +39,24 @@ function describeExit(exit: ExitInfo): string {
 
 // 1 environment ------------------------------------------------------------------------------
 const source = process.env;
-const port = source.PORT ?? '8080';
-if (!/^\d{1,5}$/.test(port)) {
-  say(`PORT must be a port number, got "${port}"`);
+// GW_PORT_BASE moves every port at once; a variable of its own still wins.
+const launchAt = launchPorts(source);
+if (launchAt instanceof Error) {
+  say(launchAt.message);
   process.exit(1);
 }
+const { port, redisUrl, natsUrl, addresses, metricsAddress } = launchAt;
 const dataDir = resolve(source.GW_DATA_DIR ?? join(root, '.data'));
 mkdirSync(dataDir, { recursive: true });
-const redisUrl = source.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const natsUrl = source.NATS_URL ?? 'nats://127.0.0.1:4222';
+// The data folder belongs to one launcher: `npx gw` refuses to change it while this lock is held.
+const holder = takeLock(dataDir);
+if (holder) {
+  say(
+    `another npm start (pid ${holder.pid}) runs on ${dataDir}: stop it first, or give this one its own GW_DATA_DIR`,
+  );
+  process.exit(1);
+}
+process.on('exit', () => releaseLock(dataDir));
 
 const childEnv: NodeJS.ProcessEnv = {
   ...source,
@@ -58,6 +66,7 @@ const childEnv: NodeJS.ProcessEnv = {
   GW_DATA_DIR: dataDir,
   REDIS_URL: redisUrl,
   NATS_URL: natsUrl,
+  ...addresses,
   // Kept under the data dir so restarts (and a service started by hand) use the same values.
   GW_INTERNAL_TOKEN: source.GW_INTERNAL_TOKEN ?? persistentSecret(join(dataDir, 'internal.token')),
   GW_SECRET_KEY: source.GW_SECRET_KEY ?? persistentSecret(join(dataDir, 'secret.key')),
@@ -85,11 +94,13 @@ function listenOf(name: ServiceName): { host: string; port: number; variable: st
     return { host: '127.0.0.1', port: Number(port), variable: 'PORT' };
   }
   const variable = addressVariable(name);
-  return { ...splitAddress(childEnv[variable] ?? DEFAULT_ADDRESSES[name]), variable };
+  return { ...splitAddress(addresses[variable] ?? ''), variable };
 }
 
 // 5 lifecycle --------------------------------------------------------------------------------
 const processes: ManagedProcess[] = [];
+/** Redis and NATS when this launcher started them: it stops them last, and only them. */
+const ownServers: ManagedProcess[] = [];
 const stopped = new AbortController();
 let stopping = false;
 /** A function, not the variable, so that checks after an await are not narrowed away. */
@@ -113,6 +124,10 @@ async function shutdown(exitCode: number): Promise<void> {
   for (const wave of [...waves, rest]) {
     killed.push(...(await stopAll(wave, STOP_TIMEOUT_MS)));
   }
+  if (ownServers.some((p) => !p.done)) {
+    say(`stopping what this start started: ${ownServers.map((p) => p.name).join(', ')}`);
+    killed.push(...(await stopAll(ownServers, STOP_TIMEOUT_MS)));
+  }
   if (killed.length > 0) {
     say(`killed after ${STOP_TIMEOUT_MS / 1000}s: ${killed.join(', ')}`);
   }
@@ -125,6 +140,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       say(`${signal} again: killing every service now`);
       for (const p of processes) {
         p.child.kill('SIGKILL');
+      }
+      // Redis saves its snapshot on SIGTERM; both servers stop on it quickly.
+      for (const p of ownServers) {
+        p.child.kill('SIGTERM');
       }
       process.exit(1);
     }
@@ -143,7 +162,7 @@ function launch(name: ServiceName): ManagedProcess {
     // Each process its own metrics address (docs/operations.md), away from every listen address.
     env: {
       ...childEnv,
-      METRICS_ADDR: source[metricsAddressVariable(name)] ?? `127.0.0.1:${LOCAL_METRICS_PORTS[name]}`,
+      METRICS_ADDR: metricsAddress(name),
     },
     prefix: linePrefix(name, width),
     onLine: (line) => {
@@ -160,6 +179,21 @@ function launch(name: ServiceName): ManagedProcess {
   return managed;
 }
 
+/** Watches a server this start started; describes the server's state for the start line. */
+function adopt(server: LocalServer): string {
+  if (server.state === 'running') {
+    return 'already running';
+  }
+  ownServers.push(server.process);
+  void server.process.exited.then(async (exit) => {
+    if (!stopping) {
+      say(`${server.process.name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
+      await shutdown(1);
+    }
+  });
+  return 'started here (stopped with the gateway)';
+}
+
 async function main(): Promise<void> {
   const services = selectedServices();
   for (const name of services) {
@@ -172,24 +206,35 @@ async function main(): Promise<void> {
   // 2 backing servers
   try {
     const log = (line: string) => say(line);
-    const redis = await ensureRedis(redisUrl, { log });
-    const nats = await ensureNats(natsUrl, dataDir, { log });
+    const redis = adopt(await ensureRedis(redisUrl, dataDir, { log }));
+    const nats = adopt(await ensureNats(natsUrl, dataDir, { log }));
     say(`Redis ${redis} (${redisUrl}), NATS ${nats} (${natsUrl}), data in ${dataDir}`);
   } catch (error) {
     if (error instanceof MissingDependencyError) {
       say(error.message);
-      process.exit(1);
+      await shutdown(1);
+      return;
     }
     throw error;
   }
+  // What `npx gw` reads to find this gateway (its NATS, its services, where its data is).
+  recordSettings(dataDir, {
+    natsUrl,
+    redisUrl,
+    edgeUrl: `http://127.0.0.1:${port}`,
+    addresses,
+    externalDatabase: Boolean(source.DATABASE_URL),
+    startedAt: new Date().toISOString(),
+  });
 
   for (const name of services) {
     const at = listenOf(name);
     if (at.port !== 0 && (await canConnect(at.host, at.port))) {
       say(
-        `${dialHost(at.host)}:${at.port} (${at.variable}) is already in use: is the gateway already running? Set ${at.variable} to a free address.`,
+        `${dialHost(at.host)}:${at.port} (${at.variable}) is already in use: is the gateway already running? Set ${at.variable} (or GW_PORT_BASE) to a free address.`,
       );
-      process.exit(1);
+      await shutdown(1);
+      return;
     }
   }
 
@@ -229,7 +274,10 @@ async function main(): Promise<void> {
             `${ownPrefix}  export ROOT_KEY=${createdRootKey}\n`,
         );
       }
-      process.stdout.write('\n');
+      const own = ownServers.map((p) => p.name).join(' and ');
+      process.stdout.write(
+        `${ownPrefix}Ctrl-C stops it${own ? ` and the ${own} this start started` : ''}\n\n`,
+      );
     } else if (!isStopping()) {
       say(
         `edge did not answer ${url}/healthz within ${PORT_TIMEOUT_MS / 1000}s (still running; see its log)`,

@@ -1,7 +1,7 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdirSync, openSync } from 'node:fs';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { canConnect, isLoopback, urlEndpoint, waitForPort } from './net.js';
+import { spawnLogged, type ManagedProcess } from './processes.js';
 
 /** A backing server (Redis, NATS) that is down and cannot be started here. */
 export class MissingDependencyError extends Error {
@@ -30,7 +30,8 @@ export function findBinary(name: string, searchPath = process.env.PATH ?? ''): s
   return undefined;
 }
 
-export type DependencyState = 'running' | 'started';
+/** A backing server as the launcher found it: already running, or started here (and stopped here). */
+export type LocalServer = { state: 'running' } | { state: 'started'; process: ManagedProcess };
 
 interface EnsureOptions {
   /** How long to wait for a started server to accept connections. */
@@ -43,12 +44,12 @@ async function ensureServer(
   url: string,
   defaultPort: number,
   binary: string,
-  start: (path: string, host: string, port: number) => void,
+  start: (path: string, host: string, port: number) => ManagedProcess,
   options: EnsureOptions,
-): Promise<DependencyState> {
+): Promise<LocalServer> {
   const { host, port } = urlEndpoint(url, defaultPort);
   if (await canConnect(host, port)) {
-    return 'running';
+    return { state: 'running' };
   }
   if (!isLoopback(host)) {
     throw new MissingDependencyError(
@@ -62,46 +63,57 @@ async function ensureServer(
     );
   }
   options.log?.(`${label} is not running on ${host}:${port}; starting ${path}`);
-  start(path, host === 'localhost' ? '127.0.0.1' : host, port);
-  if (!(await waitForPort(host, port, { timeoutMs: options.timeoutMs ?? 15_000 }))) {
-    throw new MissingDependencyError(`started ${binary} but ${host}:${port} still does not answer`);
+  const server = start(path, host === 'localhost' ? '127.0.0.1' : host, port);
+  const answered = await Promise.race([
+    waitForPort(host, port, { timeoutMs: options.timeoutMs ?? 15_000 }),
+    server.exited.then(() => false),
+  ]);
+  if (!answered) {
+    server.child.kill('SIGKILL');
+    throw new MissingDependencyError(
+      `started ${binary} but ${host}:${port} does not answer (its log: ${binary}.log in the data folder)`,
+    );
   }
-  return 'started';
+  return { state: 'started', process: server };
 }
 
-/** Starts a throw-away local redis-server (daemonized, no persistence) when REDIS_URL is down. */
-export function ensureRedis(url: string, options: EnsureOptions = {}): Promise<DependencyState> {
+/**
+ * Starts a local redis-server when REDIS_URL is down. It keeps its snapshot under
+ * `<dataDir>/redis` (saved when it stops), so queued mail and sleeping keys outlive a restart, and
+ * logs to `<dataDir>/redis-server.log`. The launcher stops it with the services.
+ */
+export function ensureRedis(url: string, dataDir: string, options: EnsureOptions = {}): Promise<LocalServer> {
   return ensureServer(
     'Redis',
     url,
     6379,
     'redis-server',
     (path, host, port) => {
-      const result = spawnSync(
-        path,
-        ['--daemonize', 'yes', '--bind', host, '--port', String(port), '--save', '', '--appendonly', 'no'],
-        { stdio: 'ignore' },
-      );
-      if (result.status !== 0) {
-        throw new MissingDependencyError(
-          `redis-server failed to start (exit ${String(result.status ?? result.error?.message)})`,
-        );
-      }
+      const dir = join(dataDir, 'redis');
+      mkdirSync(dir, { recursive: true });
+      const args = [
+        '--bind',
+        host,
+        '--port',
+        String(port),
+        '--dir',
+        dir,
+        '--save',
+        '60 1',
+        '--appendonly',
+        'no',
+      ];
+      return spawnLogged('redis', path, args, join(dataDir, 'redis-server.log'));
     },
     options,
   );
 }
 
 /**
- * Starts a local nats-server with JetStream storing under `<dataDir>/nats` when NATS_URL is down.
- * It runs detached (it outlives this launcher, like the Redis daemon) and logs to
- * `<dataDir>/nats-server.log`.
+ * Starts a local nats-server with JetStream storing under `<dataDir>/nats` when NATS_URL is down,
+ * logging to `<dataDir>/nats-server.log`. The launcher stops it with the services.
  */
-export function ensureNats(
-  url: string,
-  dataDir: string,
-  options: EnsureOptions = {},
-): Promise<DependencyState> {
+export function ensureNats(url: string, dataDir: string, options: EnsureOptions = {}): Promise<LocalServer> {
   return ensureServer(
     'NATS',
     url,
@@ -110,16 +122,12 @@ export function ensureNats(
     (path, host, port) => {
       const storeDir = join(dataDir, 'nats');
       mkdirSync(storeDir, { recursive: true });
-      const logFd = openSync(join(dataDir, 'nats-server.log'), 'a');
-      try {
-        const child = spawn(path, ['-a', host, '-p', String(port), '-js', '-sd', storeDir], {
-          detached: true,
-          stdio: ['ignore', logFd, logFd],
-        });
-        child.unref();
-      } finally {
-        closeSync(logFd);
-      }
+      return spawnLogged(
+        'nats',
+        path,
+        ['-a', host, '-p', String(port), '-js', '-sd', storeDir],
+        join(dataDir, 'nats-server.log'),
+      );
     },
     options,
   );

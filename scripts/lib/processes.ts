@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -75,10 +76,30 @@ export function spawnPrefixed(
   const prefix = options.prefix ?? linePrefix(name);
   pipeWithPrefix(child.stdout, prefix, options.stdout ?? process.stdout, options.onLine);
   pipeWithPrefix(child.stderr, prefix, options.stderr ?? process.stderr);
+  return managed(name, child, (message) =>
+    (options.stderr ?? process.stderr).write(`${prefix}failed to start: ${message}\n`),
+  );
+}
+
+/**
+ * Spawns a server whose output goes to logFile (Redis, NATS), in its own process group like the
+ * services, so the launcher alone decides when it stops.
+ */
+export function spawnLogged(name: string, command: string, args: string[], logFile: string): ManagedProcess {
+  const logFd = openSync(logFile, 'a');
+  try {
+    const child = spawn(command, args, { stdio: ['ignore', logFd, logFd], detached: true });
+    return managed(name, child, (message) => process.stderr.write(`${name} failed to start: ${message}\n`));
+  } finally {
+    closeSync(logFd);
+  }
+}
+
+function managed(name: string, child: ChildProcess, onSpawnError: (message: string) => void): ManagedProcess {
   let done = false;
   const exited = new Promise<ExitInfo>((resolve) => {
     child.once('error', (error) => {
-      (options.stderr ?? process.stderr).write(`${prefix}failed to start: ${error.message}\n`);
+      onSpawnError(error.message);
       if (child.pid === undefined) {
         done = true;
         resolve({ code: 127, signal: null });

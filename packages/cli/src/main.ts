@@ -13,12 +13,17 @@ const USAGE = `gw — operations on a running gateway (run in the checkout: npx 
       events.proto. --since (ISO time, or 30s, 15m, 2h, 7d) replays the JetStream streams from then.
   gw root-key --rotate
       Give root a new key (printed once) and revoke the old one at once. Runs where the
-      gateway's database is reachable: DATABASE_URL, or GW_DATA_DIR with the gateway stopped.
+      gateway's database is reachable: DATABASE_URL (also while it runs), or the embedded one in
+      GW_DATA_DIR with the gateway stopped.
   gw secrets rotate-key
       Re-encrypt stored secrets from GW_SECRET_KEY to GW_NEW_SECRET_KEY (generated when unset),
       with keypool and config stopped. See deploy/README.md.
 
-Environment: NATS_URL, DATABASE_URL, GW_DATA_DIR (default: .data in the checkout), GW_SECRET_KEY.
+Every command acts on the gateway of GW_DATA_DIR (default: .data in the checkout). It finds that
+gateway's NATS and services as npm start did: NATS_URL and <SERVICE>_ADDR when set, else the ports
+GW_PORT_BASE derives, else the settings the last npm start recorded in GW_DATA_DIR/gateway.json,
+else the defaults; it says which NATS it uses. A command that changes the data folder refuses
+while the npm start holding it runs. Also read: DATABASE_URL, GW_SECRET_KEY.
 `;
 
 function fail(message: string): number {
@@ -56,6 +61,7 @@ async function eventsTail(config: GwConfig, args: string[]): Promise<number> {
   await tailEvents(
     {
       natsUrl: config.NATS_URL,
+      natsSource: config.natsSource,
       subject: positionals[0] ?? 'gw.>',
       filter: { owner: values.owner, account: values.account },
       since,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GwConfig } from './config.js';
+import { refusalWhileRunning } from './root-key.js';
 import { runServiceCommand } from './service-command.js';
 
 /** Every service that stores ciphers of GW_SECRET_KEY, each with its own rotate command. */
@@ -25,6 +26,11 @@ function readKeyFile(file: string): string | undefined {
  * after a failure the same command, with GW_NEW_SECRET_KEY set to the printed key, finishes.
  */
 export async function rotateSecretKey(config: GwConfig): Promise<number> {
+  const refusal = refusalWhileRunning(config, 'then rotate: its services hold the current key');
+  if (refusal) {
+    process.stderr.write(`gw: ${refusal}\n`);
+    return 1;
+  }
   const keyFile = join(config.GW_DATA_DIR, 'secret.key');
   const fromFile = config.GW_SECRET_KEY === undefined;
   const current = config.GW_SECRET_KEY ?? readKeyFile(keyFile);
@@ -40,7 +46,6 @@ export async function rotateSecretKey(config: GwConfig): Promise<number> {
   }
   const env = {
     ...config.environment,
-    GW_DATA_DIR: config.GW_DATA_DIR,
     GW_SECRET_KEY: current,
     GW_NEW_SECRET_KEY: next,
   };

@@ -16,6 +16,7 @@ export * from './queues.js';
 export * from './subjects.js';
 export * from './version.js';
 export * from './topology.js';
+export * from './local-gateway.js';
 export * from './service.js';
 export * from './caller.js';
 export * from './secret-box.js';

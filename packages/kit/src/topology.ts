@@ -47,3 +47,61 @@ export function splitAddress(address: string): { host: string; port: number } {
   const at = address.lastIndexOf(':');
   return { host: address.slice(0, at), port: Number(address.slice(at + 1)) };
 }
+
+/**
+ * Every port a local gateway listens on, as `npm start` and `npx gw` derive them. Without a base
+ * they are the defaults above (edge 8080, proxy 8081, gRPC 50051–50056, metrics 9401–9408,
+ * Redis 6379, NATS 4222). With `GW_PORT_BASE` each is a fixed offset from it: edge +0, proxy +1,
+ * the gRPC services +2…+7 (in GRPC_SERVICES order), metrics +10…+17 (in ALL_SERVICES order),
+ * Redis +20, NATS +21, so one variable moves the whole gateway.
+ */
+export interface LocalPorts {
+  edge: number;
+  /** host:port of each gRPC service and the proxy. */
+  addresses: Record<GrpcServiceName | 'proxy', string>;
+  metrics: Record<ServiceName, number>;
+  redisUrl: string;
+  natsUrl: string;
+}
+
+export const PORT_BASE_SPAN = 22;
+const PORT_BASE_MIN = 1024;
+const PORT_BASE_MAX = 65535 - (PORT_BASE_SPAN - 1);
+
+/** GW_PORT_BASE read exactly: undefined when unset or empty, an Error naming the range when bad. */
+export function parsePortBase(value: string | undefined): number | undefined | Error {
+  if (value === undefined || value.trim() === '') {
+    return undefined;
+  }
+  const base = /^\d{1,5}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!(base >= PORT_BASE_MIN && base <= PORT_BASE_MAX)) {
+    return new Error(
+      `GW_PORT_BASE must be a port number from ${PORT_BASE_MIN} to ${PORT_BASE_MAX} (it uses the ${PORT_BASE_SPAN} ports from there), got "${value}"`,
+    );
+  }
+  return base;
+}
+
+export function localPorts(base: number | undefined): LocalPorts {
+  if (base === undefined) {
+    return {
+      edge: 8080,
+      addresses: { ...DEFAULT_ADDRESSES },
+      metrics: { ...LOCAL_METRICS_PORTS },
+      redisUrl: 'redis://127.0.0.1:6379',
+      natsUrl: 'nats://127.0.0.1:4222',
+    };
+  }
+  const at = (offset: number) => `127.0.0.1:${base + offset}`;
+  const addresses = { proxy: at(1) } as Record<GrpcServiceName | 'proxy', string>;
+  GRPC_SERVICES.forEach((name, index) => (addresses[name] = at(2 + index)));
+  const metrics = {} as Record<ServiceName, number>;
+  ALL_SERVICES.forEach((name, index) => (metrics[name] = base + 10 + index));
+  return {
+    edge: base,
+    addresses,
+    metrics,
+    redisUrl: `redis://${at(20)}`,
+    natsUrl: `nats://${at(21)}`,
+  };
+}

@@ -7,7 +7,7 @@ describe('POST /x-users and PUT /x-users/{identifier}: refused input changes not
   const manage = useManageGateway();
   const { put } = manage;
 
-  it('refuses a second account with the same name or e-mail', async () => {
+  it('refuses a second account with the same name or e-mail: 409 conflict', async () => {
     await createUser(manage.gw, { name: 'uniquely1' });
     const before = await moneyState(manage.database);
     await expectError(
@@ -15,16 +15,18 @@ describe('POST /x-users and PUT /x-users/{identifier}: refused input changes not
         method: 'POST',
         json: { Name: 'UNIQUELY1', Email: 'other@example.com', CreditGranted: 2 },
       }),
-      400,
-      'invalid_request',
+      409,
+      'conflict',
+      'Name is already taken',
     );
     await expectError(
       await manage.gw.request('/x-users', {
         method: 'POST',
         json: { Name: 'uniquely2', Email: 'Uniquely1@Example.com', CreditGranted: 2 },
       }),
-      400,
-      'invalid_request',
+      409,
+      'conflict',
+      'Email is already registered',
     );
     expect(await moneyState(manage.database)).toBe(before);
   });

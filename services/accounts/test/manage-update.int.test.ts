@@ -80,7 +80,7 @@ describe('PUT|POST /x-users/{identifier}: fields, AllowModels and who may change
     ]) {
       await expectError(await put(child.id, bad, parent.key), 400, 'invalid_request');
     }
-    await expectError(await put(child.id, { Name: parent.name }, parent.key), 400, 'invalid_request');
+    await expectError(await put(child.id, { Name: parent.name }, parent.key), 409, 'conflict');
     await expectError(
       await manage.gw.request(`/x-users/${child.id}`, {
         method: 'PUT',

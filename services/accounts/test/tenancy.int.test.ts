@@ -199,12 +199,7 @@ describe('tenants: GW_TENANCY=multi', () => {
     const shared = uniqueName('shared');
     await createUser(gw, { parentKey: one.owner.key, name: shared, credit: 2 });
     await createUser(gw, { parentKey: two.owner.key, name: shared, credit: 2 });
-    await expectError(
-      await createRaw(one.owner.key, {}, shared),
-      400,
-      'invalid_request',
-      'Name is already taken',
-    );
+    await expectError(await createRaw(one.owner.key, {}, shared), 409, 'conflict', 'Name is already taken');
     const posted = await gw.request(`/x-news/${encodeURIComponent(one.owner.dna)}`, {
       method: 'POST',
       key: one.owner.key,

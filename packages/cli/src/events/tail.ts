@@ -12,6 +12,8 @@ import {
 
 export interface TailOptions {
   natsUrl: string;
+  /** Where natsUrl came from (NATS_URL, GW_PORT_BASE, the recorded settings), said at the start. */
+  natsSource: string;
   /** Subject pattern to show (default `gw.>`). */
   subject: string;
   filter: EventFilter;
@@ -53,7 +55,7 @@ export async function tailEvents(options: TailOptions, signal: AbortSignal): Pro
   const replays = options.since ? await replayStreams(nc, options, options.since, show) : [];
   await nc.flush();
   process.stderr.write(
-    `tailing ${options.subject} on ${options.natsUrl}${options.since ? ` since ${options.since.toISOString()}` : ''}\n`,
+    `tailing ${options.subject} on ${options.natsUrl} (${options.natsSource})${options.since ? ` since ${options.since.toISOString()}` : ''}\n`,
   );
   await done;
   for (const replay of replays) {

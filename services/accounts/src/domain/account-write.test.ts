@@ -8,8 +8,8 @@ describe('writtenAccount', () => {
     const { root } = await moneyWorld();
     expect(writtenAccount({ written: root })).toBe(root);
     const refusals = [
-      [{ refused: 'name_taken' }, 'invalid_request', 'Name is already taken'],
-      [{ refused: 'email_taken' }, 'invalid_request', 'Email is already registered'],
+      [{ refused: 'name_taken' }, 'conflict', 'Name is already taken'],
+      [{ refused: 'email_taken' }, 'conflict', 'Email is already registered'],
       [{ refused: 'not_found' }, 'not_found', 'no such account'],
     ] as const;
     for (const [result, code, message] of refusals) {

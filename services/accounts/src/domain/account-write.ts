@@ -2,10 +2,10 @@ import { AppError, ErrorCode } from '@gw/kit';
 import type { AccountRecord } from './model.js';
 import type { AccountWrite } from './ports/accounts.js';
 
-/** The refusal of a name or e-mail another account already uses. */
+/** The refusal of a name or e-mail another account already uses: 409 `conflict`, as documented. */
 export function takenError(field: 'name' | 'email'): AppError {
   return new AppError(
-    ErrorCode.InvalidRequest,
+    ErrorCode.Conflict,
     field === 'name' ? 'Name is already taken' : 'Email is already registered',
   );
 }

@@ -134,4 +134,17 @@ describe('rate-limit headers', () => {
     });
     expect([resetText(20), resetText(1_000), resetText(61_000)]).toEqual(['20ms', '1s', '1m1s']);
   });
+
+  it('never say a window resets at once while it counts a call, as the first call of a window', () => {
+    const now = 1_000_250;
+    // The store saw nothing before this call (freesAt = now); the call itself is counted.
+    const headers = rateLimitHeaders(
+      [{ window: { scope: 'a', field: 'rpm', limit: 10 }, count: 1, freesAt: now }],
+      now,
+    );
+    expect(headers['x-ratelimit-remaining-requests']).toBe('9');
+    // Its one-second bucket (from 1_000_000) stops counting a minute and a bucket later.
+    expect(headers['x-ratelimit-reset-requests']).toBe(resetText(1_000_000 + 60_000 + 1_000 - now));
+    expect(headers['x-ratelimit-reset-requests']).not.toBe('0ms');
+  });
 });

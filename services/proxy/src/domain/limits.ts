@@ -212,6 +212,19 @@ export function resetText(ms: number): string {
 }
 
 /**
+ * When a window's counted amount has all stopped counting. A store reports no time (`now`) when
+ * nothing was counted before this call; the call it has just counted is in the current bucket,
+ * which stops counting a whole window later, never at once.
+ */
+function resetAt(seen: { window: LimitWindow; count: number; freesAt: number }, now: number): number {
+  if (seen.count === 0 || seen.freesAt > now) {
+    return seen.freesAt;
+  }
+  const { field } = seen.window;
+  return now - (now % BUCKET_MS[field]) + WINDOW_MS[field] + BUCKET_MS[field];
+}
+
+/**
  * The headers OpenAI clients read to back off: for requests and for tokens, the window with the
  * least room left (its limit, what remains, when its oldest part frees).
  */
@@ -230,7 +243,7 @@ export function rateLimitHeaders(
     if (tightest) {
       headers[`x-ratelimit-limit-${kind}`] = String(tightest.window.limit);
       headers[`x-ratelimit-remaining-${kind}`] = String(Math.max(0, tightest.window.limit - tightest.count));
-      headers[`x-ratelimit-reset-${kind}`] = resetText(tightest.freesAt - now);
+      headers[`x-ratelimit-reset-${kind}`] = resetText(resetAt(tightest, now) - now);
     }
   }
   return headers;

@@ -63,4 +63,11 @@ describe('billSpan', () => {
       expect(() => billSpan(query, NOW)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
     }
   });
+
+  it('names both forms date accepts, a day and a month, and only the day form for start and end', () => {
+    for (const date of ['2026-13', 'March', '2026-02-30']) {
+      expect(() => billSpan({ date }, NOW)).toThrow('date: must be a date YYYY-MM-DD or a month YYYY-MM');
+    }
+    expect(() => billSpan({ start: '2026-03' }, NOW)).toThrow(/^start: must be a date YYYY-MM-DD$/);
+  });
 });

@@ -47,10 +47,13 @@ function text(query: BillQuery, ...names: string[]): string | undefined {
   return undefined;
 }
 
-function dayOf(value: string, field: string): number {
+/** What a field accepts, as its error names it: `date`/`d` also take a month. */
+const FORMS = { day: 'a date YYYY-MM-DD', dayOrMonth: 'a date YYYY-MM-DD or a month YYYY-MM' } as const;
+
+function dayOf(value: string, field: string, forms: string = FORMS.day): number {
   const time = Date.parse(`${value}T00:00:00Z`);
   if (!DAY.test(value) || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) {
-    throw new AppError(ErrorCode.InvalidRequest, `${field}: must be a date YYYY-MM-DD`, { field });
+    throw new AppError(ErrorCode.InvalidRequest, `${field}: must be ${forms}`, { field });
   }
   return time;
 }
@@ -79,10 +82,10 @@ export function billSpan(query: BillQuery, now: Date): BillSpan {
   const daysText = text(query, 'days');
   if (date !== undefined) {
     if (MONTH.test(date)) {
-      start = dayOf(`${date}-01`, 'date');
+      start = dayOf(`${date}-01`, 'date', FORMS.dayOrMonth);
       end = nextMonth(start) - DAY_MS;
     } else {
-      start = end = dayOf(date, 'date');
+      start = end = dayOf(date, 'date', FORMS.dayOrMonth);
     }
   } else if (startText !== undefined || endText !== undefined) {
     end = endText === undefined ? today : dayOf(endText, 'end');

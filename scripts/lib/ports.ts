@@ -1,0 +1,49 @@
+import {
+  addressVariable,
+  GRPC_SERVICES,
+  localPorts,
+  metricsAddressVariable,
+  parsePortBase,
+  type ServiceName,
+} from '../../packages/kit/src/topology.js';
+
+/** Every address `npm start` gives its processes and backing servers. */
+export interface LaunchPorts {
+  /** The edge's port. */
+  port: string;
+  redisUrl: string;
+  natsUrl: string;
+  /** `<NAME>_ADDR` → host:port, for each gRPC service and the proxy. */
+  addresses: Record<string, string>;
+  metricsAddress: (name: ServiceName) => string;
+}
+
+/**
+ * The launcher's ports: each variable set on its own (PORT, `<NAME>_ADDR`, REDIS_URL, NATS_URL,
+ * `<NAME>_METRICS_ADDR`) wins; the rest come from GW_PORT_BASE's offsets, or the defaults without
+ * it (topology.ts). An Error names a bad value.
+ */
+export function launchPorts(source: NodeJS.ProcessEnv): LaunchPorts | Error {
+  const base = parsePortBase(source.GW_PORT_BASE);
+  if (base instanceof Error) {
+    return base;
+  }
+  const ports = localPorts(base);
+  const port = source.PORT ?? String(ports.edge);
+  if (!/^\d{1,5}$/.test(port)) {
+    return new Error(`PORT must be a port number, got "${port}"`);
+  }
+  const addresses = Object.fromEntries(
+    ([...GRPC_SERVICES, 'proxy'] as const).map((name) => {
+      const variable = addressVariable(name);
+      return [variable, source[variable] ?? ports.addresses[name]];
+    }),
+  );
+  return {
+    port,
+    redisUrl: source.REDIS_URL ?? ports.redisUrl,
+    natsUrl: source.NATS_URL ?? ports.natsUrl,
+    addresses,
+    metricsAddress: (name) => source[metricsAddressVariable(name)] ?? `127.0.0.1:${ports.metrics[name]}`,
+  };
+}
