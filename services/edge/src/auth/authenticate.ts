@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { AddressList, AppError, clientAddress, CompiledOnce, ErrorCode, hashApiKey } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import type { Request, RequestHandler, Response } from 'express';
+import { sessionKeyHash } from '../console/session-auth.js';
 import type { AuthCache } from './auth-cache.js';
 import type { FailedAuthLimiter } from './failed-auth.js';
 import type { KeyUseRecorder } from './key-use.js';
@@ -99,12 +100,17 @@ function assertActive(account: accounts.Account, use: Use): void {
  */
 export async function resolveCaller(
   deps: AuthDeps,
-  request: { authorization: string | undefined; client: string },
+  request: {
+    authorization: string | undefined;
+    client: string;
+    /** The key hash a console session stands for (console/session-auth.ts), instead of a Bearer key. */
+    sessionKeyHash?: string;
+  },
   access: Exclude<Access, 'public'>,
   use: Use,
 ): Promise<accounts.Account> {
   const key = BEARER.exec(request.authorization ?? '')?.[1];
-  const keyHash = key === undefined ? undefined : hashApiKey(key);
+  const keyHash = request.sessionKeyHash ?? (key === undefined ? undefined : hashApiKey(key));
   const wait = deps.failedAuth.waitFor(request.client, keyHash);
   if (wait > 0) {
     throw new AppError(ErrorCode.RateLimited, 'too many failed authentications from this address', {
@@ -141,7 +147,11 @@ export function authenticate(deps: AuthDeps, access: Exclude<Access, 'public'>, 
   return async (req, res, next) => {
     res.locals.caller = await resolveCaller(
       deps,
-      { authorization: req.get('authorization'), client: clientOf(req, deps.trustedProxies) },
+      {
+        authorization: req.get('authorization'),
+        client: clientOf(req, deps.trustedProxies),
+        sessionKeyHash: sessionKeyHash(res),
+      },
       access,
       use ?? useOf(req),
     );
