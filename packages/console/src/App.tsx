@@ -107,6 +107,7 @@ export function App() {
             href={`/console/${entry.path}`}
             label={entry.label}
             active={entry.path === current?.path}
+            variant="filled"
             aria-current={entry.path === current?.path ? 'page' : undefined}
             onClick={(event) => {
               event.preventDefault();

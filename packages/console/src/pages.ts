@@ -21,8 +21,6 @@ export const PAGES = [
   { path: 'rotate', label: 'Key rotation', visible: everyone },
 ] as const satisfies readonly PageInfo[];
 
-export type PagePath = (typeof PAGES)[number]['path'];
-
 /** The page a /console/<page> URL names, `overview` by default. */
 export function pageFromLocation(): string {
   return window.location.pathname.replace(/^\/console\/?/, '').split('/')[0] || 'overview';

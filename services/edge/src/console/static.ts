@@ -23,7 +23,7 @@ export const CONSOLE_CSP = [
 
 /**
  * Serves the built console (packages/console, `vite build`) at /console/: its assets, and
- * index.html for every other page path so that links into the app (the activation link, a
+ * index.html for every other page path (not a missing asset) so that links into the app (the activation link, a
  * reload) land on it. /console/api/* is the session API, never a page.
  */
 export function consolePages(dir: string | undefined): Router {
@@ -41,11 +41,11 @@ export function consolePages(dir: string | undefined): Router {
     });
     return router;
   }
-  router.get('/console', (_req, res) => {
+  router.get(/^\/console$/, (_req, res) => {
     res.redirect(301, '/console/');
   });
   router.use('/console', express.static(dir, { index: false, redirect: false, maxAge: '1h' }));
-  router.get(/^\/console\/(?!api\/).*$/, (_req, res) => {
+  router.get(/^\/console\/(?!api\/|assets\/).*$/, (_req, res) => {
     res.setHeader('cache-control', 'no-cache');
     res.sendFile(index);
   });
