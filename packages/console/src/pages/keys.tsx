@@ -155,7 +155,7 @@ export function KeysPage() {
                       <Table.Td>{key.Name}</Table.Td>
                       <Table.Td>{key.Provider}</Table.Td>
                       <Table.Td>
-                        <Badge color={key.Status ? 'green' : 'gray'}>
+                        <Badge autoContrast color={key.Status ? 'green' : 'gray'}>
                           {key.Status ? 'enabled' : 'disabled'}
                         </Badge>
                       </Table.Td>

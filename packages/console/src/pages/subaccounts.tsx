@@ -222,7 +222,7 @@ export function SubaccountsPage() {
                     </Table.Td>
                     <Table.Td>{usd(account.Balance)}</Table.Td>
                     <Table.Td>
-                      <Badge color={account.Status ? (account.Suspended ? 'yellow' : 'green') : 'gray'}>
+                      <Badge autoContrast color={account.Status ? (account.Suspended ? 'yellow' : 'green') : 'gray'}>
                         {account.Status ? (account.Suspended ? 'suspended' : 'enabled') : 'disabled'}
                       </Badge>
                     </Table.Td>
