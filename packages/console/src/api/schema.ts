@@ -568,7 +568,7 @@ export interface paths {
         put?: never;
         /** Post news for an account or a DNA group below the caller */
         post: operations["postXNewsTarget"];
-        /** Delete the news of an account or a DNA group */
+        /** Delete the news you (or accounts below you) posted to an account or a DNA group */
         delete: operations["deleteXNewsTarget"];
         options?: never;
         head?: never;
@@ -5134,6 +5134,8 @@ export interface operations {
                             };
                             CreatedAt: string;
                             UpdatedAt: string;
+                            /** @description Present when the key sleeps for this model only (it was refused it repeatedly) */
+                            Model?: string;
                             SleepTimes: number;
                             /** @description Seconds */
                             SleepRemaining: number;
@@ -5873,7 +5875,10 @@ export interface operations {
     };
     getDashboardNews: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: string;
+                size?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5892,7 +5897,21 @@ export interface operations {
                         system_news: components["schemas"]["NewsItem"][];
                         user_news: components["schemas"]["NewsItem"][];
                         dna_news: components["schemas"]["NewsItem"][];
+                        page: number;
+                        size: number;
+                        system_total: number;
+                        user_total: number;
+                        dna_total: number;
                     };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized */
@@ -5944,7 +5963,10 @@ export interface operations {
     };
     getDashboardXUserNews: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: string;
+                size?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5963,7 +5985,21 @@ export interface operations {
                         system_news: components["schemas"]["NewsItem"][];
                         user_news: components["schemas"]["NewsItem"][];
                         dna_news: components["schemas"]["NewsItem"][];
+                        page: number;
+                        size: number;
+                        system_total: number;
+                        user_total: number;
+                        dna_total: number;
                     };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized */
