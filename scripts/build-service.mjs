@@ -3,11 +3,12 @@
 // `tsc -b` compiles each service and the workspace packages it imports to their dist/ folders,
 // then `pnpm deploy --prod` copies each service's package (package.json, dist/, migrations/) into
 // <out-dir>/<service> with its production dependencies only, @gw/kit and @gw/proto as their dist/.
+// The edge also gets the built web console (packages/console) under console/.
 // Start one from its folder with `node --conditions=gw-dist dist/main.js`.
 //
 //   node scripts/build-service.mjs <out-dir> <service>...
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pnpmCommand } from './lib/pnpm.mjs';
@@ -52,4 +53,9 @@ for (const service of services) {
     '--legacy',
     target,
   ]);
+  if (service === 'edge') {
+    // The web console the edge serves at /console/: static files, built once, beside dist/.
+    run(pnpm, [...prefix, '--filter', '@gw/console', 'run', 'build']);
+    cpSync(join(root, 'packages', 'console', 'dist'), join(target, 'console'), { recursive: true });
+  }
 }

@@ -5,6 +5,7 @@
 // ports · 4 spawn edge, print its URL (and a root key created by this start) once /healthz
 // answers · 5 on Ctrl-C/SIGTERM stop everything, outside in, and last the Redis and NATS this
 // start started itself; if any child dies on its own, stop the rest and exit non-zero.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +97,22 @@ function listenOf(name: ServiceName): { host: string; port: number; variable: st
   const variable = addressVariable(name);
   return { ...splitAddress(addresses[variable] ?? ''), variable };
 }
+
+/**
+ * The web console the edge serves at /console/ is built once (vite) when its build is missing,
+ * so a fresh clone needs no extra command; `npm run build:console` rebuilds it after a change.
+ */
+function ensureConsoleBuilt(): void {
+  if (existsSync(join(root, 'packages', 'console', 'dist', 'index.html'))) {
+    return;
+  }
+  say('building the web console (once)');
+  const built = spawnSync('npm', ['run', 'build:console'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) {
+    say('the console build failed: the gateway starts without /console/');
+  }
+}
+ensureConsoleBuilt();
 
 // 5 lifecycle --------------------------------------------------------------------------------
 const processes: ManagedProcess[] = [];

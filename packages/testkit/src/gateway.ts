@@ -140,6 +140,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
     GW_QUEUE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}`,
     GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
     GW_SIGNUP_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:signup:`,
+    GW_CONSOLE_SESSION_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:console:`,
     GW_DATA_DIR: dataDir,
     NATS_URL: natsUrl,
     LOG_LEVEL: 'warn',

@@ -8,6 +8,9 @@ import {
 } from '@gw/kit';
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
+import { consoleDir } from './console/console-dir.js';
+import { sessionAuthentication, sessionMayCall } from './console/session-auth.js';
+import { consolePages } from './console/static.js';
 import type { EdgeDeps } from './deps.js';
 import { errorHandler } from './http/errors.js';
 import { jsonBody, requireJsonContentType } from './http/json-body.js';
@@ -38,8 +41,12 @@ export function buildApp(
   app.use(requireJsonContentType, jsonBody(deps.config.GW_BODY_LIMIT));
   app.use(withRequestContext);
 
+  const bySession = sessionAuthentication(deps);
   for (const route of ROUTES) {
-    const handlers = route.access === 'public' ? [] : [authenticate(deps, route.access)];
+    const handlers =
+      route.access === 'public'
+        ? []
+        : [...(sessionMayCall(route.path) ? [bySession] : []), authenticate(deps, route.access)];
     app[route.method](route.path, nameRoute(route.path), ...handlers, (req, res) => {
       // Path parameters, query and body alike: a control character is a 400 naming its field.
       for (const input of [req.params, req.query, req.body as unknown]) {
@@ -48,6 +55,8 @@ export function buildApp(
       return route.handle(deps, req, res);
     });
   }
+
+  app.use(consolePages(consoleDir(deps.config.GW_CONSOLE_DIR)));
 
   app.use(() => {
     throw new AppError(ErrorCode.NotFound, 'no such endpoint');

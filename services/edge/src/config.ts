@@ -2,6 +2,7 @@ import {
   addressVariable,
   apiBalanceEnv,
   natsEnv,
+  redisEnv,
   serviceEnv,
   DEFAULT_ADDRESSES,
   env,
@@ -20,6 +21,7 @@ const addresses = Object.fromEntries(
 const shape = {
   ...serviceEnv,
   ...natsEnv,
+  ...redisEnv,
   ...addresses,
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
@@ -42,6 +44,14 @@ const shape = {
   GW_TRUSTED_PROXIES: env.addressList(),
   /** How often key last-use times go to accounts in one batch. */
   GW_KEY_USE_FLUSH_MS: env.integer(10_000, { min: 100 }),
+  /** The built console (packages/console/dist); empty: beside the edge's package, as its image holds it. */
+  GW_CONSOLE_DIR: z.string().default(''),
+  /** A console session unused this long ends (docs/adr/0008-console-sessions.md). */
+  GW_CONSOLE_IDLE_SECONDS: env.integer(1800, { min: 1 }),
+  /** A console session ends this long after sign-in, however busy. */
+  GW_CONSOLE_MAX_AGE_SECONDS: env.integer(43_200, { min: 1 }),
+  /** Redis key prefix of console sessions (every edge replica shares them). */
+  GW_CONSOLE_SESSION_PREFIX: z.string().max(64).default('gw:console:'),
   /** USD a user must keep to use the Manage console (shown by GET /x-conf as UserMinBalance). */
   USER_MIN_BALANCE: env.usdNano('0'),
   /** AI calls are refused at or below this balance, USD (GET /x-conf UserApiBalance, docs/decisions.md §1). */

@@ -4,6 +4,7 @@ import type { AuthCache } from './auth/auth-cache.js';
 import type { FailedAuthLimiter } from './auth/failed-auth.js';
 import type { KeyUseRecorder } from './auth/key-use.js';
 import type { Config } from './config.js';
+import type { ConsoleSessions } from './console/session-store.js';
 import type { HealthReport } from './health.js';
 
 /** Everything a route handler may use; built once in main.ts. */
@@ -13,6 +14,8 @@ export interface EdgeDeps {
   keyUses: KeyUseRecorder;
   failedAuth: FailedAuthLimiter;
   trustedProxies: AddressList;
+  /** Console sessions (Redis, shared by every edge replica). */
+  sessions: ConsoleSessions;
   accounts: PromiseClient<accounts.AccountsServiceClient>;
   keypool: PromiseClient<keypool.KeypoolServiceClient>;
   configs: PromiseClient<configPb.ConfigServiceClient>;

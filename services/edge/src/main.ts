@@ -8,11 +8,14 @@ import {
   SUBJECTS,
   subscribeEvents,
 } from '@gw/kit';
+import { Redis } from 'ioredis';
 import { accounts, billing, config as configPb, events, keypool, news } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
 import { FailedAuthLimiter } from './auth/failed-auth.js';
 import { KeyUseRecorder } from './auth/key-use.js';
 import { buildApp } from './app.js';
+import { endSessionsOnChange } from './console/session-events.js';
+import { ConsoleSessions } from './console/session-store.js';
 import { loadEdgeConfig } from './config.js';
 import { healthChecker } from './health.js';
 
@@ -66,6 +69,13 @@ runService('edge', async (log, metrics) => {
   );
   keyUses.start();
 
+  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
+  const sessions = new ConsoleSessions(redis, config.GW_CONSOLE_SESSION_PREFIX, {
+    idleMs: config.GW_CONSOLE_IDLE_SECONDS * 1000,
+    maxAgeMs: config.GW_CONSOLE_MAX_AGE_SECONDS * 1000,
+  });
+
   const nc = await connectNats(config.NATS_URL, 'edge', log);
   subscribeEvents(
     nc,
@@ -75,6 +85,7 @@ runService('edge', async (log, metrics) => {
       // An `ancestor_*` event follows the ancestor's own, which has already dropped the subtree.
       const subtree = !event.reason.startsWith('ancestor_');
       cache.invalidateAccount(event.accountId, event.keyHash || undefined, subtree);
+      endSessionsOnChange(sessions, event, log);
     },
     log,
   );
@@ -86,6 +97,7 @@ runService('edge', async (log, metrics) => {
       keyUses,
       failedAuth: new FailedAuthLimiter(config.GW_AUTH_FAILURES_PER_MINUTE),
       trustedProxies: config.GW_TRUSTED_PROXIES,
+      sessions,
       accounts: accountsClient,
       keypool: keypoolClient,
       configs: configClient,
@@ -113,6 +125,7 @@ runService('edge', async (log, metrics) => {
     ],
     ['nats', () => nc.drain()],
     ['key uses', () => keyUses.stop()],
+    ['redis', () => redis.quit().then(() => undefined)],
     [
       'grpc clients',
       () => {

@@ -44,6 +44,9 @@ import { getSignupActivate } from './http/x-sign/activate/get.js';
 import { dashboardModels } from './http/dashboard/models/get.js';
 import { openAiModels } from './http/v1/models/get.js';
 import { openApiRoute } from './http/openapi.json/get.js';
+import { deleteConsoleSession } from './http/console/api/session/delete.js';
+import { getConsoleSession } from './http/console/api/session/get.js';
+import { postConsoleSession } from './http/console/api/session/post.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level and its OpenAPI description (the `doc`
@@ -113,4 +116,8 @@ export const ROUTES: readonly Route[] = [
   dashboardModels,
   openAiModels('/v1/models'),
   openAiModels('/models'),
+  // The web console's session (served at /console/; the session never reaches /v1).
+  postConsoleSession,
+  getConsoleSession,
+  deleteConsoleSession,
 ];

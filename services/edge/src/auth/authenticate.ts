@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { AddressList, AppError, clientAddress, CompiledOnce, ErrorCode, hashApiKey } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import type { Request, RequestHandler, Response } from 'express';
+import { sessionKeyHash } from '../console/session-auth.js';
 import type { AuthCache } from './auth-cache.js';
 import type { FailedAuthLimiter } from './failed-auth.js';
 import type { KeyUseRecorder } from './key-use.js';
@@ -120,12 +121,16 @@ function assertActive(account: accounts.Account, use: Use): void {
  */
 export async function resolveCaller(
   deps: AuthDeps,
-  request: Credentials & { client: string },
+  request: Credentials & {
+    client: string;
+    /** The key hash a console session stands for (console/session-auth.ts), instead of a key. */
+    sessionKeyHash?: string;
+  },
   access: Exclude<Access, 'public'>,
   use: Use,
 ): Promise<accounts.Account> {
   const key = keyOf(use === 'ai' ? request : { authorization: request.authorization ?? '' });
-  const keyHash = key === undefined ? undefined : hashApiKey(key);
+  const keyHash = request.sessionKeyHash ?? (key === undefined ? undefined : hashApiKey(key));
   const wait = deps.failedAuth.waitFor(request.client, keyHash);
   if (wait > 0) {
     throw new AppError(ErrorCode.RateLimited, 'too many failed authentications from this address', {
@@ -170,6 +175,7 @@ export function authenticate(deps: AuthDeps, access: Exclude<Access, 'public'>, 
         authorization: req.get('authorization'),
         apiKey: req.headers['x-api-key'],
         client: clientOf(req, deps.trustedProxies),
+        sessionKeyHash: sessionKeyHash(res),
       },
       access,
       use ?? useOf(req),

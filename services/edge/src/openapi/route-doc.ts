@@ -9,6 +9,7 @@ export const TAGS = {
   keys: "The owner's provider keys and the secret ciphers.",
   config: "The owner's configuration and the routing decision for a model.",
   news: 'System, user and DNA news.',
+  console: 'Web console sessions: an API key exchanged for an HttpOnly cookie (never for /v1).',
   docs: 'This document.',
 } as const;
 export type Tag = keyof typeof TAGS;

@@ -1,0 +1,93 @@
+import { Button, Card, Group, Stack, Textarea, Title } from '@mantine/core';
+import { useState } from 'react';
+import { api, errorMessage, unwrap } from '../api/client';
+import { useLoad } from '../api/use-load';
+import { LoadState } from '../components/states';
+
+const FIELDS = [
+  ['MODEL_MAPPER', 'Model mapper (pattern=model, …)'],
+  ['LEVEL_MAPPER', 'Level mapper (pattern=Level, …)'],
+  ['MODEL_FAILOVER', 'Model failover (model=fallback, …)'],
+  ['SWITCH_OVER', 'Switch-over (Level=Level, …)'],
+  ['RESOURCES', 'Resources'],
+  ['MODEL_LIMITS', 'Model limits (JSON)'],
+  ['PRICING', 'Pricing'],
+  ['SVC_MAIL', 'Mail sender'],
+  ['EMAIL_SMTP', 'SMTP host'],
+  ['EMAIL_PORT', 'SMTP port'],
+] as const;
+
+type FieldName = (typeof FIELDS)[number][0];
+
+/** A map value in the mapper grammar (`key=value, …`); other values as they are. */
+function asText(value: unknown): string {
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (value && typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, item]) => `${key}=${typeof item === 'object' ? JSON.stringify(item) : String(item)}`)
+      .join(', ');
+  }
+  return '';
+}
+
+function ConfigField({ name, label, initial }: { name: FieldName; label: string; initial: string }) {
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const save = async () => {
+    setError(undefined);
+    setSaved(false);
+    const body = name === 'MODEL_LIMITS' && value.trim().startsWith('{') ? JSON.parse(value) : value;
+    const result = await api.PUT('/x-config', { body: { [name]: body } as never });
+    if (result.error) {
+      setError(errorMessage(result.error));
+      return;
+    }
+    setSaved(true);
+  };
+  return (
+    <Group align="end" wrap="nowrap">
+      <Textarea
+        label={label}
+        value={value}
+        onChange={(event) => setValue(event.currentTarget.value)}
+        error={error}
+        description={saved ? 'Saved' : undefined}
+        autosize
+        minRows={1}
+        style={{ flex: 1 }}
+      />
+      <Button variant="default" onClick={() => void save()} aria-label={`Save ${label}`}>
+        Save
+      </Button>
+    </Group>
+  );
+}
+
+/** The owner's configuration, one field at a time so an error lands on its field. */
+export function ConfigPage() {
+  const config = useLoad(async () => unwrap(await api.GET('/x-config')).configs, []);
+  return (
+    <Stack>
+      <Title order={2}>Configuration</Title>
+      <LoadState loaded={config}>
+        {(configs) => (
+          <Card withBorder>
+            <Stack>
+              {FIELDS.map(([name, label]) => (
+                <ConfigField
+                  key={name}
+                  name={name}
+                  label={label}
+                  initial={name === 'MODEL_LIMITS' ? JSON.stringify(configs[name]) : asText(configs[name])}
+                />
+              ))}
+            </Stack>
+          </Card>
+        )}
+      </LoadState>
+    </Stack>
+  );
+}

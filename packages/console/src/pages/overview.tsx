@@ -1,0 +1,93 @@
+import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { api, unwrap } from '../api/client';
+import { useLoad } from '../api/use-load';
+import { DailyChart } from '../components/daily-chart';
+import { Stat, day, usd } from '../components/stat';
+import { LoadState } from '../components/states';
+
+/** Balance, credit lots, today's and this month's usage, limits, daily usage and callable models. */
+export function OverviewPage() {
+  const live = useLoad(async () => unwrap(await api.GET('/dashboard/live')), []);
+  const models = useLoad(async () => unwrap(await api.GET('/dashboard/models')), []);
+  return (
+    <Stack>
+      <Title order={2}>Overview</Title>
+      <LoadState loaded={live}>
+        {(info) => (
+          <Stack>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+              <Stat label="Balance" value={usd(info.balance.total)} />
+              <Stat label="Requests today" value={info.usage.today.requests} />
+              <Stat label="Tokens today" value={info.usage.today.tokens} />
+              <Stat label="Cost today" value={usd(info.usage.today.cost)} />
+              <Stat label="Requests this month" value={info.usage.month.requests} />
+              <Stat label="Tokens this month" value={info.usage.month.tokens} />
+              <Stat label="Cost this month" value={usd(info.usage.month.cost)} />
+              <Stat
+                label="Hard / soft limit"
+                value={`${usd(info.limits.hard_limit)} / ${usd(info.limits.soft_limit)}`}
+              />
+            </SimpleGrid>
+            <DailyChart
+              title="Requests per day"
+              points={info.daily_usage.data.map((row) => ({
+                day: day(row.aggregation_timestamp),
+                value: row.n_requests,
+              }))}
+            />
+            <Card withBorder>
+              <Text fw={600} mb="xs">
+                Credit lots
+              </Text>
+              {info.balance.credits.length === 0 ? (
+                <Text c="dimmed">No credit lots.</Text>
+              ) : (
+                <Table>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Amount</Table.Th>
+                      <Table.Th>Expires</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {info.balance.credits.map((credit, index) => (
+                      <Table.Tr key={index}>
+                        <Table.Td>{usd(credit.amount)}</Table.Td>
+                        <Table.Td>{credit.expires_at || 'never'}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </Card>
+            <Card withBorder>
+              <Text fw={600} mb="xs">
+                Rate limits
+              </Text>
+              <Text size="sm">
+                RPM {info.limits.rpm || '∞'} · RPH {info.limits.rph || '∞'} · RPD {info.limits.rpd || '∞'} ·
+                TPM {info.limits.tpm || '∞'} · TPD {info.limits.tpd || '∞'}
+              </Text>
+            </Card>
+          </Stack>
+        )}
+      </LoadState>
+      <Card withBorder>
+        <Text fw={600} mb="xs">
+          Models you may call
+        </Text>
+        <LoadState loaded={models} empty={(list) => list.models.length === 0}>
+          {(list) => (
+            <Group gap="xs">
+              {list.models.map((model) => (
+                <Badge key={model.id} variant="light">
+                  {model.id}
+                </Badge>
+              ))}
+            </Group>
+          )}
+        </LoadState>
+      </Card>
+    </Stack>
+  );
+}
