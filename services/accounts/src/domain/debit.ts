@@ -1,5 +1,6 @@
 import { AppError, ErrorCode, formatUsd } from '@gw/kit';
-import { announceCharge, chargeLocked, lockChargeTargets } from './charge.js';
+import { chargeKeyOf } from './auto-quota.js';
+import { announceCharges, chargeLocked, lockChargeTargets } from './charge.js';
 import { viewOf } from './lots.js';
 import type { AccountRecord } from './model.js';
 import type { AccountsDeps, AccountsTx } from './ports/deps.js';
@@ -100,7 +101,7 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     return { ledgerId, charge, ...charge };
   });
   if (outcome.charge) {
-    await announceCharge(deps, outcome.charge);
+    await announceCharges(deps, [outcome.charge], chargeKeyOf([idempotencyKey]));
   }
   return {
     ledgerId: outcome.ledgerId,
