@@ -131,5 +131,7 @@ export function userInfoView(account: Account, usage: UsageCounts): UserInfoView
         { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 },
       ]),
     ),
+    model_mapper: account.modelMapper,
+    level_mapper: account.levelMapper,
   };
 }

@@ -90,6 +90,9 @@ export const userInfoSchema = z
       resources: z.array(z.string()),
     }),
     model_limits: z.record(z.string(), z.object({ rpm: z.number().int(), tpm: z.number().int() })),
+    /** The account's own mappers (the owner's LEVEL_MAPPER and MODEL_MAPPER apply after them). */
+    model_mapper: z.string(),
+    level_mapper: z.string(),
   })
   .meta({ id: 'UserInfo' });
 export type UserInfoView = z.output<typeof userInfoSchema>;
