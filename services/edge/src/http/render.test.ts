@@ -62,3 +62,9 @@ describe('canManage', () => {
     expect(canManage(received({ status: true, suspended: true, isRoot: true }))).toBe(false);
   });
 });
+
+describe('the management view', () => {
+  it('shows the account LevelMapper its owner set', () => {
+    expect(managementView(received({ levelMapper: 'gpt-4o=3' })).LevelMapper).toBe('gpt-4o=3');
+  });
+});

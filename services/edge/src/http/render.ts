@@ -62,6 +62,7 @@ export function managementView(account: Account): ManagementView {
     Resources: account.resources,
     ModelLimits: accountModelLimits(account),
     ModelMapper: account.modelMapper,
+    LevelMapper: account.levelMapper,
     QRCode: account.qrCode,
     PublicKey: maskedKey(account),
     KeyLastUsedAt: account.keyLastUsedAt || null,

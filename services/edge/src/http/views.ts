@@ -40,6 +40,7 @@ export const managementViewSchema = z
     Resources: z.string(),
     ModelLimits: modelLimitsObject,
     ModelMapper: z.string(),
+    LevelMapper: z.string(),
     QRCode: z.string(),
     PublicKey: z.string().meta({ description: 'The key prefix and its last four characters.' }),
     KeyLastUsedAt: timestamp.nullable(),
