@@ -44,6 +44,7 @@ import { getSignupActivate } from './http/x-sign/activate/get.js';
 import { dashboardModels } from './http/dashboard/models/get.js';
 import { openAiModels } from './http/v1/models/get.js';
 import { openApiRoute } from './http/openapi.json/get.js';
+import { docsRoute } from './http/docs/get.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level and its OpenAPI description (the `doc`
@@ -54,6 +55,7 @@ export const ROUTES: readonly Route[] = [
   getHealthz,
   getLivez,
   openApiRoute(() => ROUTES),
+  docsRoute(() => ROUTES),
   // Self-signup (no key; 404 unless SIGN_ENABLE).
   postSignup,
   postSignupVerify,
