@@ -7,6 +7,7 @@ const caller: CallerIdentity = {
   allowModels: '',
   allowLevels: '',
   modelMapper: '',
+  levelMapper: '',
   resources: '',
   limits: {},
   modelLimits: '',

@@ -31,6 +31,8 @@ export interface CallerIdentity {
   allowLevels: string;
   /** Per-account `<pattern>=<model>` pairs, applied before the owner's MODEL_MAPPER. */
   modelMapper: string;
+  /** Per-account `<pattern>=<Level>` pairs (set by the owner), routing ahead of its LEVEL_MAPPER. */
+  levelMapper: string;
   /** Resource allowlist (catalogue paths, comma or space separated); empty allows all inference. */
   resources: string;
   /**
@@ -136,6 +138,8 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
     const fields = ['accountId', 'ownerId', 'allowModels', 'allowLevels', 'modelMapper'] as const;
     // An edge from before `resources` and the limits existed leaves them out: none apply.
     const resources = value.resources ?? '';
+    // An edge from before the account's LevelMapper was sent leaves it out: none applies.
+    const levelMapper = value.levelMapper ?? '';
     const modelLimits = value.modelLimits ?? '';
     const limits = readLimits(value.limits);
     const inherited = inheritedOf(value.inherited);
@@ -143,6 +147,7 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
     if (
       spend === false ||
       typeof resources !== 'string' ||
+      typeof levelMapper !== 'string' ||
       typeof modelLimits !== 'string' ||
       !limits ||
       inherited === undefined ||
@@ -158,6 +163,7 @@ export function decodeCaller(header: string | undefined): CallerIdentity | undef
       allowModels: String(value.allowModels),
       allowLevels: String(value.allowLevels),
       modelMapper: String(value.modelMapper),
+      levelMapper,
       resources,
       limits,
       modelLimits,

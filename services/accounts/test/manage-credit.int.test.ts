@@ -7,7 +7,7 @@ describe('PUT|POST /x-users/{identifier}: recharge, claw-back and Idempotency-Ke
   const manage = useManageGateway();
   const { put, del } = manage;
 
-  it('recharges with positive CreditGranted and claws back with a negative one, never below zero', async () => {
+  it('recharges with positive CreditGranted and claws back with a negative one minus the 0.2 USD fee, never below zero', async () => {
     const parent = await createUser(manage.gw, { credit: 10 });
     const child = await createUser(manage.gw, { parentKey: parent.key, credit: 2 });
     const recharge = await put(child.id, { CreditGranted: 3, Days: 30 }, parent.key);
@@ -17,7 +17,7 @@ describe('PUT|POST /x-users/{identifier}: recharge, claw-back and Idempotency-Ke
     const clawed = await put(child.id, { CreditGranted: -1.5 }, parent.key);
     expect(clawed.status).toBe(200);
     expect(((await clawed.json()) as UpdateBody).User.Balance).toBe(3.5);
-    expect(await balanceNano(manage.database, parent.id)).toBe(6_500_000_000n);
+    expect(await balanceNano(manage.database, parent.id)).toBe(6_300_000_000n);
     const before = await moneyState(manage.database);
     await expectError(await put(child.id, { CreditGranted: -3.6 }, parent.key), 400, 'insufficient_credit');
     await expectError(await put(child.id, { CreditGranted: 100 }, parent.key), 400, 'insufficient_credit');

@@ -23,7 +23,7 @@ describe('money over random histories (PostgreSQL)', () => {
       store: new DrizzleAccountsStore(handle.db),
       events: { accountChanged: () => undefined, audit: () => undefined },
       clock: { now: () => new Date(now) },
-      alerts: { softLimitReached: () => Promise.resolve() },
+      alerts: { softLimitReached: () => Promise.resolve(), billingNotice: () => Promise.resolve() },
       policy: { apiBalanceFloorNano: 0n, tenancy: 'single' },
     };
     rootId = (await bootstrapRoot(deps, undefined)).root.id;

@@ -31,6 +31,8 @@ export interface MoneyWorld {
   changed: Array<{ accountId: bigint; reason: string; keyHash?: string }>;
   audits: AuditEntry[];
   softLimitAlerts: Array<{ accountId: bigint; month: string }>;
+  /** Billing notices enqueued, once per job key as the mail queue keeps them. */
+  notices: Map<string, { accountId: bigint; subject: string; text: string }>;
 }
 
 const START = new Date('2026-03-10T12:00:00Z');
@@ -43,6 +45,7 @@ export async function moneyWorld(
   const changed: MoneyWorld['changed'] = [];
   const audits: AuditEntry[] = [];
   const softLimitAlerts: MoneyWorld['softLimitAlerts'] = [];
+  const notices: MoneyWorld['notices'] = new Map();
   const deps: AccountsDeps = {
     store,
     clock,
@@ -50,11 +53,18 @@ export async function moneyWorld(
       accountChanged: (accountId, reason, keyHash) => void changed.push({ accountId, reason, keyHash }),
       audit: (entry) => void audits.push(entry),
     },
-    alerts: { softLimitReached: async (accountId, month) => void softLimitAlerts.push({ accountId, month }) },
+    alerts: {
+      softLimitReached: async (accountId, month) => void softLimitAlerts.push({ accountId, month }),
+      billingNotice: async (accountId, subject, text, jobKey) => {
+        if (!notices.has(jobKey)) {
+          notices.set(jobKey, { accountId, subject, text });
+        }
+      },
+    },
     policy: { apiBalanceFloorNano: options.apiBalanceFloorNano ?? 0n, tenancy: options.tenancy ?? 'single' },
   };
   const { root } = await bootstrapRoot(deps, undefined);
-  return { deps, store, clock, root, changed, audits, softLimitAlerts };
+  return { deps, store, clock, root, changed, audits, softLimitAlerts, notices };
 }
 
 let created = 0;

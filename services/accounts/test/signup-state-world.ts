@@ -125,7 +125,7 @@ export function useSignupWorld(): SignupWorld {
       store: new DrizzleAccountsStore(handle.db),
       events: { accountChanged: () => undefined, audit: () => undefined },
       clock: { now: () => new Date(now) },
-      alerts: { softLimitReached: () => Promise.resolve() },
+      alerts: { softLimitReached: () => Promise.resolve(), billingNotice: () => Promise.resolve() },
       policy: { apiBalanceFloorNano: 0n, tenancy: 'single' },
       signupStore: new RedisSignupStore(world.redis, world.prefix),
       signupMail: {

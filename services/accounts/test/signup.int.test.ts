@@ -95,7 +95,7 @@ describe('self-signup through the edge, the accounts service and the mailer', ()
     secrets.push(key);
     expect(key).toMatch(/^sk-/);
     expect(JSON.stringify(verified.body)).not.toContain(key);
-    for (const url of [PUBLIC_URL, `${PUBLIC_URL}/docs`, `${PUBLIC_URL}/v1`, `${PUBLIC_URL}/manage`]) {
+    for (const url of [PUBLIC_URL, `${PUBLIC_URL}/docs`, `${PUBLIC_URL}/v1`, `${PUBLIC_URL}/console/`]) {
       expect(welcome.text).toContain(url);
       expect(welcome.html).toContain(`href="${url}"`);
     }

@@ -2,6 +2,7 @@ import { connectNats, createLogger, type NatsConnection } from '@gw/kit';
 import {
   createTestDatabase,
   createUser,
+  expectError,
   startGateway,
   waitFor,
   type Created,
@@ -117,6 +118,27 @@ describe('GET /dashboard/bill, /dashboard/info and /dashboard/live', () => {
     const response = await gw.request('/dashboard/bill?s=2026-02-30&days=400', { key: user.key });
     expect(response.status).toBe(400);
     expect(await balance()).toBe(before);
+  });
+
+  it('refuses a paid span the balance does not cover, or a disabled account, and charges nothing', async () => {
+    const indebted = await createUser(gw, { credit: 2 });
+    await publish(indebted.id, new Date().toISOString(), 'gpt-4.1', 2_000_000);
+    const statusOf = async (key: string) =>
+      (await (await gw.request('/dashboard/status', { key })).json()) as { balance: number };
+    await waitFor(async () => (await statusOf(indebted.key)).balance < 0, 'the usage charged into debt');
+    const debt = (await statusOf(indebted.key)).balance;
+    await expectError(
+      await gw.request('/dashboard/bill?days=400', { key: indebted.key }),
+      400,
+      'insufficient_credit',
+    );
+    expect((await statusOf(indebted.key)).balance).toBe(debt);
+
+    const disabled = await createUser(gw, { credit: 10 });
+    const update = await gw.request(`/x-users/${disabled.id}`, { method: 'PUT', json: { Status: false } });
+    expect(update.status).toBe(200);
+    await expectError(await gw.request('/dashboard/bill?days=400', { key: disabled.key }), 403, 'forbidden');
+    expect((await statusOf(disabled.key)).balance).toBe(10);
   });
 
   it('shows today and this month in /dashboard/info and /dashboard/live', async () => {

@@ -47,6 +47,7 @@ import { openApiRoute } from './http/openapi.json/get.js';
 import { deleteConsoleSession } from './http/console/api/session/delete.js';
 import { getConsoleSession } from './http/console/api/session/get.js';
 import { postConsoleSession } from './http/console/api/session/post.js';
+import { docsRoute } from './http/docs/get.js';
 
 /**
  * Every HTTP endpoint of the edge with its access level and its OpenAPI description (the `doc`
@@ -57,6 +58,7 @@ export const ROUTES: readonly Route[] = [
   getHealthz,
   getLivez,
   openApiRoute(() => ROUTES),
+  docsRoute(() => ROUTES),
   // Self-signup (no key; 404 unless SIGN_ENABLE).
   postSignup,
   postSignupVerify,

@@ -36,7 +36,12 @@ describe('provider keys: create, list, page, update and delete (/x-keys)', () =>
     await expectError(await kp.gw.request('/x-keys/999999'), 404, 'not_found');
     await expectError(await kp.gw.request('/x-keys/L12'), 400, 'invalid_request');
     await expectError(await kp.gw.request('/x-keys?level=abc'), 400, 'invalid_request');
-    await expectError(await kp.gw.request('/x-keys?size=1001'), 400, 'invalid_request');
+    // The paging rule of every list: a size above 1000 is capped, page=0 and size=0 are refused.
+    const capped = await kp.gw.request('/x-keys?size=5000');
+    expect(capped.status).toBe(200);
+    expect(capped.headers.get('x-per-page')).toBe('1000');
+    await expectError(await kp.gw.request('/x-keys?page=0'), 400, 'invalid_request', 'page');
+    await expectError(await kp.gw.request('/x-keys?size=0'), 400, 'invalid_request', 'size');
     await expectError(await kp.gw.request('/x-keys?id=1&id=2'), 400, 'invalid_request');
   });
 

@@ -35,7 +35,7 @@ const shape = {
     .max(320)
     .optional()
     .transform((value) => value || undefined),
-  /** Links of the welcome mail (default GW_PUBLIC_URL + /docs and + /manage). */
+  /** Links of the welcome mail (default GW_PUBLIC_URL + /docs, the API reference, and + /console/). */
   MAIL_DOCS_URL: env.optionalUrl(),
   MAIL_MANAGE_URL: env.optionalUrl(),
   /** Jobs sent at once by one mailer process. */

@@ -38,6 +38,7 @@ export const CALLER: CallerIdentity = {
   allowModels: '',
   allowLevels: '',
   modelMapper: '',
+  levelMapper: '',
   resources: '',
   limits: {},
   modelLimits: '',

@@ -104,6 +104,7 @@ describe('proxy relay through the edge: sleeping keys, alerts and probes', () =>
               allowModels: '',
               allowLevels: '',
               modelMapper: '',
+              levelMapper: '',
               resources: '',
               limits: {},
               modelLimits: '',

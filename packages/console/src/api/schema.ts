@@ -51,6 +51,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API reference (an HTML page) */
+        get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/x-sign": {
         parameters: {
             query?: never;
@@ -765,6 +782,7 @@ export interface components {
             Resources: string;
             ModelLimits: components["schemas"]["ModelLimits"];
             ModelMapper: string;
+            LevelMapper: string;
             QRCode: string;
             /** @description The key prefix and its last four characters. */
             PublicKey: string;
@@ -839,6 +857,8 @@ export interface components {
                     tpm: number;
                 };
             };
+            model_mapper: string;
+            level_mapper: string;
         };
         ConservationTotals: {
             owner_id: number;
@@ -1028,6 +1048,44 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description Internal Server Error */
@@ -1735,6 +1793,7 @@ export interface operations {
                                 Resources: string;
                                 ModelLimits: components["schemas"]["ModelLimits"];
                                 ModelMapper: string;
+                                LevelMapper: string;
                                 QRCode: string;
                                 /** @description The key prefix and its last four characters. */
                                 PublicKey: string;
@@ -2272,6 +2331,7 @@ export interface operations {
                             Resources: string;
                             ModelLimits: components["schemas"]["ModelLimits"];
                             ModelMapper: string;
+                            LevelMapper: string;
                             QRCode: string;
                             /** @description The key prefix and its last four characters. */
                             PublicKey: string;
@@ -2489,6 +2549,7 @@ export interface operations {
                             Resources: string;
                             ModelLimits: components["schemas"]["ModelLimits"];
                             ModelMapper: string;
+                            LevelMapper: string;
                             QRCode: string;
                             /** @description The key prefix and its last four characters. */
                             PublicKey: string;
@@ -3124,6 +3185,8 @@ export interface operations {
                                 tpm: number;
                             };
                         };
+                        model_mapper: string;
+                        level_mapper: string;
                         daily_usage: {
                             /** @constant */
                             object: "list";
@@ -3471,8 +3534,8 @@ export interface operations {
     };
     getXInfo: {
         parameters: {
-            query?: {
-                user?: string;
+            query: {
+                user: string;
             };
             header?: never;
             path?: never;

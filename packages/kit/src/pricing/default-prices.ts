@@ -142,6 +142,16 @@ export const DEFAULT_MODELS: readonly DefaultModel[] = [
   openai('o4-mini', 200_000, 100_000, {
     ChatPricing: { InputText: 1.1, CachedText: 0.275, OutputText: 4.4 },
   }),
+  // OpenAI completions (`/v1/completions`), the legacy models still served; FineTuningPricing as for chat.
+  openai('gpt-3.5-turbo-instruct', 4_096, 4_096, { ChatPricing: { InputText: 1.5, OutputText: 2 } }),
+  openai('davinci-002', 16_384, 16_384, {
+    ChatPricing: { InputText: 2, OutputText: 2 },
+    FineTuningPricing: { InputText: 12, OutputText: 12 },
+  }),
+  openai('babbage-002', 16_384, 16_384, {
+    ChatPricing: { InputText: 0.4, OutputText: 0.4 },
+    FineTuningPricing: { InputText: 1.6, OutputText: 1.6 },
+  }),
   // OpenAI audio in chat and realtime (audio token-equivalents priced apart from text).
   openai('gpt-4o-audio-preview', 128_000, 16_384, {
     ChatPricing: { InputText: 2.5, OutputText: 10, InputAudio: 40, OutputAudio: 80 },

@@ -76,6 +76,10 @@ describe('findPriceEntry', () => {
     ['gemini-2.5-flash-preview-05-20', 'gemini-2.5-flash'],
     ['o3-mini-2025-01-31', 'o3-mini'],
     ['omni-moderation-2024-09-26', 'omni-moderation'],
+    ['gpt-3.5-turbo-instruct', 'gpt-3.5-turbo-instruct'],
+    ['gpt-3.5-turbo-instruct-0914', 'gpt-3.5-turbo-instruct'],
+    ['davinci-002', 'davinci-002'],
+    ['babbage-002', 'babbage-002'],
   ])('prices %s as %s', (model, name) => {
     expect(findPriceEntry(DEFAULT_PRICES, 'ChatPricing', model)?.name).toBe(name);
   });

@@ -1,3 +1,4 @@
+import { topUpAutoQuotas, wantsTopUp } from './auto-quota.js';
 import { planSpendUpTo, viewOf } from './lots.js';
 import type { CreditLot } from './model.js';
 import type { AccountCharge, DebitTarget } from './ports/accounts.js';
@@ -16,6 +17,8 @@ export interface ChargeOutcome {
   dailyReachedNow: boolean;
   /** 'YYYY-MM' when this charge was the month's first SoftLimit crossing. */
   softAlertMonth: string | undefined;
+  /** The balance fell below half the account's AutoQuota: its parent tops it up after the commit. */
+  wantsTopUp: boolean;
 }
 
 /** A deleted account's usage climbs at most this many deleted ancestors to a live one. */
@@ -87,14 +90,16 @@ export async function chargeLocked(
     takes.push(...plan.steps);
     writes.push({ accountId: account.id, spend: spend.next, addDebtNano: plan.shortfallNano });
     const after = { ...account, debtNano: account.debtNano + plan.shortfallNano };
+    const balanceNano = viewOf(after, lotsAfter(lots, plan.steps), now).balanceNano;
     return {
       accountId: account.id,
       amountNano,
-      balanceNano: viewOf(after, lotsAfter(lots, plan.steps), now).balanceNano,
+      balanceNano,
       spendBlocked: spend.next.spendBlocked,
       blockedNow: spend.blockedNow,
       dailyReachedNow: spend.dailyReachedNow,
       softAlertMonth: spend.softAlertMonth,
+      wantsTopUp: wantsTopUp(account, balanceNano),
     };
   });
   if (!(await tx.lots.take(takes))) {
@@ -117,9 +122,24 @@ export function crossedFloor(balanceAfterNano: bigint, amountNano: bigint, floor
 
 /**
  * After the transaction committed: the edges admit AI calls from cached accounts, so each
- * crossing tells them to look again; the SoftLimit alert mail is enqueued once a month.
+ * crossing tells them to look again; the SoftLimit alert mail is enqueued once a month; an
+ * account below half its AutoQuota is topped up by its parent, once per charge (`chargeKey`).
  */
-export async function announceCharge(deps: AccountsDeps, outcome: ChargeOutcome): Promise<void> {
+export async function announceCharges(
+  deps: AccountsDeps,
+  outcomes: readonly ChargeOutcome[],
+  chargeKey: string,
+): Promise<void> {
+  for (const outcome of outcomes) {
+    await announceCharge(deps, outcome);
+  }
+  const topUps = outcomes.filter((outcome) => outcome.wantsTopUp).map((outcome) => outcome.accountId);
+  if (topUps.length > 0) {
+    await topUpAutoQuotas(deps, topUps, chargeKey);
+  }
+}
+
+async function announceCharge(deps: AccountsDeps, outcome: ChargeOutcome): Promise<void> {
   if (outcome.blockedNow) {
     deps.events.accountChanged(outcome.accountId, 'spend_blocked');
   } else if (outcome.dailyReachedNow) {

@@ -118,4 +118,12 @@ describe('createAccount over the in-memory stores', () => {
     });
     expect(world.store.tables()).toEqual(before);
   });
+
+  it("gives a child its creator's Level, Gear, Role, Tier and Factor", async () => {
+    const parent = await createChild(world, world.root.id, usd(10), {
+      fields: { level: 3, gear: 2, role: 4, tier: 5, factor: 1.5 },
+    });
+    const child = await createChild(world, parent.account.id, usd(2));
+    expect(child.account).toMatchObject({ level: 3, gear: 2, role: 4, tier: 5, factor: 1.5 });
+  });
 });

@@ -143,7 +143,7 @@ async function createAs(
         isRoot: false,
         level: fields.level ?? caller.level,
         gear: fields.gear ?? caller.gear,
-        role: fields.role ?? 0,
+        role: fields.role ?? caller.role,
         tier: fields.tier ?? caller.tier,
         factor: fields.factor ?? caller.factor,
         status: true,

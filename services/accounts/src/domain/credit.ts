@@ -3,6 +3,7 @@ import { MAX_AMOUNT_NANO, MAX_USD } from './account-values.js';
 import { balanceOf, expiryAfterDays, planSpend } from './lots.js';
 import type { AccountRecord, CreditLot } from './model.js';
 import type { AccountsTx } from './ports/deps.js';
+import { refundOf } from './return-fee.js';
 
 export const DEFAULT_CREDIT_DAYS = 180;
 export const MAX_CREDIT_DAYS = 3650;
@@ -163,25 +164,42 @@ export async function creditPieces(
   }
 }
 
+/** Takes `amountNano` off the front of pieces sorted by expiry; returns what is left. */
+export function dropEarliest(pieces: readonly CreditPiece[], amountNano: bigint): CreditPiece[] {
+  let left = amountNano;
+  const kept: CreditPiece[] = [];
+  for (const piece of pieces) {
+    const used = left < piece.amountNano ? left : piece.amountNano;
+    left -= used;
+    if (piece.amountNano > used) {
+      kept.push({ ...piece, amountNano: piece.amountNano - used });
+    }
+  }
+  return kept;
+}
+
 /**
- * Negative CreditGranted: moves amountNano from `from` (the target) back to `to` (the caller),
- * taken from the target's lots earliest expiry first, each piece keeping the expiry it had; never
- * below zero. Money clawed back to root is un-minted (a negative mint row), since root holds no
- * lots of its own grants. Returns false when the idempotency key was already used.
+ * Negative CreditGranted: takes amountNano from `from` (the target), from its lots earliest
+ * expiry first, never below zero, and returns it to `to` (the caller) minus the return fee of
+ * min(0.2 USD, amount), as a delete's refund pays it (docs/decisions.md §4): the fee is taken from
+ * the earliest-expiring pieces and the rest keeps the expiry it had. Money clawed back to root is
+ * un-minted (a negative mint row), since root holds no lots of its own grants. Returns false when
+ * the idempotency key was already used.
  */
 export async function clawBack(tx: AccountsTx, args: Omit<CreditMovement, 'days'>): Promise<boolean> {
   const { from, to, amountNano, now, idempotencyKey } = args;
   if (amountNano <= 0n) {
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
   }
-  const senderLedgerId = await tx.ledger.insert({
+  const { refundNano, feeNano } = refundOf(amountNano);
+  const feeLedgerId = await tx.ledger.insert({
     idempotencyKey,
-    kind: to.isRoot ? 'mint' : 'clawback',
+    kind: 'fee',
     accountId: from.id,
-    counterpartyId: to.id,
-    amountNano: -amountNano,
+    counterpartyId: null,
+    amountNano: -feeNano,
   });
-  if (senderLedgerId === undefined) {
+  if (feeLedgerId === undefined) {
     return false;
   }
   const pieces = from.debtNano > 0n ? undefined : await takeFromLots(tx, from.id, amountNano, now);
@@ -191,21 +209,34 @@ export async function clawBack(tx: AccountsTx, args: Omit<CreditMovement, 'days'
       "the target's balance is lower than the amount to claw back",
     );
   }
+  if (refundNano === 0n) {
+    return true;
+  }
+  const senderLedgerId = await tx.ledger.insert({
+    idempotencyKey,
+    kind: to.isRoot ? 'mint' : 'clawback',
+    accountId: from.id,
+    counterpartyId: to.id,
+    amountNano: -refundNano,
+  });
+  if (senderLedgerId === undefined) {
+    throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
+  }
   if (to.isRoot) {
     return true;
   }
-  await assertRoom(tx, to, amountNano, now);
+  await assertRoom(tx, to, refundNano, now);
   const receiverLedgerId = await tx.ledger.insert({
     idempotencyKey,
     kind: 'clawback',
     accountId: to.id,
     counterpartyId: from.id,
-    amountNano,
+    amountNano: refundNano,
   });
   if (receiverLedgerId === undefined) {
     throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
   }
-  await creditPieces(tx, to.id, pieces, receiverLedgerId);
+  await creditPieces(tx, to.id, dropEarliest(pieces, feeNano), receiverLedgerId);
   return true;
 }
 

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import { announceCharge, chargeLocked, lockChargeTargets } from './charge.js';
+import { chargeKeyOf } from './auto-quota.js';
+import { announceCharges, chargeLocked, lockChargeTargets } from './charge.js';
 import { debitInputProblem } from './debit.js';
 import type { DebitTarget } from './ports/accounts.js';
 import type { AccountsDeps } from './ports/deps.js';
@@ -100,8 +101,6 @@ export async function debitBatch(deps: AccountsDeps, items: DebitBatchItem[]): P
     await tx.ledger.insertMany(rows);
     return { results: answers, charges: await chargeLocked(tx, [...newAmounts.values()], now) };
   });
-  for (const charge of charges) {
-    await announceCharge(deps, charge);
-  }
+  await announceCharges(deps, charges, chargeKeyOf(items.map((item) => item.idempotencyKey)));
   return results;
 }

@@ -1,7 +1,9 @@
-import { AppError, ErrorCode } from '@gw/kit';
-import { announceCharge, chargeLocked, lockChargeTargets } from './charge.js';
+import { AppError, ErrorCode, formatUsd } from '@gw/kit';
+import { chargeKeyOf } from './auto-quota.js';
+import { announceCharges, chargeLocked, lockChargeTargets } from './charge.js';
 import { viewOf } from './lots.js';
-import type { AccountsDeps } from './ports/deps.js';
+import type { AccountRecord } from './model.js';
+import type { AccountsDeps, AccountsTx } from './ports/deps.js';
 
 export { crossedFloor } from './charge.js';
 
@@ -10,6 +12,11 @@ export interface DebitInput {
   amountNano: bigint;
   /** The usage event id: the same id charges once. */
   idempotencyKey: string;
+  /**
+   * A paid query rather than usage (the bill's fee, docs/decisions.md §18): refused, charging
+   * nothing, when the account is disabled or suspended or its balance does not cover the amount.
+   */
+  requireCover?: boolean;
 }
 
 export interface DebitResult {
@@ -74,6 +81,9 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
         spendBlocked: account.spendBlocked,
       };
     }
+    if (input.requireCover) {
+      await assertCovers(tx, account, amountNano, now);
+    }
     const ledgerId = await tx.ledger.insert({
       idempotencyKey,
       kind: 'usage',
@@ -91,7 +101,7 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     return { ledgerId, charge, ...charge };
   });
   if (outcome.charge) {
-    await announceCharge(deps, outcome.charge);
+    await announceCharges(deps, [outcome.charge], chargeKeyOf([idempotencyKey]));
   }
   return {
     ledgerId: outcome.ledgerId,
@@ -100,4 +110,29 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     spendBlocked: outcome.spendBlocked,
     replayed: outcome.charge === undefined,
   };
+}
+
+/** A paid query is taken only from a live account whose balance covers it (root mints: exempt). */
+async function assertCovers(
+  tx: AccountsTx,
+  account: AccountRecord,
+  amountNano: bigint,
+  now: Date,
+): Promise<void> {
+  if (account.isRoot) {
+    return;
+  }
+  if (!account.status || account.suspended) {
+    throw new AppError(
+      ErrorCode.Forbidden,
+      `this account is ${account.suspended ? 'suspended' : 'disabled'}: paid queries are refused`,
+    );
+  }
+  const { balanceNano } = viewOf(account, await tx.lots.live([account.id], now), now);
+  if (balanceNano < amountNano) {
+    throw new AppError(
+      ErrorCode.InsufficientCredit,
+      `this query costs ${formatUsd(amountNano)} USD and the balance is ${formatUsd(balanceNano)} USD`,
+    );
+  }
 }

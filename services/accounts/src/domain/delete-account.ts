@@ -7,7 +7,7 @@ import type { AccountsDeps } from './ports/deps.js';
 import { settleDelete } from './settle-delete.js';
 import { findInTenant, lookupOf, reportedTenant, singleIdentifier } from './tenancy.js';
 
-export { refundOf } from './settle-delete.js';
+export { refundOf } from './return-fee.js';
 
 export interface DeleteAccountInput {
   callerId: bigint;

@@ -66,6 +66,10 @@ export async function listAccounts(deps: AccountsDeps, input: ListAccountsInput)
       );
     }
     if (identifier.kind === 'filter') {
+      if (identifier.field === 'level' && identifier.value > 9) {
+        // The same range as `?level=`: a Level outside it matches nothing and is refused.
+        throw new AppError(ErrorCode.InvalidRequest, 'identifier: Level must be an integer from 0 to 9');
+      }
       query[identifier.field] = identifier.value;
     } else {
       const target = await findInTenant(deps.store.accounts, caller, lookupOf(identifier, caller));

@@ -69,8 +69,9 @@ describe('money edge cases over the in-memory stores', () => {
     const parent = await createChild(world, world.root.id, usd(10), { days: 400 });
     const child = await createChild(world, parent.account.id, usd(6), { days: 20 });
     await move(parent.account.id, child.account.id, -usd(2), { days: 300 });
+    // The 0.2 USD claw-back fee comes off the earliest-expiring piece.
     expect(expiries(parent.account.id)).toEqual([
-      [usd(2), 20],
+      [usd('1.8'), 20],
       [usd(4), 400],
     ]);
     const other = await createChild(world, parent.account.id, usd(3), { days: 300 });
@@ -80,11 +81,12 @@ describe('money edge cases over the in-memory stores', () => {
       idempotencyKey: '',
       requestHash: '',
     });
-    // The 3 USD came from the 20-day lot (2) and the 400-day lot (1, capped to 300 then 180).
+    // The 3 USD came from the 20-day lot (1.8) and the 400-day lot (1.2, capped to 300 then 180);
+    // the delete's fee comes off the 20-day piece.
     expect(expiries(parent.account.id)).toEqual([
-      [usd('1.8'), 20],
-      [usd(1), 180],
-      [usd(3), 400],
+      [usd('1.6'), 20],
+      [usd('1.2'), 180],
+      [usd('2.8'), 400],
     ]);
   });
 

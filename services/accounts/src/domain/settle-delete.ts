@@ -1,33 +1,9 @@
-import { AppError, ErrorCode, usd } from '@gw/kit';
-import { creditPieces, DEFAULT_CREDIT_DAYS, type CreditPiece } from './credit.js';
+import { AppError, ErrorCode } from '@gw/kit';
+import { creditPieces, DEFAULT_CREDIT_DAYS, dropEarliest, type CreditPiece } from './credit.js';
 import { expiryAfterDays, planSpendUpTo } from './lots.js';
 import type { AccountRecord } from './model.js';
 import type { AccountsTx } from './ports/deps.js';
-
-export const DELETE_FEE_NANO = usd('0.2');
-
-/** Fee = min(0.2 USD, remainder); nothing is charged on an empty or indebted account. */
-export function refundOf(remainderNano: bigint): { refundNano: bigint; feeNano: bigint } {
-  if (remainderNano <= 0n) {
-    return { refundNano: 0n, feeNano: 0n };
-  }
-  const feeNano = remainderNano < DELETE_FEE_NANO ? remainderNano : DELETE_FEE_NANO;
-  return { refundNano: remainderNano - feeNano, feeNano };
-}
-
-/** Takes `amountNano` off the front of pieces sorted by expiry; returns what is left. */
-function dropEarliest(pieces: readonly CreditPiece[], amountNano: bigint): CreditPiece[] {
-  let left = amountNano;
-  const kept: CreditPiece[] = [];
-  for (const piece of pieces) {
-    const used = left < piece.amountNano ? left : piece.amountNano;
-    left -= used;
-    if (piece.amountNano > used) {
-      kept.push({ ...piece, amountNano: piece.amountNano - used });
-    }
-  }
-  return kept;
-}
+import { refundOf } from './return-fee.js';
 
 export interface DeleteSettlement {
   refundNano: bigint;

@@ -31,7 +31,7 @@ describe('transferCredit over the in-memory stores', () => {
       targetBalanceNano: usd(5),
     });
     expect(await transfer(parent.account.id, child.account.name, -usd('1.5'), 'tr-2')).toEqual({
-      callerBalanceNano: usd('6.5'),
+      callerBalanceNano: usd('6.3'),
       targetBalanceNano: usd('3.5'),
     });
     const after = world.store.tables();

@@ -39,7 +39,7 @@ describe('updateAccount moving credit, over the in-memory stores', () => {
       requestHash: options.idempotencyKey ? requestHash(`PUT ${targetId} ${creditGrantedNano}`) : '',
     });
 
-  it('recharges from the caller and claws back to it, earliest-expiring lots first, never below zero', async () => {
+  it('recharges from the caller and claws back to it minus the 0.2 USD fee, earliest-expiring lots first, never below zero', async () => {
     const parent = await createChild(world, world.root.id, usd(10));
     const child = await createChild(world, parent.account.id, usd(2));
     const recharged = await move(parent.account.id, child.account.id, usd(3), { days: 30 });
@@ -50,7 +50,11 @@ describe('updateAccount moving credit, over the in-memory stores', () => {
     const clawed = await move(parent.account.id, child.account.id, -usd('1.5'));
     expect(clawed.balanceNano).toBe(usd('3.5'));
     expect(await lotsOf(world, child.account.id)).toEqual([usd('1.5'), usd(2)]);
-    expect(balanceNano(world, parent.account.id)).toBe(usd('6.5'));
+    expect(balanceNano(world, parent.account.id)).toBe(usd('6.3'));
+    const fees = world.store.tables().ledger.filter((entry) => entry.kind === 'fee');
+    expect(fees.map((entry) => [entry.accountId, entry.amountNano])).toEqual([
+      [child.account.id, -usd('0.2')],
+    ]);
 
     const before = world.store.tables();
     await expect(move(parent.account.id, child.account.id, -usd('3.6'))).rejects.toMatchObject({
@@ -62,12 +66,22 @@ describe('updateAccount moving credit, over the in-memory stores', () => {
     expect(world.store.tables()).toEqual(before);
   });
 
-  it('un-mints what root claws back', async () => {
+  it('un-mints what root claws back, less the fee', async () => {
     const child = await createChild(world, world.root.id, usd(4));
     await move(world.root.id, child.account.id, -usd(1));
     expect(balanceNano(world, child.account.id)).toBe(usd(3));
     const mints = world.store.tables().ledger.filter((entry) => entry.kind === 'mint');
-    expect(mints.map((entry) => entry.amountNano)).toEqual([usd(4), -usd(1)]);
+    expect(mints.map((entry) => entry.amountNano)).toEqual([usd(4), -usd('0.8')]);
+  });
+
+  it('takes the whole of a claw-back of at most 0.2 USD as the fee', async () => {
+    const parent = await createChild(world, world.root.id, usd(10));
+    const child = await createChild(world, parent.account.id, usd(2));
+    await move(parent.account.id, child.account.id, -usd('0.15'));
+    expect(balanceNano(world, child.account.id)).toBe(usd('1.85'));
+    expect(balanceNano(world, parent.account.id)).toBe(usd(8));
+    const fees = world.store.tables().ledger.filter((entry) => entry.kind === 'fee');
+    expect(fees.map((entry) => entry.amountNano)).toEqual([-usd('0.15')]);
   });
 
   it('settles post-paid debt first on a recharge, and refuses a claw-back while in debt', async () => {

@@ -1,6 +1,6 @@
 import { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
-import { managementView, userInfoView } from './render.js';
+import { canManage, managementView, userInfoView } from './render.js';
 
 const NO_USAGE = { today: { requests: 0, tokens: 0 }, month: { requests: 0, tokens: 0 } };
 
@@ -49,5 +49,22 @@ describe('the usage block of user_info', () => {
       today: { requests: 3, tokens: 120, cost: 1.5 },
       month: { requests: 7, tokens: 400, cost: 4.25 },
     });
+  });
+});
+
+describe('canManage', () => {
+  it('is true for root and owners whatever their balance, and for others only with credit left', () => {
+    expect(canManage(received({ status: true, isRoot: true, balanceNano: 0n }))).toBe(true);
+    expect(canManage(received({ status: true, isOwner: true, balanceNano: -5n }))).toBe(true);
+    expect(canManage(received({ status: true, balanceNano: 0n }))).toBe(false);
+    expect(canManage(received({ status: true, balanceNano: 1n }))).toBe(true);
+    expect(canManage(received({ status: false, isOwner: true, balanceNano: 1n }))).toBe(false);
+    expect(canManage(received({ status: true, suspended: true, isRoot: true }))).toBe(false);
+  });
+});
+
+describe('the management view', () => {
+  it('shows the account LevelMapper its owner set', () => {
+    expect(managementView(received({ levelMapper: 'gpt-4o=3' })).LevelMapper).toBe('gpt-4o=3');
   });
 });

@@ -14,9 +14,12 @@ export function isOwnerAccount(account: Account): boolean {
   return account.isOwner || account.isRoot;
 }
 
-/** May use the Manage console: enabled, not suspended, and with credit left. */
+/**
+ * May use the Manage console: enabled, not suspended, and with credit left; root and owners manage
+ * their whole tree, so their own balance does not matter.
+ */
 export function canManage(account: Account): boolean {
-  return account.status && !account.suspended && account.balanceNano > 0n;
+  return account.status && !account.suspended && (isOwnerAccount(account) || account.balanceNano > 0n);
 }
 
 /** The management view (PascalCase) of an account, never with its key. */
@@ -59,6 +62,7 @@ export function managementView(account: Account): ManagementView {
     Resources: account.resources,
     ModelLimits: accountModelLimits(account),
     ModelMapper: account.modelMapper,
+    LevelMapper: account.levelMapper,
     QRCode: account.qrCode,
     PublicKey: maskedKey(account),
     KeyLastUsedAt: account.keyLastUsedAt || null,
@@ -128,5 +132,7 @@ export function userInfoView(account: Account, usage: UsageCounts): UserInfoView
         { rpm: limits.rpm ?? 0, tpm: limits.tpm ?? 0 },
       ]),
     ),
+    model_mapper: account.modelMapper,
+    level_mapper: account.levelMapper,
   };
 }

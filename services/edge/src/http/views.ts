@@ -40,6 +40,7 @@ export const managementViewSchema = z
     Resources: z.string(),
     ModelLimits: modelLimitsObject,
     ModelMapper: z.string(),
+    LevelMapper: z.string(),
     QRCode: z.string(),
     PublicKey: z.string().meta({ description: 'The key prefix and its last four characters.' }),
     KeyLastUsedAt: timestamp.nullable(),
@@ -90,6 +91,9 @@ export const userInfoSchema = z
       resources: z.array(z.string()),
     }),
     model_limits: z.record(z.string(), z.object({ rpm: z.number().int(), tpm: z.number().int() })),
+    /** The account's own mappers (the owner's LEVEL_MAPPER and MODEL_MAPPER apply after them). */
+    model_mapper: z.string(),
+    level_mapper: z.string(),
   })
   .meta({ id: 'UserInfo' });
 export type UserInfoView = z.output<typeof userInfoSchema>;

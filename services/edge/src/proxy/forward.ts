@@ -43,6 +43,7 @@ export function callerIdentity(account: accounts.Account, apiBalanceFloorNano: b
     allowModels: account.allowModels,
     allowLevels: account.allowLevels,
     modelMapper: account.modelMapper,
+    levelMapper: account.levelMapper,
     resources: account.resources,
     limits: effectiveLimits(account),
     modelLimits: JSON.stringify(accountModelLimits(account)),

@@ -63,7 +63,7 @@ describe('mailer policy and sender', () => {
     expect(bare).toMatchObject({
       publicUrl: 'https://gw.example.net',
       docsUrl: 'https://gw.example.net/docs',
-      manageUrl: 'https://gw.example.net/manage',
+      manageUrl: 'https://gw.example.net/console/',
       defaultFrom: 'no-reply@gw.example.net',
     });
     expect(withEnv.docsUrl).toBe('https://docs.example.net');

@@ -15,7 +15,7 @@ export function mailerPolicy(input: {
   return {
     publicUrl: base,
     docsUrl: input.docsUrl ?? `${base}/docs`,
-    manageUrl: input.manageUrl ?? `${base}/manage`,
+    manageUrl: input.manageUrl ?? `${base}/console/`,
     envSmtp: smtp && {
       kind: 'smtp',
       source: 'env-smtp',

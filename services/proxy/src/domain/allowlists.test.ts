@@ -25,6 +25,7 @@ describe("the caller's effective lists (its own and its ancestors')", () => {
     allowModels: 'gpt-4o*',
     allowLevels: '',
     modelMapper: '',
+    levelMapper: '',
     resources: '',
     limits: {},
     modelLimits: '',

@@ -9,9 +9,10 @@ import {
   type AiEndpoint,
   type CallerIdentity,
 } from '@gw/kit';
-import type { OwnerPool } from './pool.js';
+import { levelMapperOf, type OwnerPool } from './pool.js';
 
 const accountMappers = new CompiledOnce((text) => new PatternTable(parseMapper(text)));
+const accountLevelMappers = new CompiledOnce(levelMapperOf);
 const resourceLists = new CompiledOnce((text) => splitPatternList(text));
 
 /** AllowLevels: integers separated by comma or space; empty allows every Level. */
@@ -23,6 +24,11 @@ export function isLevelAllowed(allowLevels: string, level: number): boolean {
 /** The caller's effective AllowLevels: its own and every ancestor's. */
 export function callerMayUseLevel(caller: CallerIdentity, level: number): boolean {
   return [caller.allowLevels, ...caller.inherited.allowLevels].every((list) => isLevelAllowed(list, level));
+}
+
+/** The account's LevelMapper (set by its owner), compiled. */
+export function accountLevelMapper(text: string): PatternTable<number> {
+  return accountLevelMappers.get(text);
 }
 
 /** The account's ModelMapper, compiled. */

@@ -58,10 +58,16 @@ export interface OwnerPool {
 
 const isInteger = (text: string) => /^-?\d+$/.test(text);
 
+/** A LEVEL_MAPPER (the owner's or an account's): `<pattern>=<Level>`, non-integer Levels ignored. */
+export function levelMapperOf(text: string): PatternTable<number> {
+  return new PatternTable(
+    parseMapper(text)
+      .filter(([, level]) => isInteger(level))
+      .map(([pattern, level]) => [pattern, Number(level)] as const),
+  );
+}
+
 export function compileRouting(config: Readonly<Record<string, string>>): Routing {
-  const levels = parseMapper(config.LEVEL_MAPPER ?? '')
-    .filter(([, level]) => isInteger(level))
-    .map(([pattern, level]) => [pattern, Number(level)] as const);
   const failover = parseMapper(config.MODEL_FAILOVER ?? '').map(
     ([pattern, backups]) =>
       [
@@ -80,7 +86,7 @@ export function compileRouting(config: Readonly<Record<string, string>>): Routin
   }
   return {
     modelMapper: new PatternTable(parseMapper(config.MODEL_MAPPER ?? '')),
-    levelMapper: new PatternTable(levels),
+    levelMapper: levelMapperOf(config.LEVEL_MAPPER ?? ''),
     failover: new PatternTable(failover),
     switchOver,
     resources: splitPatternList(config.RESOURCES ?? ''),

@@ -39,6 +39,7 @@ function makeCaller(overrides: Partial<CallerIdentity> = {}): CallerIdentity {
     allowModels: '',
     allowLevels: '',
     modelMapper: '',
+    levelMapper: '',
     resources: '',
     limits: {},
     modelLimits: '',
@@ -70,6 +71,17 @@ describe('levelOf', () => {
     expect(levelOf(makePool({ config: { LEVEL_MAPPER: 'gpt-*=2' } }), 'claude')).toBeUndefined();
     expect(levelOf(makePool({ config: { LEVEL_MAPPER: 'gpt-*=2' } }), '')).toBe(1);
     expect(levelOf(makePool(), 'anything')).toBe(1);
+  });
+});
+
+describe("the account's LevelMapper", () => {
+  it("routes the account's models ahead of the owner's LEVEL_MAPPER, and only those it names", () => {
+    const pool = makePool({ config: { LEVEL_MAPPER: 'gpt-*=2, *=1' } });
+    expect(levelOf(pool, 'gpt-4o', 'gpt-4o=3')).toBe(3);
+    expect(levelOf(pool, 'gpt-4.1', 'gpt-4o=3')).toBe(2);
+    expect(levelOf(makePool(), 'anything', 'any*=4')).toBe(4);
+    const caller = makeCaller({ levelMapper: 'a=9' });
+    expect(planRoute(pool, caller, 'a', new Set(), new RoundRobin()).plan.level).toBe(9);
   });
 });
 

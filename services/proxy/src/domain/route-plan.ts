@@ -1,5 +1,5 @@
 import { AppError, callerMayUseModel, ErrorCode, keyModelField, type CallerIdentity } from '@gw/kit';
-import { accountMapper, callerMayUseLevel } from './allowlists.js';
+import { accountLevelMapper, accountMapper, callerMayUseLevel } from './allowlists.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 
 /**
@@ -66,11 +66,17 @@ export function mapModel(model: string, accountMapperText: string, pool: OwnerPo
 }
 
 /**
- * LEVEL_MAPPER, most specific pattern wins. With no LEVEL_MAPPER at all, the lowest Level of
- * the pool serves every model; with one, a model it does not name is not routed (requests that
- * name no model go to the lowest Level).
+ * The account's own LevelMapper (set by its owner) first, then LEVEL_MAPPER, most specific
+ * pattern wins in each. With no LEVEL_MAPPER at all, the lowest Level of the pool serves every
+ * model the account's does not name; with one, a model neither names is not routed (requests
+ * that name no model go to the lowest Level).
  */
-export function levelOf(pool: OwnerPool, model: string): number | undefined {
+export function levelOf(pool: OwnerPool, model: string, accountLevelMapperText = ''): number | undefined {
+  const own =
+    accountLevelMapperText === '' ? undefined : accountLevelMapper(accountLevelMapperText).lookup(model);
+  if (own !== undefined) {
+    return own;
+  }
   const { levelMapper } = pool.routing;
   const mapped = levelMapper.size > 0 ? levelMapper.lookup(model) : undefined;
   if (mapped !== undefined || (levelMapper.size > 0 && model !== '')) {
@@ -135,11 +141,11 @@ export function planRoute(
   switched: ReadonlySet<number> = new Set(),
 ): PlanResult {
   const modelMapped = mapModel(model, caller.modelMapper, pool);
-  const level = levelOf(pool, modelMapped);
+  const level = levelOf(pool, modelMapped, caller.levelMapper);
   const levels = level === undefined ? [] : [level, ...switchOverChain(pool, level)];
   const failover = failoverModels(pool, modelMapped);
   const backups = failover
-    .map((backup) => ({ model: backup, level: levelOf(pool, backup) }))
+    .map((backup) => ({ model: backup, level: levelOf(pool, backup, caller.levelMapper) }))
     .filter((backup): backup is { model: string; level: number } => backup.level !== undefined);
   const plan: RoutePlan = {
     modelRequested: model,

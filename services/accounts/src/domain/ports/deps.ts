@@ -26,6 +26,8 @@ export interface AccountsTx {
 export interface SpendAlerts {
   /** The first SoftLimit crossing of `month` ('YYYY-MM'); enqueued at most once per month. */
   softLimitReached(accountId: bigint, month: string): Promise<void>;
+  /** A notice to the account's BillingEmail; `jobKey` (no ':') makes a second enqueue a no-op. */
+  billingNotice(accountId: bigint, subject: string, text: string, jobKey: string): Promise<void>;
 }
 
 export interface AccountEvents {

@@ -128,6 +128,7 @@ export function accountsHandlers(deps: SignupDeps): AsyncHandlers<pb.AccountsSer
         accountId: request.accountId,
         amountNano: request.amountNano,
         idempotencyKey: request.idempotencyKey,
+        requireCover: request.requireCover,
       });
       return {
         ledgerId: String(charged.ledgerId),

@@ -7,7 +7,7 @@ export function softLimitJobId(accountId: bigint, month: string): string {
 
 /**
  * SoftLimit alerts as jobs on the `mail` queue, one per account and month: the jobId makes a
- * second enqueue of the same month a no-op.
+ * second enqueue of the same month a no-op; billing notices (AutoQuota) the same way.
  */
 export function mailSpendAlerts(mail: MailQueue): SpendAlerts {
   return {
@@ -16,6 +16,13 @@ export function mailSpendAlerts(mail: MailQueue): SpendAlerts {
         MAIL_JOBS.softLimit,
         { kind: 'soft_limit', accountId: String(accountId), month },
         softLimitJobId(accountId, month),
+      );
+    },
+    async billingNotice(accountId, subject, text, jobKey) {
+      await mail.enqueue(
+        MAIL_JOBS.billingNotice,
+        { kind: 'billing_notice', accountId: String(accountId), subject, text },
+        jobKey,
       );
     },
   };

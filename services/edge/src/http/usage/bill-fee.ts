@@ -6,7 +6,9 @@ import { idempotencyOf, markReplay } from '../idempotency.js';
 
 /**
  * Charges a long bill's query fee to the caller, through accounts like a usage charge
- * (post-paid, one ledger row, counted in the day's and month's spend; docs/decisions.md §18).
+ * (one ledger row, counted in the day's and month's spend; docs/decisions.md §18), but not
+ * post-paid: accounts refuses it, charging nothing, when the balance does not cover it or the
+ * account is disabled or suspended, so a paid query never pushes an account into debt.
  * The ledger key is the caller with the request's `Idempotency-Key` when it has one, so asking
  * again with the same key charges nothing more (answered with `Idempotent-Replayed: true`);
  * without one the request id names it, so only a retry inside the gateway is free.
@@ -29,6 +31,7 @@ export async function chargeBillFee(
     accountId: callerId,
     amountNano: feeNano,
     idempotencyKey: `bill-fee:${callerId}:${digest}`,
+    requireCover: true,
   });
   markReplay(res, charged.replayed);
 }

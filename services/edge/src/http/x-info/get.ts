@@ -1,4 +1,3 @@
-import { AppError, ErrorCode } from '@gw/kit';
 import { accounts } from '@gw/proto';
 import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
@@ -7,7 +6,14 @@ import { accountUsage } from '../usage/account-usage.js';
 import { userInfoSchema } from '../views.js';
 import { parseBody, type Route } from '../route.js';
 
-const infoQuery = z.object({ user: z.string().min(1).max(320).optional() });
+/** `user` is required (the interface's rule): an owner reads its own info at /dashboard/info. */
+const infoQuery = z.object({
+  user: z
+    .string({ error: 'user is required: the id, name, e-mail or DNA path of an account' })
+    .trim()
+    .min(1, 'user must name an account')
+    .max(320),
+});
 
 /** GET /x-info?user=<identifier>: the owner reads the `user_info` of itself or an account below it. */
 export const getInfo: Route = {
@@ -24,13 +30,9 @@ export const getInfo: Route = {
   async handle(deps, req, res) {
     const query = parseBody(infoQuery, req.query);
     const caller = callerOf(res);
-    const identifier = query.user ?? String(caller.id);
-    if (identifier.trim() === '') {
-      throw new AppError(ErrorCode.InvalidRequest, 'user must name an account');
-    }
     const { account } = await deps.accounts.getAccount({
       callerId: caller.id,
-      identifier,
+      identifier: query.user,
       reach: accounts.Reach.REACH_SELF_OR_DESCENDANTS,
     });
     if (!account) {

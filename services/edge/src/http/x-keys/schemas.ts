@@ -1,12 +1,6 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { z } from 'zod';
-
-const digits = (field: string, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, `${field} must be a non-negative integer`)
-    .transform(Number)
-    .refine((value) => value <= max, `${field} must be at most ${max}`);
+import { pageParam, sizeParam } from '../paging.js';
 
 /** GET /x-keys query: repeated keys (arrays) and unknown shapes are refused. */
 export const listKeysQuery = z.object({
@@ -16,8 +10,8 @@ export const listKeysQuery = z.object({
     .optional(),
   level: z.string().regex(/^\d$/, 'level must be an integer from 0 to 9').transform(Number).optional(),
   provider: z.string().min(1).max(2048).optional(),
-  page: digits('page', 1_000_000).optional(),
-  size: digits('size', 1_000).optional(),
+  page: pageParam.optional(),
+  size: sizeParam.optional(),
 });
 
 /** POST /x-keys. `config` (lower case) is accepted as another name of `Config`. */

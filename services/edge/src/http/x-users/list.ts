@@ -6,12 +6,10 @@ import { managementView } from '../render.js';
 import { parseBody, type Route } from '../route.js';
 import { IDENTIFIER_PARAM, listQuery, userListResponse } from './schemas.js';
 
-const MAX_SIZE = 1000;
-
 /**
  * GET /x-users[/{identifier}] (direct children) and /x-dna[/{identifier}] (all descendants):
  * `{ success, users, total, page, size }` plus the X-Total-Count, X-Page, X-Per-Page and
- * X-Total-Pages headers. A size above 1000 is served as 1000.
+ * X-Total-Pages headers. Paged as every list is (`paging.ts`).
  */
 export function listRoute(path: string, reach: accounts.Reach, summary: string): Route {
   const one = path.includes(':identifier');
@@ -41,8 +39,8 @@ export function listRoute(path: string, reach: accounts.Reach, summary: string):
           dna: query.dna,
           identifier,
         },
-        page: query.page === undefined ? 1 : Number(query.page),
-        size: query.size === undefined ? 100 : Math.min(Number(query.size), MAX_SIZE),
+        page: query.page ?? 1,
+        size: query.size ?? 100,
         order: query.order ?? '',
       });
       const total = Number(listed.total);

@@ -2,6 +2,7 @@ import { ACCOUNT_BOUNDS } from '@gw/kit';
 import { z } from 'zod';
 import { usd } from '../../openapi/shared-schemas.js';
 import { managementViewSchema } from '../views.js';
+import { pageParam, sizeParam } from '../paging.js';
 
 /**
  * Bodies of POST /x-users and PUT|POST /x-users/{identifier}, bounded here (docs/decisions.md
@@ -117,12 +118,8 @@ export const listQuery = z.object({
   email: z.string().max(320).optional(),
   level: z.string().regex(/^\d$/, 'must be an integer from 0 to 9').optional(),
   dna: z.string().max(1024).optional(),
-  page: digits(7)
-    .refine((value) => Number(value) >= 1, 'must be at least 1')
-    .optional(),
-  size: digits(9)
-    .refine((value) => Number(value) >= 1, 'must be at least 1')
-    .optional(),
+  page: pageParam.optional(),
+  size: sizeParam.optional(),
   order: z.string().max(64).optional(),
 });
 

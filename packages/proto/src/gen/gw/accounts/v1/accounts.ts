@@ -419,6 +419,12 @@ export interface DebitRequest {
   amountNano: bigint;
   /** the usage event id */
   idempotencyKey: string;
+  /**
+   * A paid query, not usage (the bill's fee): refused (forbidden or insufficient_credit),
+   * charging nothing, when the account is disabled or suspended or its balance does not cover
+   * the amount. Root is exempt.
+   */
+  requireCover?: boolean | undefined;
 }
 
 export interface DebitResponse {
@@ -4783,7 +4789,7 @@ export const TransferResponse: MessageFns<TransferResponse> = {
 };
 
 function createBaseDebitRequest(): DebitRequest {
-  return { accountId: 0n, amountNano: 0n, idempotencyKey: "" };
+  return { accountId: 0n, amountNano: 0n, idempotencyKey: "", requireCover: undefined };
 }
 
 export const DebitRequest: MessageFns<DebitRequest> = {
@@ -4802,6 +4808,9 @@ export const DebitRequest: MessageFns<DebitRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(26).string(message.idempotencyKey);
+    }
+    if (message.requireCover !== undefined) {
+      writer.uint32(32).bool(message.requireCover);
     }
     return writer;
   },
@@ -4843,6 +4852,14 @@ export const DebitRequest: MessageFns<DebitRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.requireCover = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4872,6 +4889,11 @@ export const DebitRequest: MessageFns<DebitRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      requireCover: isSet(object.requireCover)
+        ? globalThis.Boolean(object.requireCover)
+        : isSet(object.require_cover)
+        ? globalThis.Boolean(object.require_cover)
+        : undefined,
     };
   },
 
@@ -4886,6 +4908,9 @@ export const DebitRequest: MessageFns<DebitRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.requireCover !== undefined) {
+      obj.requireCover = message.requireCover;
+    }
     return obj;
   },
 
@@ -4899,6 +4924,7 @@ export const DebitRequest: MessageFns<DebitRequest> = {
       ? BigInt(object.amountNano)
       : 0n;
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.requireCover = object.requireCover ?? undefined;
     return message;
   },
 };
