@@ -23,9 +23,9 @@ interface HttpAnswer {
 export function httpUpstreamCall(
   deps: ProxyDeps,
   call: AdmittedCall,
-  exchange: { req: IncomingMessage; res: ServerResponse; contentType: string },
+  exchange: { req: IncomingMessage; res: ServerResponse },
 ): UpstreamCall<HttpAnswer> {
-  const { res, contentType } = exchange;
+  const { res } = exchange;
   const client = new ClientState(res);
   const extraHeaders = forwardableRequestHeaders(exchange.req.headers);
   const timeoutMs = call.request.stream
@@ -57,7 +57,7 @@ export function httpUpstreamCall(
       const stopWatching = client.whenGone(() => {
         grace = setTimeout(() => cancel.abort(), deps.config.PROXY_USAGE_GRACE_MS);
       });
-      const { body, contentType: bodyType } = upstreamBody(call.request, step.model, contentType);
+      const { body, contentType: bodyType } = upstreamBody(call.request, step.model);
       const sentAt = performance.now();
       const attempt = await deps.upstream.send(
         {
