@@ -39,6 +39,7 @@ export * from './resolve.js';
 export * from './upstream-host.js';
 export * from './ip.js';
 export * from './compiled-once.js';
+export * from './json-depth.js';
 export * from './model-limits.js';
 export * from './key-config.js';
 export * from './config-view.js';

@@ -50,6 +50,14 @@ const shape = {
   PROXY_JSON_LIMIT_BYTES: positiveInt(16 * 1024 * 1024),
   /** Largest upload (audio and image multipart bodies); larger is 413. */
   PROXY_UPLOAD_LIMIT_BYTES: positiveInt(64 * 1024 * 1024),
+  /**
+   * Request bytes held in memory at once, the whole process (over it: 429) and one account (over
+   * it: 429); the account's bound is at least one largest upload.
+   */
+  PROXY_BODY_BUFFER_MAX_BYTES: positiveInt(256 * 1024 * 1024),
+  PROXY_BODY_BUFFER_ACCOUNT_MAX_BYTES: positiveInt(128 * 1024 * 1024),
+  /** Largest realtime frame, either way; a larger one closes the session (1009, message too big). */
+  PROXY_REALTIME_MAX_FRAME_BYTES: positiveInt(4 * 1024 * 1024),
   /** A request body must arrive within this time (a slow upload is 408). */
   PROXY_BODY_TIMEOUT_MS: positiveInt(120_000),
   /** cloud_a `api-version` when a key's `api_versions` names none (responses has its own). */

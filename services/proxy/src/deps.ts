@@ -1,4 +1,5 @@
 import type { AddressList, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
+import type { BodyBudget } from './domain/body-budget.js';
 import type { CallDeps } from './domain/call/call-deps.js';
 import type { OwnerPool, PoolKey } from './domain/pool.js';
 import type { ProviderDefaults } from './domain/providers.js';
@@ -20,12 +21,15 @@ export interface ProxyDeps extends CallDeps {
     PROXY_JSON_LIMIT_BYTES: number;
     PROXY_UPLOAD_LIMIT_BYTES: number;
     PROXY_BODY_TIMEOUT_MS: number;
+    PROXY_REALTIME_MAX_FRAME_BYTES: number;
   };
   /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
   self: SelfAddresses;
   /** Loopback and private ranges a tenant owner's pool may reach (GW_TENANT_PRIVATE_CIDRS). */
   tenantPrivate: AddressList;
   upstream: HttpUpstream;
+  /** Request bodies held in memory, bounded per process and per account. */
+  bodies: BodyBudget;
   /** Open realtime sessions, ended when their account is revoked. */
   sessions: SessionRegistry;
   providers: {

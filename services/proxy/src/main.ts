@@ -16,6 +16,7 @@ import {
 import { config as configProto, keypool } from '@gw/proto';
 import { loadProxyConfig } from './config.js';
 import type { ProxyDeps } from './deps.js';
+import { BodyBudget } from './domain/body-budget.js';
 import { modelLimitTableOf } from './domain/limits.js';
 import { RoundRobin } from './domain/route-plan.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
@@ -65,6 +66,19 @@ runService('proxy', async (log, metrics) => {
     nc,
     log,
   );
+  metrics.gauge(
+    METRIC.staleKeyPools,
+    'Owners served from their last good key pool because reloading it failed',
+    [],
+    (gauge) => gauge.set(keys.staleOwners()),
+  );
+  const bodies = new BodyBudget({
+    processBytes: config.PROXY_BODY_BUFFER_MAX_BYTES,
+    accountBytes: Math.max(config.PROXY_BODY_BUFFER_ACCOUNT_MAX_BYTES, config.PROXY_UPLOAD_LIMIT_BYTES),
+  });
+  metrics.gauge(METRIC.requestBodyBytes, 'Request body bytes held in memory now', [], (gauge) =>
+    gauge.set(bodies.inUse()),
+  );
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log, config.GW_MAIL_RETRY_MS);
   const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const upstream = new UpstreamClient({ idleSocketMs: config.PROXY_UPSTREAM_IDLE_SOCKET_MS });
@@ -78,6 +92,7 @@ runService('proxy', async (log, metrics) => {
     upstream,
     sessions,
     limiter,
+    bodies,
     defaultModelLimits: modelLimitTableOf(config.PROXY_DEFAULT_MODEL_LIMITS),
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,

@@ -115,7 +115,12 @@ describe('forwarding: what comes back', () => {
         const response = await proxy.call('/v1/chat/completions', json({ model: 'm', messages: [] }));
         expect(response.status).toBe(status);
         expect(await response.json()).toEqual({
-          error: { message: 'bad request body', code: 'invalid_value' },
+          error: {
+            message: 'bad request body',
+            type: 'invalid_request_error',
+            code: 'invalid_value',
+            param: null,
+          },
         });
         expect(proxy.mock.for(`client-${status}-b`)).toHaveLength(0);
         expect(proxy.health.failures).toEqual([]);

@@ -14,6 +14,7 @@ import type {
   SpendReservations,
   UsageOutbox,
 } from '../src/domain/ports.js';
+import { BodyBudget } from '../src/domain/body-budget.js';
 import { modelLimitTable } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RoundRobin } from '../src/domain/route-plan.js';
@@ -180,6 +181,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
       }
       return pool;
     },
+    staleOwners: () => 0,
     close: async () => undefined,
   };
   const tokens = new CloudBTokens(`${mock.url}/token`);
@@ -210,11 +212,14 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
       PROXY_MAX_IN_FLIGHT_PER_ACCOUNT: 32,
       PROXY_SPEND_HOLD_MS: 10_000,
       PROXY_ESTIMATE_OUTPUT_TOKENS: 1_024,
+      PROXY_REALTIME_MAX_FRAME_BYTES: 64 * 1024,
     },
     self,
     keys,
     upstream: new UpstreamClient({ idleSocketMs: 4_000 }),
     sessions: new RealtimeSessions(),
+    // Two largest uploads of one account at once are one too many.
+    bodies: new BodyBudget({ processBytes: 8 * 1024 * 1024, accountBytes: 3 * 1024 * 1024 }),
     get limiter() {
       return state.limiter;
     },

@@ -19,6 +19,10 @@ export const METRIC = {
   levelSwitches: 'gw_level_switches_total',
   /** proxy: gauge, usage events written to the outbox and not yet published. */
   usageOutboxDepth: 'gw_usage_outbox_depth',
+  /** proxy: gauge, owners served from their last good key pool because reloading it failed. */
+  staleKeyPools: 'gw_key_pools_stale',
+  /** proxy: gauge, request body bytes held in memory now (bounded per process and per account). */
+  requestBodyBytes: 'gw_request_body_bytes',
   /** proxy: counter, rate-limit checks counted on this replica alone because Redis was unreachable. */
   rateLimiterFallbacks: 'gw_rate_limiter_redis_fallbacks_total',
   /** billing: gauge, usage events the billing consumer has not processed yet. */

@@ -1,45 +1,8 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, assertJsonDepth, ErrorCode } from '@gw/kit';
 import express, { type RequestHandler } from 'express';
 
 /** Deepest nesting of objects and arrays a management body may have. */
-export const MAX_JSON_DEPTH = 32;
-
-const OPEN = new Set([0x7b, 0x5b]); // { [
-const CLOSE = new Set([0x7d, 0x5d]); // } ]
-
-/**
- * Refuses a body nested deeper than MAX_JSON_DEPTH, reading the raw bytes once before they are
- * parsed: nothing after it (parsing, validation, the Idempotency-Key hash) ever walks a deeper
- * structure, and the cost is linear in the size.
- */
-export function assertJsonDepth(body: Buffer): void {
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (const byte of body) {
-    if (inString) {
-      if (escaped) {
-        escaped = false;
-      } else if (byte === 0x5c) {
-        escaped = true;
-      } else if (byte === 0x22) {
-        inString = false;
-      }
-    } else if (byte === 0x22) {
-      inString = true;
-    } else if (OPEN.has(byte)) {
-      depth += 1;
-      if (depth > MAX_JSON_DEPTH) {
-        throw new AppError(
-          ErrorCode.InvalidRequest,
-          `request body nests deeper than ${MAX_JSON_DEPTH} levels`,
-        );
-      }
-    } else if (CLOSE.has(byte)) {
-      depth -= 1;
-    }
-  }
-}
+const MAX_JSON_DEPTH = 32;
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -65,6 +28,6 @@ export function jsonBody(limit: string): RequestHandler {
     limit,
     strict: true,
     type: ['application/json', 'application/*+json'],
-    verify: (_req, _res, body) => assertJsonDepth(body),
+    verify: (_req, _res, body) => assertJsonDepth(body, MAX_JSON_DEPTH),
   });
 }

@@ -1,4 +1,4 @@
-import { Agent, type IncomingMessage } from 'node:http';
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   accountModelLimits,
@@ -26,7 +26,7 @@ import {
 import type { accounts } from '@gw/proto';
 import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { authenticate, callerOf, clientOf, resolveCaller } from '../auth/authenticate.js';
+import { clientOf, resolveCaller } from '../auth/authenticate.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
@@ -103,10 +103,57 @@ const onlyAiPaths: RequestHandler = (req, res, next) => {
 };
 
 /**
- * The edge's hop of an AI call, HTTP or WebSocket, top to bottom:
- * 1 authenticate the key (the same check as every route) · 2 admission (spend) · 3 stream the
- * request to the proxy with the internal token and the caller identity instead of the client's
- * key, and the answer back, without buffering either (mounted before the JSON body parser).
+ * Steps 1 and 2 of every AI call, HTTP or WebSocket, then the hop headers it is forwarded with
+ * (step 3 streams it): the internal token and the caller identity replace the client's key, and
+ * identity headers a client sent itself are overwritten. They are written on the request itself,
+ * never in http-proxy's `proxyReq` hook, which it skips for a request carrying `Expect` (curl
+ * sends `Expect: 100-continue` with every body over 1 MB). Node already answered the client's
+ * `Expect` (no `checkContinue` listener), so it does not go on to the proxy.
+ */
+async function admitAiCall(
+  deps: EdgeDeps,
+  req: IncomingMessage,
+  requestId: string,
+): Promise<accounts.Account> {
+  // 1 authenticate the key (the same check as every route) · 2 admission (spend)
+  const account = await resolveCaller(
+    deps,
+    {
+      authorization: req.headers.authorization,
+      apiKey: req.headers['x-api-key'],
+      client: clientOf(req, deps.trustedProxies),
+    },
+    'user',
+    'ai',
+  );
+  assertMayCallAi(account, deps.config.USER_API_BALANCE, new Date());
+  // The client's key (either header) never leaves the edge.
+  delete req.headers.authorization;
+  delete req.headers['x-api-key'];
+  delete req.headers.expect;
+  req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;
+  req.headers[CALLER_HEADER] = encodeCaller(callerIdentity(account, deps.config.USER_API_BALANCE));
+  req.headers[REQUEST_ID_HEADER] = requestId;
+  return account;
+}
+
+/**
+ * When the proxy's answer breaks after its headers were relayed (the proxy cut it, was killed or
+ * exited), the client's connection is closed at once: http-proxy's error hook does not fire once
+ * headers are sent, and a piped answer that never ends would hold the client forever.
+ */
+function cutClientWhenAnswerBreaks(proxyRes: IncomingMessage, res: ServerResponse): void {
+  proxyRes.on('close', () => {
+    if (!proxyRes.complete && !res.destroyed) {
+      res.destroy();
+    }
+  });
+}
+
+/**
+ * The edge's hop of an AI call, HTTP or WebSocket: `admitAiCall` (authenticate, admission, hop
+ * headers), then the request is streamed to the proxy and the answer back, without buffering
+ * either (mounted before the JSON body parser).
  */
 export function aiForwarding(
   deps: EdgeDeps,
@@ -124,21 +171,6 @@ export function aiForwarding(
       error: (...args: unknown[]) => log.error({ args }, 'forwarding'),
     },
     on: {
-      // 3 The hop headers; identity headers a client sent itself are overwritten here.
-      proxyReq: (proxyReq, _req, res) => {
-        const locals = (res as unknown as { locals: { caller: accounts.Account; requestId?: string } })
-          .locals;
-        proxyReq.removeHeader('authorization');
-        proxyReq.removeHeader('x-api-key');
-        proxyReq.setHeader(INTERNAL_TOKEN_HEADER, deps.config.GW_INTERNAL_TOKEN);
-        proxyReq.setHeader(
-          CALLER_HEADER,
-          encodeCaller(callerIdentity(locals.caller, deps.config.USER_API_BALANCE)),
-        );
-        if (locals.requestId) {
-          proxyReq.setHeader(REQUEST_ID_HEADER, locals.requestId);
-        }
-      },
       // The upstream key and Level go to the access line, never to the client.
       proxyRes: (proxyRes, _req, res) => {
         const { [UPSTREAM_KEY_HEADER]: key, [UPSTREAM_LEVEL_HEADER]: level, ...passed } = proxyRes.headers;
@@ -150,10 +182,11 @@ export function aiForwarding(
         if (typeof level === 'string') {
           locals.upstreamLevel = Number(level);
         }
+        cutClientWhenAnswerBreaks(proxyRes, res);
       },
       error: (error, _req, res) => {
         log.error({ err: error }, 'proxy unreachable');
-        if ('writeHead' in res) {
+        if ('writeHead' in res && !res.headersSent) {
           sendHttpError(res, new AppError(ErrorCode.Unavailable, 'the AI proxy is unavailable'));
         } else {
           res.destroy();
@@ -163,9 +196,8 @@ export function aiForwarding(
   });
 
   const router = express.Router();
-  // 1 authenticate · 2 admission · 3 forward.
-  router.use(onlyAiPaths, authenticate(deps, 'user', 'ai'), (req, res, next) => {
-    assertMayCallAi(callerOf(res), deps.config.USER_API_BALANCE, new Date());
+  router.use(onlyAiPaths, async (req, res, next) => {
+    res.locals.caller = await admitAiCall(deps, req, String(res.locals.requestId));
     return proxy(req, res, next);
   });
 
@@ -178,42 +210,26 @@ export function aiForwarding(
     }
     // The proxy's access line of the session carries the same request id. Status 101: forwarded.
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
-    req.headers[REQUEST_ID_HEADER] = requestId;
     const access: RequestDetails & { status: number } = { route: REALTIME_PATH, status: 101 };
     observer.watchUpgrade(req, socket, requestId, () => access);
-    void (async () => {
-      // 1 authenticate · 2 admission
-      const account = await resolveCaller(
-        deps,
-        {
-          authorization: req.headers.authorization,
-          apiKey: req.headers['x-api-key'],
-          client: clientOf(req, deps.trustedProxies),
-        },
-        'user',
-        'ai',
-      );
-      access.accountId = String(account.id);
-      assertMayCallAi(account, deps.config.USER_API_BALANCE, new Date());
-      // 3 forward
-      delete req.headers.authorization;
-      delete req.headers['x-api-key'];
-      req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;
-      req.headers[CALLER_HEADER] = encodeCaller(callerIdentity(account, deps.config.USER_API_BALANCE));
-      // Node hands 'upgrade' listeners a net.Socket typed as Duplex.
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
-      proxy.upgrade(req, socket as Parameters<typeof proxy.upgrade>[1], head);
-    })().catch((error: unknown) => {
-      if (!(error instanceof AppError)) {
-        log.error({ err: error }, 'realtime upgrade failed');
-      }
-      const refusal =
-        error instanceof AppError
-          ? error
-          : new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now');
-      access.status = toHttp(refusal.code).status;
-      refuseUpgrade(socket, refusal);
-    });
+    admitAiCall(deps, req, requestId)
+      .then((account) => {
+        access.accountId = String(account.id);
+        // Node hands 'upgrade' listeners a net.Socket typed as Duplex.
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
+        proxy.upgrade(req, socket as Parameters<typeof proxy.upgrade>[1], head);
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof AppError)) {
+          log.error({ err: error }, 'realtime upgrade failed');
+        }
+        const refusal =
+          error instanceof AppError
+            ? error
+            : new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now');
+        access.status = toHttp(refusal.code).status;
+        refuseUpgrade(socket, refusal);
+      });
   };
   return { router, upgrade };
 }

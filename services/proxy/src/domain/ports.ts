@@ -7,6 +7,8 @@ import type { OwnerPool } from './pool.js';
 export interface KeySource {
   /** The owner's pool; throws AppError('unavailable') when it cannot be loaded. */
   get(ownerId: string): Promise<OwnerPool>;
+  /** Owners served from the last pool that loaded, because reloading it failed. */
+  staleOwners(): number;
   close(): Promise<void>;
 }
 

@@ -1,21 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { AppError, ErrorCode, type AiEndpoint } from '@gw/kit';
-import busboy from 'busboy';
+import { AppError, assertJsonDepth, ErrorCode, type AiEndpoint } from '@gw/kit';
 import { parse as parseContentType } from 'content-type';
+import { buildForm, readForm, type FormPart } from './multipart.js';
 import { parseJson } from './sse.js';
 
-/** One part of a multipart upload, kept so the body can be rebuilt with another model. */
-export interface FormPart {
-  name: string;
-  data: Buffer;
-  filename?: string;
-  mimeType?: string;
-}
+/**
+ * Deepest nesting of objects and arrays an AI body may have: deeper than any tool or response
+ * schema needs, shallow enough that re-serialising it can never overflow the stack (400, not 500).
+ */
+export const AI_JSON_MAX_DEPTH = 128;
 
 /** A client request as the relay understands it. */
 export interface ParsedRequest {
   endpoint: AiEndpoint;
-  raw: Buffer;
+  /** The body's size in bytes as the client sent it. */
+  size: number;
   json: Record<string, unknown> | undefined;
   form: FormPart[] | undefined;
   /** The model the client named; '' only for endpoints that name none. */
@@ -45,37 +43,12 @@ function requireModel(value: unknown): string {
   return value;
 }
 
-/** Parts of a multipart body, in order; a part named twice where it must be once is refused. */
-function readForm(contentType: string, raw: Buffer): Promise<FormPart[]> {
-  return new Promise((resolve, reject) => {
-    const parts: FormPart[] = [];
-    let form: busboy.Busboy;
-    try {
-      form = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: raw.length } });
-    } catch {
-      reject(invalid('the multipart body has no boundary'));
-      return;
-    }
-    form.on('field', (name, value, info) => {
-      parts.push({ name, data: Buffer.from(value, 'utf8'), mimeType: info.mimeType });
-    });
-    form.on('file', (name, file, info) => {
-      const chunks: Buffer[] = [];
-      file.on('data', (chunk: Buffer) => chunks.push(chunk));
-      file.on('end', () => {
-        parts.push({ name, data: Buffer.concat(chunks), filename: info.filename, mimeType: info.mimeType });
-      });
-    });
-    form.on('close', () => resolve(parts));
-    form.on('error', () => reject(invalid('the multipart body could not be read')));
-    form.end(raw);
-  });
-}
-
 /**
  * Reads what the endpoint takes: a JSON object, or a multipart upload, each recognised by its
  * parsed Content-Type (case and parameters do not matter; anything else is 415). An endpoint
- * that names a model requires it as a non-empty string (400 before any routing).
+ * that names a model requires it as a non-empty string (400 before any routing). What is read
+ * here is what is checked, billed and forwarded: upstream gets the serialisation of the parsed
+ * value (a key given twice counts once, as JSON.parse keeps the last), never the client's bytes.
  */
 export async function parseRequest(
   endpoint: AiEndpoint,
@@ -84,7 +57,7 @@ export async function parseRequest(
 ): Promise<ParsedRequest> {
   const base = {
     endpoint,
-    raw,
+    size: raw.length,
     json: undefined,
     form: undefined,
     model: '',
@@ -99,6 +72,7 @@ export async function parseRequest(
     if (!isJson(type)) {
       throw new AppError(ErrorCode.UnsupportedMediaType, `${endpoint.path} takes application/json`);
     }
+    assertJsonDepth(raw, AI_JSON_MAX_DEPTH);
     const value = parseJson(raw.toString('utf8'));
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
       throw invalid('request body is not a JSON object');
@@ -136,7 +110,7 @@ export function queryRequest(endpoint: AiEndpoint, model: string | null): Parsed
   }
   return {
     endpoint,
-    raw: Buffer.alloc(0),
+    size: 0,
     json: undefined,
     form: undefined,
     model,
@@ -145,53 +119,30 @@ export function queryRequest(endpoint: AiEndpoint, model: string | null): Parsed
   };
 }
 
-/** A multipart body from parts; quotes in names are percent-encoded as browsers do. */
-function buildForm(parts: FormPart[], boundary: string): Buffer {
-  const quoted = (text: string) => `"${text.replaceAll('"', '%22').replace(/[\r\n]/g, ' ')}"`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const filename = part.filename === undefined ? '' : `; filename=${quoted(part.filename)}`;
-    const type = part.filename !== undefined && part.mimeType ? `Content-Type: ${part.mimeType}\r\n` : '';
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(part.name)}${filename}\r\n${type}\r\n`,
-      ),
-      part.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
-}
-
 /**
  * The body for one candidate, with the Content-Type that goes with it: the served model written
- * in, usage asked for when we need it. The client's bytes go on unchanged when nothing changes.
+ * in, usage asked for when we need it. Always built from what was parsed (see parseRequest).
  */
 export function upstreamBody(
   request: ParsedRequest,
   model: string,
-  contentType: string,
-): { body: Buffer | undefined; contentType: string | undefined } {
+): { body: Buffer | Buffer[] | undefined; contentType: string | undefined } {
   if (request.json) {
-    if (model === request.model && !request.injectUsage) {
-      return { body: request.raw, contentType };
+    const body: Record<string, unknown> = { ...request.json };
+    if (request.endpoint.model === 'json') {
+      body.model = model;
     }
-    const body: Record<string, unknown> = { ...request.json, model };
     if (request.injectUsage) {
       body.stream_options = { ...(body.stream_options as object | undefined), include_usage: true };
     }
     return { body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' };
   }
   if (request.form) {
-    if (model === request.model) {
-      return { body: request.raw, contentType };
-    }
-    const boundary = `gw-${randomBytes(16).toString('hex')}`;
-    const parts = request.form.map((part) =>
-      part.name === 'model' ? { name: 'model', data: Buffer.from(model, 'utf8') } : part,
+    return buildForm(
+      request.form.map((part) =>
+        part.name === 'model' ? { name: 'model', data: Buffer.from(model, 'utf8') } : part,
+      ),
     );
-    return { body: buildForm(parts, boundary), contentType: `multipart/form-data; boundary=${boundary}` };
   }
   return { body: undefined, contentType: undefined };
 }

@@ -77,7 +77,7 @@ export function estimatedUsage(request: ParsedRequest, settings: SpendSettings):
     settings.estimateOutputTokens;
   return {
     ...emptyUsage(),
-    promptTokens: request.json ? Math.ceil(request.raw.length / BYTES_PER_TOKEN) : 0,
+    promptTokens: request.json ? Math.ceil(request.size / BYTES_PER_TOKEN) : 0,
     completionTokens: output,
     imageCount: request.endpoint.metering === 'images' ? (positive(json.n) ?? 1) : 0,
     reported: true,

@@ -11,6 +11,7 @@ import {
 import { events, type config, type keypool } from '@gw/proto';
 import type { KeySource } from '../../domain/ports.js';
 import { ownerPool, parseKeyConfig, poolKey, providerTypeOf, type OwnerPool } from '../../domain/pool.js';
+import { PoolCache } from '../../domain/pool-cache.js';
 
 /** A snapshot key's Config object (what the domain reads: `model_mapping`, `base_url`, …). */
 export function keyConfigOf(key: keypool.ProviderKey): Record<string, unknown> {
@@ -24,14 +25,16 @@ export function keyConfigOf(key: keypool.ProviderKey): Record<string, unknown> {
 
 /** Backstop for lost invalidation events. */
 const MAX_AGE_MS = 30_000;
+/** While reloads fail, the kept pool serves this long between tries. */
+const RETRY_MS = 5_000;
 
 /**
  * Owner pools from the keypool snapshot RPC plus the config service's owner values, held in
  * memory (no cross-service call on the hot path) and dropped on `gw.keys.changed.<owner>` and
- * `gw.config.updated.<owner>`. A load runs at most once at a time per owner.
+ * `gw.config.updated.<owner>`. When a reload fails, the last good pool keeps serving (PoolCache).
  */
 export class GrpcKeySource implements KeySource {
-  private readonly cache = new Map<string, { at: number; pool: Promise<OwnerPool> }>();
+  private readonly cache: PoolCache;
   private readonly subscriptions: Array<{ unsubscribe(): void }> = [];
 
   constructor(
@@ -40,9 +43,14 @@ export class GrpcKeySource implements KeySource {
     nc: NatsConnection,
     log: Logger,
   ) {
-    const drop = (ownerId: bigint) => {
-      this.cache.delete(String(ownerId));
-    };
+    this.cache = new PoolCache((ownerId) => this.load(ownerId), {
+      maxAgeMs: MAX_AGE_MS,
+      retryMs: RETRY_MS,
+      now: Date.now,
+      onKept: (ownerId, error) =>
+        log.warn({ ownerId, err: error }, 'key pool reload failed: serving the last pool that loaded'),
+    });
+    const drop = (ownerId: bigint) => this.cache.drop(String(ownerId));
     this.subscriptions.push(
       subscribeEvents(nc, SUBJECTS.keysChangedAll, events.KeysChanged, (event) => drop(event.ownerId), log),
       subscribeEvents(
@@ -56,18 +64,11 @@ export class GrpcKeySource implements KeySource {
   }
 
   get(ownerId: string): Promise<OwnerPool> {
-    const cached = this.cache.get(ownerId);
-    if (cached && Date.now() - cached.at < MAX_AGE_MS) {
-      return cached.pool;
-    }
-    const pool = this.load(ownerId);
-    this.cache.set(ownerId, { at: Date.now(), pool });
-    pool.catch(() => {
-      if (this.cache.get(ownerId)?.pool === pool) {
-        this.cache.delete(ownerId);
-      }
-    });
-    return pool;
+    return this.cache.get(ownerId);
+  }
+
+  staleOwners(): number {
+    return this.cache.staleOwners();
   }
 
   close(): Promise<void> {

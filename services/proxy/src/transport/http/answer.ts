@@ -3,6 +3,7 @@ import type { Logger } from '@gw/kit';
 import { AnswerMeter, answerKind, type AnswerKind } from '../../domain/answer-meter.js';
 import type { AnswerTranslator } from '../../domain/anthropic/chat-answer.js';
 import { forwardableResponseHeaders } from '../../domain/providers.js';
+import { clientErrorBody } from '../../domain/upstream-error.js';
 import type { RelayedAnswer } from '../../domain/usage.js';
 
 /** An upstream error body is read whole up to this size, to tell what it is about. */
@@ -65,10 +66,21 @@ export async function readErrorBody(upstream: IncomingMessage): Promise<Buffer> 
   return Buffer.concat(chunks);
 }
 
-/** Relays an upstream error that was the client's own doing, as upstream wrote it. */
+/**
+ * Relays an upstream error that was the client's own doing, with its status: only
+ * `error.{message,type,code,param}` of its body, key-shaped text masked (`clientErrorBody`).
+ */
 export function relayError(res: ServerResponse, upstream: IncomingMessage, body: Buffer): void {
+  const status = upstream.statusCode ?? 502;
+  const answer = clientErrorBody(body, status);
   const headers = forwardableResponseHeaders(upstream.headers);
-  res.writeHead(upstream.statusCode ?? 502, { ...headers, 'content-length': String(body.length) }).end(body);
+  res
+    .writeHead(status, {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(answer.length),
+    })
+    .end(answer);
 }
 
 /**

@@ -1,4 +1,15 @@
-import WebSocket, { type RawData } from 'ws';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
+
+let clientServer: WebSocketServer | undefined;
+
+/**
+ * Accepts clients' realtime sockets (created once, with the process's frame bound): a frame over
+ * `maxFrameBytes` is never buffered, the session closes (1009) instead.
+ */
+export function clientSockets(maxFrameBytes: number): WebSocketServer {
+  clientServer ??= new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes });
+  return clientServer;
+}
 
 /** More than this many bytes sent but not yet written out: the sending side pauses reading. */
 const HIGH_WATER = 4 * 1024 * 1024;

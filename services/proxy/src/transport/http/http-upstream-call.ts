@@ -28,9 +28,9 @@ interface HttpAnswer {
 export function httpUpstreamCall(
   deps: ProxyDeps,
   call: AdmittedCall,
-  exchange: { req: IncomingMessage; res: ServerResponse; contentType: string },
+  exchange: { req: IncomingMessage; res: ServerResponse },
 ): UpstreamCall<HttpAnswer> {
-  const { res, contentType } = exchange;
+  const { res } = exchange;
   const client = new ClientState(res);
   const extraHeaders = forwardableRequestHeaders(exchange.req.headers);
   const timeoutMs = call.request.stream
@@ -80,7 +80,7 @@ export function httpUpstreamCall(
       }
       const { body, contentType: bodyType } = translated
         ? messagesBody(step.model)
-        : upstreamBody(call.request, step.model, contentType);
+        : upstreamBody(call.request, step.model);
       const cancel = new AbortController();
       let grace: NodeJS.Timeout | undefined;
       const stopWatching = client.whenGone(() => {

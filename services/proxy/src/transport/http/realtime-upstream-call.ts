@@ -1,5 +1,5 @@
 import { AppError, callerMayUseModel, ErrorCode, realtimeErrorEvent } from '@gw/kit';
-import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import WebSocket, { type RawData } from 'ws';
 import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import type { AdmittedCall, CallMeter, UpstreamCall } from '../../domain/call/call.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
@@ -9,9 +9,7 @@ import { parseJson } from '../../domain/sse.js';
 import { readUsage } from '../../domain/usage.js';
 import { openUpstreamSocket, type Frame } from '../upstream/websocket.js';
 import type { UpgradeExchange } from './exchange.js';
-import { framePipe, frameText } from './frame-pipe.js';
-
-const sockets = new WebSocketServer({ noServer: true });
+import { clientSockets, framePipe, frameText } from './frame-pipe.js';
 
 /** Client headers the upstream handshake must not inherit: ws makes its own. */
 const HANDSHAKE_HEADERS = [
@@ -64,6 +62,7 @@ export function realtimeUpstreamCall(
         headers,
         deps.config.PROXY_UPSTREAM_TIMEOUT_MS,
         upstreamPolicy(deps, call.pool),
+        deps.config.PROXY_REALTIME_MAX_FRAME_BYTES,
       );
       if (attempt.ok) {
         return { kind: 'served', answer: { upstream: attempt.socket, earlyFrames: attempt.takeEarlyFrames } };
@@ -138,34 +137,39 @@ function serveSession(
 
   return new Promise((resolve) => {
     upstream.once('close', () => resolve());
-    sockets.handleUpgrade(session.req, session.socket, session.head, (accepted) => {
-      client = accepted;
-      deps.sessions.open(call.caller.accountId, accepted);
-      toClient = framePipe(upstream, accepted);
-      for (const [data, isBinary] of early.splice(0)) {
-        toClient(data, isBinary);
-      }
-      if (upstream.readyState !== WebSocket.OPEN) {
-        accepted.close(1011, 'upstream closed');
-        return;
-      }
-      const toUpstream = framePipe(accepted, upstream);
-      accepted.on('message', (data: RawData, isBinary: boolean) => {
-        // Binary frames get the same check: a model named in one is a model named.
-        const frame = parseJson(frameText(data)) as { session?: { model?: unknown } } | undefined;
-        const named = frame?.session?.model;
-        if (typeof named === 'string' && !callerMayUseModel(call.caller, named)) {
-          accepted.send(
-            realtimeErrorEvent(
-              new AppError(ErrorCode.ModelNotAllowed, `model ${named} is not allowed for this key`),
-            ),
-          );
+    clientSockets(deps.config.PROXY_REALTIME_MAX_FRAME_BYTES).handleUpgrade(
+      session.req,
+      session.socket,
+      session.head,
+      (accepted) => {
+        client = accepted;
+        deps.sessions.open(call.caller.accountId, accepted);
+        toClient = framePipe(upstream, accepted);
+        for (const [data, isBinary] of early.splice(0)) {
+          toClient(data, isBinary);
+        }
+        if (upstream.readyState !== WebSocket.OPEN) {
+          accepted.close(1011, 'upstream closed');
           return;
         }
-        toUpstream(data, isBinary);
-      });
-      accepted.on('close', (code, reason) => upstream.close(sendableCode(code), reason));
-      accepted.on('error', () => upstream.terminate());
-    });
+        const toUpstream = framePipe(accepted, upstream);
+        accepted.on('message', (data: RawData, isBinary: boolean) => {
+          // Binary frames get the same check: a model named in one is a model named.
+          const frame = parseJson(frameText(data)) as { session?: { model?: unknown } } | undefined;
+          const named = frame?.session?.model;
+          if (typeof named === 'string' && !callerMayUseModel(call.caller, named)) {
+            accepted.send(
+              realtimeErrorEvent(
+                new AppError(ErrorCode.ModelNotAllowed, `model ${named} is not allowed for this key`),
+              ),
+            );
+            return;
+          }
+          toUpstream(data, isBinary);
+        });
+        accepted.on('close', (code, reason) => upstream.close(sendableCode(code), reason));
+        accepted.on('error', () => upstream.terminate());
+      },
+    );
   });
 }

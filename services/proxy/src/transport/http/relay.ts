@@ -29,12 +29,18 @@ export async function relay(deps: ProxyDeps, { req, res, log, details }: HttpExc
     call.endpoint.body === 'multipart'
       ? deps.config.PROXY_UPLOAD_LIMIT_BYTES
       : deps.config.PROXY_JSON_LIMIT_BYTES;
-  const raw = await readBody(req, limit, deps.config.PROXY_BODY_TIMEOUT_MS);
+  const raw = await readBody(
+    req,
+    res,
+    limit,
+    deps.config.PROXY_BODY_TIMEOUT_MS,
+    deps.bodies.hold(caller.accountId),
+  );
   const request = await parseRequest(call.endpoint, contentType, raw);
 
   const admitted = await admitCall(deps, call, request);
   for (const [name, value] of Object.entries(admitted.limitHeaders)) {
     res.setHeader(name, value);
   }
-  await runCall(deps, admitted, httpUpstreamCall(deps, admitted, { req, res, contentType }));
+  await runCall(deps, admitted, httpUpstreamCall(deps, admitted, { req, res }));
 }

@@ -11,7 +11,8 @@ export type UpstreamAttempt =
 
 export type UpstreamRequest = UpstreamTarget & {
   method: string;
-  body: Buffer | undefined;
+  /** Written in order: a body built from parts is never copied into one buffer. */
+  body: Buffer | Buffer[] | undefined;
   extraHeaders: Record<string, string>;
 };
 
@@ -106,8 +107,9 @@ export class UpstreamClient implements HttpUpstream {
       }
       const secure = target.url.protocol === 'https:';
       const headers: Record<string, string> = { ...target.extraHeaders, ...target.headers };
+      const chunks = target.body === undefined ? [] : [target.body].flat();
       if (target.body) {
-        headers['content-length'] = String(target.body.length);
+        headers['content-length'] = String(chunks.reduce((total, chunk) => total + chunk.length, 0));
       }
       const request = (secure ? httpsRequest : httpRequest)(target.url, {
         method: target.method,
@@ -142,7 +144,10 @@ export class UpstreamClient implements HttpUpstream {
       request.on('response', (response) => {
         settle({ ok: true, response, abort: () => request.destroy() });
       });
-      request.end(target.body);
+      for (const chunk of chunks) {
+        request.write(chunk);
+      }
+      request.end();
     });
   }
 }

@@ -22,6 +22,7 @@ export function openUpstreamSocket(
   headers: Record<string, string>,
   timeoutMs: number,
   policy: UpstreamAddressPolicy,
+  maxFrameBytes: number,
 ): Promise<UpstreamSocket> {
   const query = new URLSearchParams(search);
   query.set('model', model);
@@ -35,6 +36,8 @@ export function openUpstreamSocket(
       headers: { ...headers, ...target.headers },
       handshakeTimeout: timeoutMs,
       perMessageDeflate: false,
+      // A frame over the bound is never buffered: the session closes (1009) instead.
+      maxPayload: maxFrameBytes,
       lookup: guardedLookup(policy, portOf(target.url)),
     });
     // Frames that arrive with the handshake are emitted before our caller resumes: keep them.
