@@ -222,7 +222,10 @@ export function SubaccountsPage() {
                     </Table.Td>
                     <Table.Td>{usd(account.Balance)}</Table.Td>
                     <Table.Td>
-                      <Badge autoContrast color={account.Status ? (account.Suspended ? 'yellow' : 'green') : 'gray'}>
+                      <Badge
+                        autoContrast
+                        color={account.Status ? (account.Suspended ? 'yellow' : 'green') : 'gray'}
+                      >
                         {account.Status ? (account.Suspended ? 'suspended' : 'enabled') : 'disabled'}
                       </Badge>
                     </Table.Td>

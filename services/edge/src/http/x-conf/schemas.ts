@@ -39,12 +39,9 @@ export const confOverviewResponse = z.object({
   SleepingKeys: z.array(
     z.object({
       ...keyRecordSchema.shape,
-      Model: z
-        .string()
-        .optional()
-        .meta({
-          description: 'Present when the key sleeps for this model only (it was refused it repeatedly)',
-        }),
+      Model: z.string().optional().meta({
+        description: 'Present when the key sleeps for this model only (it was refused it repeatedly)',
+      }),
       SleepTimes: z.number().int(),
       SleepRemaining: z.number().int().meta({ description: 'Seconds' }),
       WakeAt: z.string(),
