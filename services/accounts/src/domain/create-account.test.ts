@@ -95,10 +95,19 @@ describe('createAccount over the in-memory stores', () => {
   it('refuses a taken name or e-mail, a grant under 2 USD and owner-only fields from a non-owner, moving nothing', async () => {
     const parent = await createChild(world, world.root.id, usd(10));
     const before = world.store.tables();
+    // A taken name or e-mail is a conflict; a grant out of range is bad input.
     const attempts = [
-      { fields: { name: parent.account.name.toUpperCase(), email: 'other@example.com' }, credit: usd(2) },
-      { fields: { name: 'freshname', email: parent.account.email }, credit: usd(2) },
-      { fields: { name: 'freshname', email: 'fresh@example.com' }, credit: usd('1.999999999') },
+      {
+        fields: { name: parent.account.name.toUpperCase(), email: 'other@example.com' },
+        credit: usd(2),
+        code: 'conflict',
+      },
+      { fields: { name: 'freshname', email: parent.account.email }, credit: usd(2), code: 'conflict' },
+      {
+        fields: { name: 'freshname', email: 'fresh@example.com' },
+        credit: usd('1.999999999'),
+        code: 'invalid_request',
+      },
     ];
     for (const attempt of attempts) {
       await expect(
@@ -109,7 +118,7 @@ describe('createAccount over the in-memory stores', () => {
           days: undefined,
           idempotencyKey: '',
         }),
-      ).rejects.toMatchObject({ code: 'invalid_request' });
+      ).rejects.toMatchObject({ code: attempt.code });
     }
     await expect(
       createChild(world, parent.account.id, usd(2), { fields: { level: 3 } }),
