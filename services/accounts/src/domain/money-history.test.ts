@@ -20,5 +20,6 @@ describe('money over random histories (in-memory stores)', () => {
       }),
       { numRuns: 100 },
     );
-  });
+    // A hundred histories take a few seconds alone, and several times that on a busy machine.
+  }, 60_000);
 });
