@@ -23,7 +23,15 @@ describe('forwarding: what goes upstream', () => {
       form.set('file', new Blob([Buffer.alloc(64, 1)]), 'a.bin');
       return { body: form };
     }
-    return json({ model: 'm', input: 'hello', prompt: 'hello', messages: [], query: 'q', documents: ['d'] });
+    return json({
+      model: 'm',
+      input: 'hello',
+      prompt: 'hello',
+      messages: [],
+      query: 'q',
+      documents: ['d'],
+      max_tokens: 8,
+    });
   };
 
   describe('the catalogue and the resource allowlists', () => {
@@ -35,9 +43,18 @@ describe('forwarding: what goes upstream', () => {
       ['the account', '', '/v1/embeddings,/v1/audio/speech'],
       ['both, crossing', '/v1/embeddings /v1/audio/speech', '/v1/audio/speech /v1/moderations'],
     ])('serves exactly what %s allows', async (_who, owner, account) => {
-      proxy.useKeys([{ secret: `resources-${owner}-${account}` }], { config: { RESOURCES: owner } });
       const allowedBy = (list: string, path: string) => list === '' || list.split(/[\s,]+/).includes(path);
       for (const endpoint of endpoints) {
+        // The Messages API is served by anthropic keys only.
+        proxy.useKeys(
+          [
+            {
+              secret: `resources-${owner}-${account}`,
+              type: endpoint.dialect === 'anthropic' ? 'anthropic' : 'standard',
+            },
+          ],
+          { config: { RESOURCES: owner } },
+        );
         const before = proxy.mock.requests.length;
         const response = await proxy.call(endpoint.path, {
           method: endpoint.method,
