@@ -158,8 +158,14 @@ describe('POST /v1/chat/completions for a model routed to an anthropic key', () 
     relay.mock.set(secret, { status: 400 });
     const upstreamRefusal = await chat(user.key);
     expect(upstreamRefusal.status).toBe(400);
+    // Relayed as OpenAI's error shape, the fields a client reads and nothing else.
     expect(await upstreamRefusal.json()).toEqual({
-      error: { message: 'mock 400', type: 'invalid_request_error', code: 'invalid_request_error' },
+      error: {
+        message: 'mock 400',
+        type: 'invalid_request_error',
+        code: 'invalid_request_error',
+        param: null,
+      },
     });
     await expectError(await chat(user.key), 429, ErrorCode.RateLimited, 'RPM');
     await relay.billOf(user, 1);
