@@ -1,19 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AddressList, createLogger, encodeCaller, Metrics, NO_INHERITED, type CallerIdentity } from '@gw/kit';
-import type { events } from '@gw/proto';
 import type { ProxyDeps } from '../src/deps.js';
-import type { FailureClass } from '../src/domain/key-health.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
-import type {
-  KeyHealthStore,
-  KeySource,
-  ObjectOwners,
-  PoolState,
-  Reservation,
-  SpendReservations,
-  UsageOutbox,
-} from '../src/domain/ports.js';
+import type { KeySource } from '../src/domain/ports.js';
+import { MemoryHealth, MemoryObjects, MemoryOutbox, MemorySpend } from './memory-ports.js';
 import { BodyBudget } from '../src/domain/body-budget.js';
 import { modelLimitTable } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
@@ -45,94 +36,6 @@ export const CALLER: CallerIdentity = {
   modelLimits: '',
   inherited: NO_INHERITED,
 };
-
-export class MemoryOutbox implements UsageOutbox {
-  full = false;
-  readonly events: events.UsageRecorded[] = [];
-  get size() {
-    return this.events.length;
-  }
-  isFull() {
-    return this.full;
-  }
-  async append(event: events.UsageRecorded) {
-    this.events.push(event);
-  }
-}
-
-export class MemoryObjects implements ObjectOwners {
-  readonly owners = new Map<string, string>();
-  async ownerOf(ownerId: string, objectId: string) {
-    return this.owners.get(`${ownerId}:${objectId}`);
-  }
-  async record(ownerId: string, objectIds: readonly string[], accountId: string) {
-    for (const id of objectIds) {
-      this.owners.set(`${ownerId}:${id}`, this.owners.get(`${ownerId}:${id}`) ?? accountId);
-    }
-  }
-}
-
-/** The Redis script's rule in memory: one map of holds per account. */
-export class MemorySpend implements SpendReservations {
-  readonly holds = new Map<string, Map<string, { nano: bigint; until: number; inFlight: boolean }>>();
-  private of(accountId: string) {
-    const holds =
-      this.holds.get(accountId) ?? new Map<string, { nano: bigint; until: number; inFlight: boolean }>();
-    this.holds.set(accountId, holds);
-    return holds;
-  }
-  async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
-    const holds = this.of(input.accountId);
-    let held = 0n;
-    let inFlight = 0;
-    for (const [id, hold] of holds) {
-      if (hold.until <= input.now) {
-        holds.delete(id);
-      } else {
-        held += hold.nano;
-        inFlight += hold.inFlight ? 1 : 0;
-      }
-    }
-    if (inFlight >= input.maxInFlight) {
-      return { ok: false, reason: 'in_flight' };
-    }
-    if (input.balanceNano - held <= input.floorNano) {
-      return { ok: false, reason: 'balance' };
-    }
-    holds.set(input.callId, { nano: input.estimateNano, until: input.inFlightUntil, inFlight: true });
-    return { ok: true };
-  }
-  async hold(accountId: string, holdId: string, costNano: bigint, until: number) {
-    this.of(accountId).set(holdId, { nano: costNano, until, inFlight: false });
-  }
-  async release(accountId: string, callId: string) {
-    this.of(accountId).delete(callId);
-  }
-}
-
-export class MemoryHealth implements KeyHealthStore {
-  readonly failures: Array<[string, FailureClass]> = [];
-  async state(): Promise<PoolState> {
-    return { sleeping: new Set(), sleepDetails: new Map(), switched: new Set(), cooledDown: [] };
-  }
-  async recordFailure(_owner: string, keyId: string, _level: number, failure: FailureClass) {
-    this.failures.push([keyId, failure]);
-    return this.failures.length;
-  }
-  async recordModelFailure(_owner: string, keyId: string) {
-    this.failures.push([keyId, 'model']);
-  }
-  async recordSuccess() {}
-  async claimProbe() {
-    return false;
-  }
-  async switchLevel() {
-    return true;
-  }
-  async switchBack() {
-    return true;
-  }
-}
 
 export interface InProcessProxy {
   base: string;

@@ -1,0 +1,103 @@
+import type { events } from '@gw/proto';
+import type { FailureClass } from '../src/domain/key-health.js';
+import type {
+  KeyHealthStore,
+  ObjectOwners,
+  PoolState,
+  Reservation,
+  SpendReservations,
+  UsageOutbox,
+} from '../src/domain/ports.js';
+
+/**
+ * In-memory ports for the in-process proxy, with the same rules as the Redis and outbox ones:
+ * what a test reads back (events, failures, holds) is what the proxy did.
+ */
+
+export class MemoryOutbox implements UsageOutbox {
+  full = false;
+  readonly events: events.UsageRecorded[] = [];
+  get size() {
+    return this.events.length;
+  }
+  isFull() {
+    return this.full;
+  }
+  async append(event: events.UsageRecorded) {
+    this.events.push(event);
+  }
+}
+
+export class MemoryObjects implements ObjectOwners {
+  readonly owners = new Map<string, string>();
+  async ownerOf(ownerId: string, objectId: string) {
+    return this.owners.get(`${ownerId}:${objectId}`);
+  }
+  async record(ownerId: string, objectIds: readonly string[], accountId: string) {
+    for (const id of objectIds) {
+      this.owners.set(`${ownerId}:${id}`, this.owners.get(`${ownerId}:${id}`) ?? accountId);
+    }
+  }
+}
+
+/** The Redis script's rule in memory: one map of holds per account. */
+export class MemorySpend implements SpendReservations {
+  readonly holds = new Map<string, Map<string, { nano: bigint; until: number; inFlight: boolean }>>();
+  private of(accountId: string) {
+    const holds =
+      this.holds.get(accountId) ?? new Map<string, { nano: bigint; until: number; inFlight: boolean }>();
+    this.holds.set(accountId, holds);
+    return holds;
+  }
+  async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
+    const holds = this.of(input.accountId);
+    let held = 0n;
+    let inFlight = 0;
+    for (const [id, hold] of holds) {
+      if (hold.until <= input.now) {
+        holds.delete(id);
+      } else {
+        held += hold.nano;
+        inFlight += hold.inFlight ? 1 : 0;
+      }
+    }
+    if (inFlight >= input.maxInFlight) {
+      return { ok: false, reason: 'in_flight' };
+    }
+    if (input.balanceNano - held <= input.floorNano) {
+      return { ok: false, reason: 'balance' };
+    }
+    holds.set(input.callId, { nano: input.estimateNano, until: input.inFlightUntil, inFlight: true });
+    return { ok: true };
+  }
+  async hold(accountId: string, holdId: string, costNano: bigint, until: number) {
+    this.of(accountId).set(holdId, { nano: costNano, until, inFlight: false });
+  }
+  async release(accountId: string, callId: string) {
+    this.of(accountId).delete(callId);
+  }
+}
+
+export class MemoryHealth implements KeyHealthStore {
+  readonly failures: Array<[string, FailureClass]> = [];
+  async state(): Promise<PoolState> {
+    return { sleeping: new Set(), sleepDetails: new Map(), switched: new Set(), cooledDown: [] };
+  }
+  async recordFailure(_owner: string, keyId: string, _level: number, failure: FailureClass) {
+    this.failures.push([keyId, failure]);
+    return this.failures.length;
+  }
+  async recordModelFailure(_owner: string, keyId: string) {
+    this.failures.push([keyId, 'model']);
+  }
+  async recordSuccess() {}
+  async claimProbe() {
+    return false;
+  }
+  async switchLevel() {
+    return true;
+  }
+  async switchBack() {
+    return true;
+  }
+}
