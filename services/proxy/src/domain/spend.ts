@@ -6,6 +6,7 @@ import {
   priceEvent,
   type CallerSpend,
   type PriceTable,
+  type PricedUsage,
 } from '@gw/kit';
 import type { OwnerPool } from './pool.js';
 import type { ParsedRequest } from './request.js';
@@ -28,14 +29,23 @@ export interface SpendSettings {
   estimateOutputTokens: number;
 }
 
-/** The cost of usage on this pool's prices and the account's multipliers, in nano-USD. */
-export function costOf(
-  pool: OwnerPool,
-  spend: CallerSpend,
+/** What a usage event costs on this pool's prices and the account's multipliers, in nano-USD. */
+export function costOf(pool: OwnerPool, spend: CallerSpend, usage: PricedUsage): bigint {
+  const price = priceEvent(
+    usage,
+    ownerPrices.get(pool.config.PRICING ?? ''),
+    { accountRates: spend.rates, factor: spend.factor },
+    DEFAULT_FALLBACK_PRICE,
+  );
+  return price.nanoUsd;
+}
+
+/** The usage a call is estimated at, as the event billing would price (no id: never emitted). */
+export function estimatedEvent(
   call: { path: string; modelRequested: string; modelServed: string; imageSize: string },
   usage: Usage,
-): bigint {
-  const event = toUsageEvent({
+): PricedUsage {
+  return toUsageEvent({
     ...call,
     accountId: '0',
     ownerId: '0',
@@ -47,13 +57,6 @@ export function costOf(
     partial: false,
     estimated: false,
   });
-  const price = priceEvent(
-    event,
-    ownerPrices.get(pool.config.PRICING ?? ''),
-    { accountRates: spend.rates, factor: spend.factor },
-    DEFAULT_FALLBACK_PRICE,
-  );
-  return price.nanoUsd;
 }
 
 const positive = (value: unknown) =>

@@ -19,7 +19,6 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
       return;
     }
     void deps.limiter.addTokens(call.windows, usage.promptTokens + usage.completionTokens, Date.now());
-    holdServedCost(deps, call, served, usage, (exchanges += 1));
     const event = toUsageEvent({
       accountId: call.caller.accountId,
       ownerId: call.caller.ownerId,
@@ -35,6 +34,7 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
       partial,
       estimated,
     });
+    holdServedCost(deps, call, event, (exchanges += 1));
     try {
       await deps.outbox.append(event);
     } catch (error) {

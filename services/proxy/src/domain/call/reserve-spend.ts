@@ -1,9 +1,8 @@
-import { AppError, ErrorCode, newId } from '@gw/kit';
+import { AppError, ErrorCode, newId, type PricedUsage } from '@gw/kit';
 import type { RoutePlan } from '../route-plan.js';
 import { imageSizeOf, type ParsedRequest } from '../request.js';
-import { costOf, estimatedUsage } from '../spend.js';
-import type { Usage } from '../usage.js';
-import type { AdmittedCall, OpenedCall, ServedBy } from './call.js';
+import { costOf, estimatedEvent, estimatedUsage } from '../spend.js';
+import type { AdmittedCall, OpenedCall } from './call.js';
 import type { CallDeps } from './call-deps.js';
 
 /** An estimate a proxy that died never released lapses after this long. */
@@ -32,13 +31,15 @@ export async function reserveSpend(
   const estimateNano = costOf(
     call.pool,
     spend,
-    {
-      path: call.endpoint.path,
-      modelRequested: request.model,
-      modelServed: plan.modelMapped,
-      imageSize: imageSizeOf(request),
-    },
-    estimatedUsage(request, { estimateOutputTokens: deps.config.PROXY_ESTIMATE_OUTPUT_TOKENS }),
+    estimatedEvent(
+      {
+        path: call.endpoint.path,
+        modelRequested: request.model,
+        modelServed: plan.modelMapped,
+        imageSize: imageSizeOf(request),
+      },
+      estimatedUsage(request, { estimateOutputTokens: deps.config.PROXY_ESTIMATE_OUTPUT_TOKENS }),
+    ),
   );
   const held = await deps.spend
     .reserve({
@@ -65,29 +66,18 @@ export async function reserveSpend(
     : new AppError(ErrorCode.QuotaExceeded, "the balance does not cover this call's estimated cost");
 }
 
-/** A served exchange's actual cost, held until billing has surely charged it. */
+/** A served exchange's actual cost (its usage event, priced), held until billing has surely charged it. */
 export function holdServedCost(
   deps: CallDeps,
   call: AdmittedCall,
-  served: ServedBy,
-  usage: Usage,
+  event: PricedUsage,
   exchange: number,
 ): void {
   const spend = call.caller.spend;
   if (!spend || !call.reservation) {
     return;
   }
-  const costNano = costOf(
-    call.pool,
-    spend,
-    {
-      path: call.endpoint.path,
-      modelRequested: call.request.model,
-      modelServed: served.step.model,
-      imageSize: imageSizeOf(call.request),
-    },
-    usage,
-  );
+  const costNano = costOf(call.pool, spend, event);
   void deps.spend
     .hold(
       call.caller.accountId,
