@@ -5,10 +5,13 @@ import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Logger } from './log.js';
+import { AppError, ErrorCode } from './errors.js';
+import { currentDeadline, type Logger } from './log.js';
 
 export type Database = PgDatabase<PgQueryResultHKT>;
+export type DatabaseTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export interface DatabaseHandle {
   db: Database;
@@ -87,6 +90,34 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ping: () => lite.query('SELECT 1'),
     close: () => lite.close(),
   };
+}
+
+/**
+ * A transaction bounded by the current caller's deadline (a gRPC call's, from the request
+ * context). Work whose caller already gave up is not started once a connection is free, and a
+ * statement still waiting (on a row lock, typically) when the deadline passes is cancelled: a
+ * burst queued behind one lock would otherwise keep serving callers that left, ahead of those
+ * that wait, and every retry would arrive late again. A cancelled statement is a store that did
+ * not answer in time (503). Outside a call with a deadline it is a plain transaction.
+ */
+export function transactionWithinDeadline<T>(
+  db: Database,
+  work: (tx: DatabaseTransaction) => Promise<T>,
+): Promise<T> {
+  const deadline = currentDeadline();
+  if (deadline === undefined) {
+    return db.transaction(work);
+  }
+  return db.transaction(async (tx) => {
+    const remainingMs = Math.floor(deadline - Date.now());
+    if (remainingMs <= 0) {
+      throw new AppError(ErrorCode.Unavailable, 'the caller stopped waiting before its work started', {
+        retryAfterSeconds: 1,
+      });
+    }
+    await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${remainingMs}`));
+    return work(tx);
+  });
 }
 
 /**

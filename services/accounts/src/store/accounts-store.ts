@@ -1,4 +1,4 @@
-import type { Database } from '@gw/kit';
+import { transactionWithinDeadline, type Database } from '@gw/kit';
 import type { AccountsStore, AccountsTx } from '../domain/ports/deps.js';
 import { DrizzleAccounts } from './accounts.js';
 import { DrizzleConservationReport } from './conservation.js';
@@ -32,6 +32,6 @@ export class DrizzleAccountsStore implements AccountsStore {
   }
 
   transaction<T>(work: (tx: AccountsTx) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(inTransaction(tx)));
+    return transactionWithinDeadline(this.db, (tx) => work(inTransaction(tx)));
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from '@gw/kit';
+import { transactionWithinDeadline, type Database } from '@gw/kit';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { ConfigStore, ConfigTx } from '../domain/ports.js';
 import { configVersions, ownerConfigs } from './schema.js';
@@ -64,7 +64,7 @@ export class DrizzleConfigStore implements ConfigStore {
   constructor(private readonly db: Database) {}
 
   transaction<T>(work: (tx: ConfigTx) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(new Tx(tx)));
+    return transactionWithinDeadline(this.db, (tx) => work(new Tx(tx)));
   }
 
   values(ownerId: bigint) {
