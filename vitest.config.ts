@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O;
  * `int` runs `*.int.test.ts` and the HTTP end-to-end tests against real stores, one file at a
- * time. `vitest run` runs both; `--project unit` or `--project int` picks one.
+ * time, with the services compiled once per run. `vitest run` runs both; `--project unit` or
+ * `--project int` picks one.
  */
 const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
 
@@ -31,6 +32,9 @@ export default defineConfig({
             'deploy/test/**/*.int.test.ts',
           ],
           exclude: ALWAYS_EXCLUDED,
+          // The gateways these tests start run the services compiled, built once per run here.
+          globalSetup: ['packages/testkit/src/build-services.ts'],
+          env: { GW_TEST_SERVICES: 'compiled' },
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressVariable, GRPC_SERVICES, isServing, type ServiceName } from '@gw/kit';
-import { inheritedEnv } from './config.js';
+import { inheritedEnv, runsCompiledServices } from './config.js';
 import { startNatsServer } from './nats.js';
 import { createTestDatabase } from './postgres.js';
 import { freePort, waitFor } from './ports.js';
@@ -27,11 +27,17 @@ export interface GatewayOptions {
   env?: Record<string, string>;
   /**
    * The folder a service runs from when compiled (what its image holds: `dist/` and production
-   * dependencies, built by scripts/build-service.mjs); without it every service runs its
-   * TypeScript source through tsx.
+   * dependencies, built by scripts/build-service.mjs). Without it every service runs from the
+   * workspace: its `dist/` when GW_TEST_SERVICES=compiled (the int tests' setting, compiled by
+   * their global setup), else its TypeScript source through tsx.
    */
   compiledRoot?: (service: ServiceName) => string;
 }
+
+/** Each service's workspace folder, when the test run compiled them (see build-services.ts). */
+const workspaceCompiled = runsCompiledServices()
+  ? (service: ServiceName) => join(REPO, 'services', service)
+  : undefined;
 
 export interface Gateway {
   baseUrl: string;
@@ -120,10 +126,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   }
 }
 
-async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
-  if (options.embedded && options.databaseUrl) {
+async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
+  if (given.embedded && given.databaseUrl) {
     throw new Error('startGateway: embedded and databaseUrl exclude each other');
   }
+  const options = { ...given, compiledRoot: given.compiledRoot ?? workspaceCompiled };
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const processes = new Map<string, RunningProcess>();
   const ownDatabase = options.embedded || options.databaseUrl ? undefined : await createTestDatabase();
