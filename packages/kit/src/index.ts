@@ -13,6 +13,7 @@ export * from './durable-consumer.js';
 export * from './control-chars.js';
 export * from './dependency-errors.js';
 export * from './queues.js';
+export * from './redis.js';
 export * from './subjects.js';
 export * from './version.js';
 export * from './topology.js';

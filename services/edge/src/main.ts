@@ -7,8 +7,8 @@ import {
   runService,
   SUBJECTS,
   subscribeEvents,
+  connectRedis,
 } from '@gw/kit';
-import { Redis } from 'ioredis';
 import { accounts, billing, config as configPb, events, keypool, news } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
 import { FailedAuthLimiter } from './auth/failed-auth.js';
@@ -69,8 +69,7 @@ runService('edge', async (log, metrics) => {
   );
   keyUses.start();
 
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
+  const redis = connectRedis(config.REDIS_URL, 'failClosed', log, 'console sessions');
   const sessions = new ConsoleSessions(redis, config.GW_CONSOLE_SESSION_PREFIX, {
     idleMs: config.GW_CONSOLE_IDLE_SECONDS * 1000,
     maxAgeMs: config.GW_CONSOLE_MAX_AGE_SECONDS * 1000,

@@ -12,6 +12,7 @@ import {
   splitAddress,
   STREAMS,
   usageStreamLimits,
+  connectRedis,
 } from '@gw/kit';
 import { config as configProto, keypool } from '@gw/proto';
 import { loadProxyConfig } from './config.js';
@@ -28,7 +29,6 @@ import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
 import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js';
 import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
-import { connectSharedState } from './transport/redis/connection.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
 import { RedisObjectOwners } from './transport/redis/object-owners.js';
 import { RedisSpendReservations } from './transport/redis/spend-reservations.js';
@@ -57,7 +57,7 @@ runService('proxy', async (log, metrics) => {
     (gauge) => gauge.set(outbox.size),
   );
 
-  const redis = connectSharedState(config.REDIS_URL, log);
+  const redis = connectRedis(config.REDIS_URL, 'hotPath', log, 'shared key state');
   const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
 
   const keys = new GrpcKeySource(
