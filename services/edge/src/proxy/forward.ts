@@ -27,6 +27,7 @@ import type { accounts } from '@gw/proto';
 import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { clientOf, resolveCaller } from '../auth/authenticate.js';
+import { ownerIdOf } from '../http/owner.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
@@ -39,7 +40,7 @@ import type { EdgeDeps } from '../deps.js';
 export function callerIdentity(account: accounts.Account, apiBalanceFloorNano: bigint): CallerIdentity {
   return {
     accountId: String(account.id),
-    ownerId: String(account.isRoot || account.isOwner ? account.id : account.ownerId),
+    ownerId: String(ownerIdOf(account)),
     allowModels: account.allowModels,
     allowLevels: account.allowLevels,
     modelMapper: account.modelMapper,
