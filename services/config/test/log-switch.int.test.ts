@@ -25,7 +25,7 @@ function logLines(gw: Gateway, process: string): Array<Record<string, unknown>> 
 const accessLines = (gw: Gateway, process: string, requestId: string) =>
   logLines(gw, process).filter((line) => line.msg === 'request' && line.requestId === requestId);
 
-/** The line a process writes once it applied a LogEnable value (the switch has no access line of its own). */
+/** How many times a process said it applied this LogEnable value. */
 const switched = (gw: Gateway, process: string, enabled: boolean) =>
   logLines(gw, process).filter((line) => line.msg === 'access log switched' && line.logEnable === enabled)
     .length;
@@ -123,7 +123,7 @@ describe('LogEnable: the system-wide access-line switch', () => {
   });
 
   it('is root’s alone: an owner gets 403 and the switch stays as it was', async () => {
-    const owner = await createUser(gw, { name: 'logowner1' });
+    const owner = await createUser(gw, { name: 'logowner1', extra: { IsOwner: true } });
     await expectError(
       await gw.request('/x-conf', { method: 'POST', key: owner.key, json: { LogEnable: false } }),
       403,

@@ -7,6 +7,7 @@ import {
   runService,
   SUBJECTS,
   subscribeEvents,
+  watchAccessLog,
 } from '@gw/kit';
 import { Redis } from 'ioredis';
 import { accounts, billing, config as configPb, events, keypool, news } from '@gw/proto';
@@ -90,6 +91,8 @@ runService('edge', async (log, metrics) => {
     log,
   );
 
+  const accessLog = await watchAccessLog(configClient, nc, log);
+
   const { app, upgrade } = buildApp(
     {
       config,
@@ -107,6 +110,7 @@ runService('edge', async (log, metrics) => {
     },
     log,
     metrics,
+    accessLog.accessLog,
   );
   const server = app.listen(config.PORT, config.HOST, () => {
     log.info({ port: config.PORT }, 'edge listening');
@@ -123,6 +127,7 @@ runService('edge', async (log, metrics) => {
           server.closeIdleConnections();
         }),
     ],
+    ['access-log switch', () => accessLog.close()],
     ['nats', () => nc.drain()],
     ['key uses', () => keyUses.stop()],
     ['redis', () => redis.quit().then(() => undefined)],
