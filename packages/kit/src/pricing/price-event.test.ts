@@ -139,6 +139,19 @@ describe('priceEvent on the default prices', () => {
       6_650_000n,
       'gpt-4o-transcribe',
     ],
+    // A token-priced model's InputAudio is per token: the duration alone charges nothing of it.
+    [
+      'a token-priced transcription with a duration only',
+      {
+        modelServed: 'gpt-4o-transcribe',
+        path: '/v1/audio/transcriptions',
+        audioMs: 60_000,
+        promptTokens: 100,
+        completionTokens: 100,
+      },
+      1_250_000n,
+      'gpt-4o-transcribe',
+    ],
     [
       'speech by input tokens',
       { modelServed: 'tts-1', path: '/v1/audio/speech', promptTokens: 1000 },

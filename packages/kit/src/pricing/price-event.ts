@@ -155,8 +155,10 @@ function partsFor(usage: PricedUsage, table: PriceTable, model: string): Part[] 
       perMillion(inAudio, entry.InputAudio),
       perMillion(output.tokens, entry.Output),
       perMillion(outAudio, entry.OutputAudio),
-      // Duration-metered audio: seconds (ms / 1000) at InputAudio per 1M seconds.
-      entry.InputAudio === undefined
+      // Duration-metered audio: seconds (ms / 1000) at InputAudio per 1M seconds, for a model
+      // priced by duration (no Input or Output token price); a token-priced model's InputAudio is
+      // per audio token, and its audio is charged as the tokens upstream reports.
+      entry.InputAudio === undefined || entry.Input !== undefined || entry.Output !== undefined
         ? ZERO
         : shift(mul(count(none(usage.audioMs)), exact(entry.InputAudio)), 9),
       perUnit(usage.callCount, entry.Call),
