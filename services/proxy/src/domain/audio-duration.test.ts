@@ -35,6 +35,16 @@ describe('audioDurationMs', () => {
     expect(await refusal([model, file(wavFile(1).subarray(0, 30))])).toMatch(/^file: /);
   });
 
+  it('stops reading bytes that would keep the reader busy, within its budget', async () => {
+    // 0xFF bytes look like MPEG frame starts everywhere: unbounded, 8 MB of them take about 40 s.
+    const started = performance.now();
+    const message = await refusal([model, file(Buffer.alloc(8 * 1024 * 1024, 0xff), 'audio/mpeg', 'a.mp3')]);
+    expect(message).toMatch(
+      /^file: the duration of the audio could not be read \(reading it took over 1000 ms\)/,
+    );
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
   it('refuses a form without exactly one file', async () => {
     expect(await refusal([model])).toMatch(/^file: exactly one audio file is required/);
     expect(await refusal([model, { name: 'file', data: Buffer.from('text') }])).toMatch(/^file: /);
