@@ -49,4 +49,5 @@ export * from './allow-models.js';
 export * from './metrics/registry.js';
 export * from './metrics/names.js';
 export * from './metrics/http.js';
+export * from './access-log-switch.js';
 export * from './metrics/billing.js';

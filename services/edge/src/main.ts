@@ -8,6 +8,7 @@ import {
   SUBJECTS,
   subscribeEvents,
   connectRedis,
+  watchAccessLog,
 } from '@gw/kit';
 import { accounts, billing, config as configPb, events, keypool, news } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
@@ -89,6 +90,8 @@ runService('edge', async (log, metrics) => {
     log,
   );
 
+  const accessLog = await watchAccessLog(configClient, nc, log);
+
   const { app, upgrade } = buildApp(
     {
       config,
@@ -106,6 +109,7 @@ runService('edge', async (log, metrics) => {
     },
     log,
     metrics,
+    accessLog.accessLog,
   );
   const server = app.listen(config.PORT, config.HOST, () => {
     log.info({ port: config.PORT }, 'edge listening');
@@ -122,6 +126,7 @@ runService('edge', async (log, metrics) => {
           server.closeIdleConnections();
         }),
     ],
+    ['access-log switch', () => accessLog.close()],
     ['nats', () => nc.drain()],
     ['key uses', () => keyUses.stop()],
     ['redis', () => redis.quit().then(() => undefined)],

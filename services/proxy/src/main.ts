@@ -13,6 +13,7 @@ import {
   STREAMS,
   usageStreamLimits,
   connectRedis,
+  watchAccessLog,
 } from '@gw/kit';
 import { config as configProto, keypool } from '@gw/proto';
 import { loadProxyConfig } from './config.js';
@@ -60,12 +61,18 @@ runService('proxy', async (log, metrics) => {
   const redis = connectRedis(config.REDIS_URL, 'hotPath', log, 'shared key state');
   const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
 
+  const configClient = createGrpcClient(
+    configProto.ConfigServiceClient,
+    config.CONFIG_ADDR,
+    config.GW_INTERNAL_TOKEN,
+  );
   const keys = new GrpcKeySource(
     createGrpcClient(keypool.KeypoolServiceClient, config.KEYPOOL_ADDR, config.GW_INTERNAL_TOKEN),
-    createGrpcClient(configProto.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN),
+    configClient,
     nc,
     log,
   );
+  const accessLog = await watchAccessLog(configClient, nc, log);
   metrics.gauge(
     METRIC.staleKeyPools,
     'Owners served from their last good key pool because reloading it failed',
@@ -117,7 +124,7 @@ runService('proxy', async (log, metrics) => {
   };
 
   const drain = new Drain();
-  const server = createHttpServer(deps, metrics, drain);
+  const server = createHttpServer(deps, metrics, drain, accessLog.accessLog);
   const { host, port } = splitAddress(config.PROXY_ADDR);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -138,6 +145,7 @@ runService('proxy', async (log, metrics) => {
           () => outbox.close(),
         ),
     ],
+    ['access-log switch', () => accessLog.close()],
     ['key source', () => keys.close()],
     ['account changes', () => accountChanges.unsubscribe()],
     ['upstream sockets', () => upstream.close()],

@@ -3,6 +3,7 @@ import type { config as pb } from '@gw/proto';
 import { autoConfigLevels } from '../../domain/auto-config-levels.js';
 import { deleteConfig } from '../../domain/delete-config.js';
 import { getConfig } from '../../domain/get-config.js';
+import { getSystemSettings, updateSystemSettings } from '../../domain/system-settings.js';
 import type { OwnerConfig } from '../../domain/owner-config.js';
 import type { ConfigDeps } from '../../domain/ports.js';
 import { updateConfig } from '../../domain/update-config.js';
@@ -38,5 +39,9 @@ export function configHandlers(deps: ConfigDeps): AsyncHandlers<pb.ConfigService
     deleteOwnerConfig: async (request) =>
       toProtoConfig(await deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys })),
     autoConfigLevels: async (request) => autoConfigLevels(deps, request),
+    getSystemSettings: async () => ({ settings: await getSystemSettings(deps) }),
+    updateSystemSettings: async (request) => ({
+      settings: await updateSystemSettings(deps, { logEnable: request.logEnable }),
+    }),
   };
 }
