@@ -15,7 +15,7 @@ import {
   connectRedis,
   watchAccessLog,
 } from '@gw/kit';
-import { config as configProto, keypool } from '@gw/proto';
+import { config as configPb, keypool } from '@gw/proto';
 import { loadProxyConfig } from './config.js';
 import type { ProxyDeps } from './deps.js';
 import { BodyBudget } from './domain/body-budget.js';
@@ -62,7 +62,7 @@ runService('proxy', async (log, metrics) => {
   const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
 
   const configClient = createGrpcClient(
-    configProto.ConfigServiceClient,
+    configPb.ConfigServiceClient,
     config.CONFIG_ADDR,
     config.GW_INTERNAL_TOKEN,
   );

@@ -14,7 +14,7 @@ import type {
   KeyUse,
   ListQuery,
 } from '../domain/ports/accounts.js';
-import { listAccounts } from './account-list.js';
+import { queryAccountPage } from './account-list.js';
 import { escapeLike, live, lookupCondition, takenBy, toRecord } from './account-rows.js';
 import type { Executor } from './executor.js';
 import { accounts } from './schema.js';
@@ -82,7 +82,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
   }
 
   list(query: ListQuery) {
-    return listAccounts(this.db, query);
+    return queryAccountPage(this.db, query);
   }
 
   async recordKeyUses(uses: readonly KeyUse[]) {

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { configsOf } from '../x-config/render.js';
 import { confAppliedResponse, postConfBody } from './schemas.js';
 
@@ -38,7 +38,7 @@ export const postConf: Route = {
     response: confAppliedResponse,
   },
   async handle(deps, req, res) {
-    const body = parseBody(postConfBody, req.body);
+    const body = parseInput(postConfBody, req.body);
     const caller = callerOf(res);
     const ownerId = ownerIdOf(caller);
     const echo: Record<string, unknown> = {};
