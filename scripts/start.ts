@@ -1,10 +1,11 @@
 // `npm start`: runs the whole gateway locally, one process per service.
 //
 // 1 settle the environment (ports, data dir, secrets) · 2 make sure Redis and NATS answer,
-// starting local servers when installed · 3 spawn the gRPC services and proxy, wait for their
+// starting local servers when installed, and without DATABASE_URL start the one embedded
+// PostgreSQL every service shares (a schema each, as with DATABASE_URL) · 3 spawn the gRPC services and proxy, wait for their
 // ports · 4 spawn edge, print its URL (and a root key created by this start) once /healthz
-// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in, and last the Redis and NATS this
-// start started itself; if any child dies on its own, stop the rest and exit non-zero.
+// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in, and last the PostgreSQL, Redis and
+// NATS this start started itself; if any child dies on its own, stop the rest and exit non-zero.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,9 +19,17 @@ import {
   type ServiceName,
 } from '../packages/kit/src/topology.js';
 import { recordSettings, releaseLock, takeLock } from '../packages/kit/src/local-gateway.js';
+import { startEmbeddedPostgres } from '../packages/cli/src/embedded-postgres.js';
 import { ensureNats, ensureRedis, MissingDependencyError, type LocalServer } from './lib/local-deps.js';
 import { canConnect, dialHost, waitForHttp200, waitForPort } from './lib/net.js';
-import { linePrefix, spawnPrefixed, stopAll, type ExitInfo, type ManagedProcess } from './lib/processes.js';
+import {
+  linePrefix,
+  spawnLogged,
+  spawnPrefixed,
+  stopAll,
+  type ExitInfo,
+  type ManagedProcess,
+} from './lib/processes.js';
 import { launchPorts } from './lib/ports.js';
 import { persistentSecret } from './lib/secrets.js';
 
@@ -46,7 +55,7 @@ if (launchAt instanceof Error) {
   say(launchAt.message);
   process.exit(1);
 }
-const { port, redisUrl, natsUrl, addresses, metricsAddress } = launchAt;
+const { port, redisUrl, natsUrl, postgresPort, addresses, metricsAddress } = launchAt;
 const dataDir = resolve(source.GW_DATA_DIR ?? join(root, '.data'));
 mkdirSync(dataDir, { recursive: true });
 // The data folder belongs to one launcher: `npx gw` refuses to change it while this lock is held.
@@ -118,6 +127,8 @@ ensureConsoleBuilt();
 const processes: ManagedProcess[] = [];
 /** Redis and NATS when this launcher started them: it stops them last, and only them. */
 const ownServers: ManagedProcess[] = [];
+// Each process named in `ps`: the services call themselves gw-<name> (kit's runService).
+process.title = 'gw-start';
 const stopped = new AbortController();
 let stopping = false;
 /** A function, not the variable, so that checks after an await are not narrowed away. */
@@ -160,7 +171,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       }
       // Redis saves its snapshot on SIGTERM; both servers stop on it quickly.
       for (const p of ownServers) {
-        p.child.kill('SIGTERM');
+        p.child.kill(p.stopSignal ?? 'SIGTERM');
       }
       process.exit(1);
     }
@@ -196,19 +207,68 @@ function launch(name: ServiceName): ManagedProcess {
   return managed;
 }
 
+/** Stops the gateway when a server this start started dies on its own. */
+function watch(server: ManagedProcess): void {
+  ownServers.push(server);
+  void server.exited.then(async (exit) => {
+    if (!stopping) {
+      say(`${server.name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
+      await shutdown(1);
+    }
+  });
+}
+
 /** Watches a server this start started; describes the server's state for the start line. */
 function adopt(server: LocalServer): string {
   if (server.state === 'running') {
     return 'already running';
   }
-  ownServers.push(server.process);
-  void server.process.exited.then(async (exit) => {
-    if (!stopping) {
-      say(`${server.process.name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
-      await shutdown(1);
-    }
-  });
+  watch(server.process);
   return 'started here (stopped with the gateway)';
+}
+
+/**
+ * Without DATABASE_URL: the one embedded PostgreSQL under the data folder, on 127.0.0.1 at
+ * postgresPort, stopped last with the gateway; every service gets its URL as DATABASE_URL.
+ * Answers false (after saying why) when it cannot start.
+ */
+async function startDatabase(): Promise<boolean> {
+  if (source.DATABASE_URL) {
+    return true;
+  }
+  if (await canConnect('127.0.0.1', postgresPort)) {
+    say(
+      `127.0.0.1:${postgresPort} (the embedded PostgreSQL's port) is already in use: set GW_POSTGRES_PORT (or GW_PORT_BASE) to a free port, or DATABASE_URL to use a PostgreSQL of your own`,
+    );
+    return false;
+  }
+  const logFile = join(dataDir, 'postgres.log');
+  let server: ManagedProcess | undefined;
+  try {
+    const started = await startEmbeddedPostgres({
+      dataDir,
+      port: postgresPort,
+      logFile,
+      log: say,
+      // This start holds the folder's lock: a server still running there was left by a killed one.
+      stopLeftover: true,
+      spawnServer: (command, args, ids) => {
+        server = spawnLogged('postgres', command, args, logFile, { ...ids, stopSignal: 'SIGINT' });
+        return server.child;
+      },
+    });
+    childEnv.DATABASE_URL = started.url;
+  } catch (error) {
+    say(error instanceof Error ? error.message : String(error));
+    if (server) {
+      ownServers.push(server);
+    }
+    return false;
+  }
+  if (server) {
+    watch(server);
+  }
+  return true;
 }
 
 async function main(): Promise<void> {
@@ -226,6 +286,15 @@ async function main(): Promise<void> {
     const redis = adopt(await ensureRedis(redisUrl, dataDir, { log }));
     const nats = adopt(await ensureNats(natsUrl, dataDir, { log }));
     say(`Redis ${redis} (${redisUrl}), NATS ${nats} (${natsUrl}), data in ${dataDir}`);
+    if (!(await startDatabase())) {
+      await shutdown(1);
+      return;
+    }
+    say(
+      source.DATABASE_URL
+        ? 'database: DATABASE_URL'
+        : `database: embedded PostgreSQL on 127.0.0.1:${postgresPort} (started here, stopped with the gateway)`,
+    );
   } catch (error) {
     if (error instanceof MissingDependencyError) {
       say(error.message);
