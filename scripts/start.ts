@@ -21,6 +21,7 @@ import {
 import { recordSettings, releaseLock, takeLock } from '../packages/kit/src/local-gateway.js';
 import { startEmbeddedPostgres } from '../packages/cli/src/embedded-postgres.js';
 import { ensureNats, ensureRedis, MissingDependencyError, type LocalServer } from './lib/local-deps.js';
+import { compileForStart, START_FOLDER } from './lib/compile.js';
 import { canConnect, dialHost, waitForHttp200, waitForPort } from './lib/net.js';
 import {
   linePrefix,
@@ -36,6 +37,12 @@ import { persistentSecret } from './lib/secrets.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STOP_TIMEOUT_MS = 15_000;
 const PORT_TIMEOUT_MS = 90_000;
+/**
+ * V8 settings of every service process: a young generation of at most 2 MB (instead of 16) and one
+ * background thread for V8. About 35 MB less per idle process (README: footprint), at the cost of
+ * more frequent minor collections under load; a deployment runs its images without them.
+ */
+const NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'];
 const width = Math.max('start'.length, ...ALL_SERVICES.map((name) => name.length));
 const ownPrefix = linePrefix('start', width);
 
@@ -185,18 +192,23 @@ let createdRootKey: string | undefined;
 
 function launch(name: ServiceName): ManagedProcess {
   const cwd = join(root, 'services', name);
-  const managed = spawnPrefixed(name, process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd,
-    // Each process its own metrics address (docs/operations.md), away from every listen address.
-    env: {
-      ...childEnv,
-      METRICS_ADDR: metricsAddress(name),
+  const managed = spawnPrefixed(
+    name,
+    process.execPath,
+    [...NODE_FLAGS, '--conditions=gw-start', join(START_FOLDER, 'main.js')],
+    {
+      cwd,
+      // Each process its own metrics address (docs/operations.md), away from every listen address.
+      env: {
+        ...childEnv,
+        METRICS_ADDR: metricsAddress(name),
+      },
+      prefix: linePrefix(name, width),
+      onLine: (line) => {
+        createdRootKey ??= ROOT_KEY_LINE.exec(line)?.[1];
+      },
     },
-    prefix: linePrefix(name, width),
-    onLine: (line) => {
-      createdRootKey ??= ROOT_KEY_LINE.exec(line)?.[1];
-    },
-  });
+  );
   processes.push(managed);
   void managed.exited.then(async (exit) => {
     if (!stopping) {
@@ -324,7 +336,12 @@ async function main(): Promise<void> {
     }
   }
 
-  // 3 gRPC services and proxy, then wait until each one listens
+  // 3 gRPC services and proxy (transpiled first), then wait until each one listens
+  await compileForStart([
+    join(root, 'packages', 'kit'),
+    join(root, 'packages', 'proto'),
+    ...services.map((name) => join(root, 'services', name)),
+  ]);
   const backends = services.filter((name) => name !== 'edge');
   for (const name of backends) {
     launch(name);
@@ -360,7 +377,8 @@ async function main(): Promise<void> {
             `${ownPrefix}  export ROOT_KEY=${createdRootKey}\n`,
         );
       }
-      const own = ownServers.map((p) => p.name).join(' and ');
+      const names = ownServers.map((p) => p.name);
+      const own = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join('');
       process.stdout.write(
         `${ownPrefix}Ctrl-C stops it${own ? ` and the ${own} this start started` : ''}\n\n`,
       );

@@ -102,7 +102,8 @@ async function ensureCluster(dataDir: string, log: (line: string) => void): Prom
   const password = randomBytes(24).toString('hex');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const passwordFile = join(dir, '.initdb-password');
+  // Next to the cluster: initdb wants its folder empty.
+  const passwordFile = join(dataDir, '.initdb-password');
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   if (user) {
     // The server's user must reach the folder: the data folder may be private to root.
