@@ -61,6 +61,6 @@ describe('parsePortBase', () => {
   it.each(['80', '65535', '0x4650', '18000.5', 'abc', '-1'])('refuses %s, naming the range', (value) => {
     const parsed = parsePortBase(value);
     expect(parsed).toBeInstanceOf(Error);
-    expect((parsed as Error).message).toContain('from 1024 to 65514');
+    expect((parsed as Error).message).toContain('from 1024 to 65513');
   });
 });
