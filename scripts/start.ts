@@ -19,7 +19,7 @@ import {
   type ServiceName,
 } from '../packages/kit/src/topology.js';
 import { recordSettings, releaseLock, takeLock } from '../packages/kit/src/local-gateway.js';
-import { startEmbeddedPostgres } from '../packages/cli/src/embedded-postgres.js';
+import { hasCluster, startEmbeddedPostgres } from '../packages/cli/src/embedded-postgres.js';
 import { ensureNats, ensureRedis, MissingDependencyError, type LocalServer } from './lib/local-deps.js';
 import { compileForStart, START_FOLDER } from './lib/compile.js';
 import { canConnect, dialHost, waitForHttp200, waitForPort } from './lib/net.js';
@@ -253,6 +253,11 @@ async function startDatabase(): Promise<boolean> {
       `127.0.0.1:${postgresPort} (the embedded PostgreSQL's port) is already in use: set GW_POSTGRES_PORT (or GW_PORT_BASE) to a free port, or DATABASE_URL to use a PostgreSQL of your own`,
     );
     return false;
+  }
+  if (!hasCluster(dataDir) && existsSync(join(dataDir, 'pglite'))) {
+    say(
+      `${join(dataDir, 'pglite')} holds the data of an earlier version (a PGlite database per service): it is not read any more; this start begins with an empty database`,
+    );
   }
   const logFile = join(dataDir, 'postgres.log');
   let server: ManagedProcess | undefined;
