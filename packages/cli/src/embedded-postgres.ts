@@ -255,14 +255,16 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
     // TCP only: no socket file in a system folder this user may not write.
     '-c',
     'unix_socket_directories=',
-    // Small for a laptop: six services with small pools, little shared memory, and reads and
-    // writes done by each backend itself (no I/O worker processes).
+    // Small for a laptop: six services with small pools, little shared memory, reads and writes
+    // done by each backend itself (no I/O worker processes), no logical replication launcher.
     '-c',
     'max_connections=100',
     '-c',
-    'shared_buffers=32MB',
+    'shared_buffers=16MB',
     '-c',
     'io_method=sync',
+    '-c',
+    'max_logical_replication_workers=0',
   ];
   const ids = user ? { uid: user.uid, gid: user.gid } : {};
   const child =
