@@ -229,7 +229,7 @@ export interface StartOptions {
 
 /**
  * Creates the cluster on first use, starts the server on 127.0.0.1:port and resolves once it
- * answers a query. The caller stops it (`child.kill(stopSignal)`); it is in its own process group.
+ * answers a query. The caller stops it (stopEmbeddedPostgres).
  */
 export async function startEmbeddedPostgres(options: StartOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => undefined);
@@ -298,10 +298,14 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   );
 }
 
+/**
+ * The server in the caller's process group: a Ctrl-C on `gw` reaches it too, and SIGINT is
+ * PostgreSQL's fast shutdown.
+ */
 function spawnToLog(command: string, args: string[], logFile: string, ids: { uid?: number; gid?: number }) {
   const fd = openSync(logFile, 'a');
   try {
-    return spawn(command, args, { stdio: ['ignore', fd, fd], detached: true, ...ids });
+    return spawn(command, args, { stdio: ['ignore', fd, fd], ...ids });
   } finally {
     closeSync(fd);
   }
