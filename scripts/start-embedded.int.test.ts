@@ -147,7 +147,7 @@ describe('npm start without DATABASE_URL', () => {
     expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
   });
 
-  it('on Ctrl-C stops the PostgreSQL it started; gw root-key --rotate then starts it for itself', async () => {
+  it('on Ctrl-C stops the PostgreSQL it started; gw root-key and secrets commands then start it for themselves', async () => {
     expect(await interrupted(run)).toBe(0);
     expect(run.output()).toContain('stopping what this start started: redis, nats, postgres');
     expect(await canConnect('127.0.0.1', ports.postgresPort)).toBe(false);
@@ -158,6 +158,15 @@ describe('npm start without DATABASE_URL', () => {
     expect(rotated.output).toContain('started the embedded PostgreSQL');
     const newKey = /New root API key \(shown once, keep it safe\): (\S+)/.exec(rotated.output)?.[1] ?? '';
     expect(newKey).toMatch(/^sk-gw-/);
+
+    // So does gw secrets rotate-key, for keypool's and config's schemas; the next start reads the key file.
+    const keyFile = join(dataDir, 'secret.key');
+    const before = readFileSync(keyFile, 'utf8');
+    const resealed = await runGw(['secrets', 'rotate-key'], { GW_DATA_DIR: dataDir });
+    expect(resealed.code, resealed.output).toBe(0);
+    expect(resealed.output).toContain('started the embedded PostgreSQL');
+    expect(readFileSync(keyFile, 'utf8')).not.toBe(before);
+    expect(runningServer(dataDir)).toBeUndefined();
 
     // A later start reuses the cluster (no initdb) and serves the new key only.
     run = await started();

@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
@@ -89,16 +89,33 @@ export function hasCluster(dataDir: string): boolean {
 
 /**
  * Creates the cluster (initdb) when dataDir has none yet; answers its password. The password
- * file is written only once initdb succeeded, so a failed first start is simply tried again.
+ * file is written only once initdb succeeded, so a failed first start (a folder without
+ * PG_VERSION) is simply tried again.
  */
 async function ensureCluster(dataDir: string, log: (line: string) => void): Promise<string> {
   const dir = clusterDir(dataDir);
   const user = runAs();
   const existing = readPassword(dataDir);
-  if (hasCluster(dataDir) && existing) {
-    return existing;
+  if (hasCluster(dataDir)) {
+    if (existing) {
+      return existing;
+    }
+    // Never replaced: it holds the gateway's data.
+    throw new Error(
+      `${dir} holds a database but ${join(dataDir, PASSWORD_FILE)} is missing: put the file back (the password initdb was given), or move the folder away to start empty`,
+    );
   }
   const { initdb } = await binaries();
+  if (user) {
+    // The server's user must reach the cluster: the data folder may be private to root (mkdtemp).
+    chmodSync(dataDir, statSync(dataDir).mode | 0o711);
+    const barrier = barrierTo(dir, user) ?? barrierTo(initdb, user);
+    if (barrier) {
+      throw new Error(
+        `PostgreSQL does not run as root, so it runs as ${user.name}, who may not enter ${barrier}: put the checkout and GW_DATA_DIR where every user may enter (not under /root), or run as another user`,
+      );
+    }
+  }
   const password = randomBytes(24).toString('hex');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -106,16 +123,8 @@ async function ensureCluster(dataDir: string, log: (line: string) => void): Prom
   const passwordFile = join(dataDir, '.initdb-password');
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   if (user) {
-    // The server's user must reach the folder: the data folder may be private to root.
-    chmodSync(dataDir, statSync(dataDir).mode | 0o711);
     chownSync(dir, user.uid, user.gid);
     chownSync(passwordFile, user.uid, user.gid);
-    try {
-      accessOf(dir, user);
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    }
   }
   log(`creating the embedded PostgreSQL in ${dir} (once)`);
   const made = spawnSync(
@@ -145,16 +154,17 @@ async function ensureCluster(dataDir: string, log: (line: string) => void): Prom
   return password;
 }
 
-/** Fails with a clear message when the server's user cannot enter dir (a folder under /root). */
-function accessOf(dir: string, user: { uid: number; gid: number; name: string }): void {
-  const probe = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(dir)}, 7)`], {
-    uid: user.uid,
-    gid: user.gid,
-  });
-  if (probe.status !== 0) {
-    throw new Error(
-      `PostgreSQL does not run as root, so it runs as ${user.name}, who cannot reach ${dir}: set GW_DATA_DIR to a folder every user may enter (not under /root), or run as another user`,
-    );
+/** The first folder above path that user may not pass through (no search permission), if any. */
+function barrierTo(path: string, user: { uid: number; gid: number }): string | undefined {
+  for (let folder = dirname(path); ; folder = dirname(folder)) {
+    const { mode, uid, gid } = statSync(folder);
+    const searchable = uid === user.uid ? mode & 0o100 : gid === user.gid ? mode & 0o010 : mode & 0o001;
+    if (!searchable) {
+      return folder;
+    }
+    if (dirname(folder) === folder) {
+      return undefined;
+    }
   }
 }
 
