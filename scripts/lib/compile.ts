@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build, stop } from 'esbuild';
 
@@ -9,8 +9,8 @@ import { build, stop } from 'esbuild';
  * services start with `--conditions=gw-start`, under which @gw/kit and @gw/proto resolve to their
  * `.start/`. A process then carries neither tsx's loader nor its esbuild helpers (about 40 MB
  * each, see the README's footprint figures). About a second for the whole workspace; a file is
- * rewritten only when its output changed, so a second gateway starting from the same checkout
- * never reads a half-written one.
+ * rewritten only when its output changed, and replaced whole (rename), so a second gateway
+ * starting from the same checkout never reads a half-written one.
  */
 export const START_FOLDER = '.start';
 
@@ -55,7 +55,10 @@ async function compileAll(packages: string[]): Promise<number> {
       }
       if (current !== file.text) {
         mkdirSync(dirname(file.path), { recursive: true });
-        writeFileSync(file.path, file.contents);
+        // Whole or not at all, for a service another gateway starts from this checkout meanwhile.
+        const partial = `${file.path}.${process.pid}.tmp`;
+        writeFileSync(partial, file.contents);
+        renameSync(partial, file.path);
         written++;
       }
     }
