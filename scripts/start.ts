@@ -19,7 +19,7 @@ import {
   type ServiceName,
 } from '../packages/kit/src/topology.js';
 import { recordSettings, releaseLock, takeLock } from '../packages/kit/src/local-gateway.js';
-import { hasCluster, startEmbeddedPostgres } from '../packages/cli/src/embedded-postgres.js';
+import { hasCluster, runningServer, startEmbeddedPostgres } from '../packages/cli/src/embedded-postgres.js';
 import { ensureNats, ensureRedis, MissingDependencyError, type LocalServer } from './lib/local-deps.js';
 import { compileForStart, START_FOLDER } from './lib/compile.js';
 import { canConnect, dialHost, waitForHttp200, waitForPort } from './lib/net.js';
@@ -248,7 +248,9 @@ async function startDatabase(): Promise<boolean> {
   if (source.DATABASE_URL) {
     return true;
   }
-  if (await canConnect('127.0.0.1', postgresPort)) {
+  // A server an earlier, killed start left on this folder is stopped below; anything else on the
+  // port is not ours.
+  if (runningServer(dataDir) === undefined && (await canConnect('127.0.0.1', postgresPort))) {
     say(
       `127.0.0.1:${postgresPort} (the embedded PostgreSQL's port) is already in use: set GW_POSTGRES_PORT (or GW_PORT_BASE) to a free port, or DATABASE_URL to use a PostgreSQL of your own`,
     );
@@ -260,7 +262,6 @@ async function startDatabase(): Promise<boolean> {
     );
   }
   const logFile = join(dataDir, 'postgres.log');
-  let server: ManagedProcess | undefined;
   try {
     const started = await startEmbeddedPostgres({
       dataDir,
@@ -270,20 +271,18 @@ async function startDatabase(): Promise<boolean> {
       // This start holds the folder's lock: a server still running there was left by a killed one.
       stopLeftover: true,
       spawnServer: (command, args, ids) => {
-        server = spawnLogged('postgres', command, args, logFile, { ...ids, stopSignal: 'SIGINT' });
+        const server = spawnLogged('postgres', command, args, logFile, { ...ids, stopSignal: 'SIGINT' });
+        // Stopped by a Ctrl-C that comes while it starts, too.
+        watch(server);
         return server.child;
       },
     });
     childEnv.DATABASE_URL = started.url;
   } catch (error) {
-    say(error instanceof Error ? error.message : String(error));
-    if (server) {
-      ownServers.push(server);
+    if (!isStopping()) {
+      say(error instanceof Error ? error.message : String(error));
     }
     return false;
-  }
-  if (server) {
-    watch(server);
   }
   return true;
 }
