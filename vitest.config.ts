@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * time, with the services compiled once per run. `vitest run` runs both; `--project unit` or
  * `--project int` picks one.
  */
-const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
+const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.start/**', '**/.data/**'];
 
 export default defineConfig({
   test: {

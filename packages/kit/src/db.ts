@@ -1,10 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { AppError, ErrorCode } from './errors.js';
@@ -15,16 +13,17 @@ export type DatabaseTransaction = Parameters<Parameters<Database['transaction']>
 
 export interface DatabaseHandle {
   db: Database;
-  kind: 'postgres' | 'pglite';
   /** One `SELECT 1`: resolves when the database answers (health's probe). */
   ping(): Promise<unknown>;
   close(): Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
-  /** PostgreSQL URL; when absent an embedded PGlite lives under dataDir/pglite/<schema>. */
+  /**
+   * PostgreSQL URL. Required: a service never opens an embedded database of its own; without a
+   * database of their own, `npm start` runs one embedded PostgreSQL and gives every service its URL.
+   */
   url: string | undefined;
-  dataDir: string;
   /** The service's own schema: its tables live there and nowhere else. */
   schema: string;
   /** Folder of NNNN_name.sql files applied in name order, once each. */
@@ -33,7 +32,7 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
-/** Runs SQL text with no parameters (migrations); one implementation per driver. */
+/** Runs SQL text with no parameters (migrations) in one transaction. */
 type ExecInTransaction = (
   statements: (exec: (sql: string) => Promise<{ rows: unknown[] }>) => Promise<void>,
 ) => Promise<void>;
@@ -44,51 +43,37 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (!SCHEMA_NAME.test(options.schema)) {
     throw new Error(`bad schema name ${options.schema}`);
   }
-  if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      // A database that does not answer fails a new connection within the callers' deadline
-      // (503), instead of holding the request until the caller gave up.
-      connectionTimeoutMillis: 1_500,
-      options: `-c search_path=${options.schema}`,
-    });
-    pool.on('error', (error) => options.log.warn({ err: error }, 'idle postgres client failed'));
-    await migrate(options, async (statements) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await statements((sql) => client.query(sql));
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
-    return {
-      db: drizzlePg({ client: pool }) as unknown as Database,
-      kind: 'postgres',
-      ping: () => pool.query('SELECT 1'),
-      close: () => pool.end(),
-    };
+  if (!options.url) {
+    throw new Error(
+      `DATABASE_URL is not set: the ${options.schema} schema needs a PostgreSQL (npm start runs an embedded one and sets it)`,
+    );
   }
-
-  const dir = join(options.dataDir, 'pglite', options.schema);
-  mkdirSync(dir, { recursive: true });
-  const lite = await PGlite.create(dir);
-  await migrate(options, (statements) =>
-    lite.transaction((tx) =>
-      statements((sql) => tx.exec(sql).then((results) => ({ rows: results.at(-1)?.rows ?? [] }))),
-    ),
-  );
-  await lite.exec(`SET search_path TO ${options.schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    // A database that does not answer fails a new connection within the callers' deadline
+    // (503), instead of holding the request until the caller gave up.
+    connectionTimeoutMillis: 1_500,
+    options: `-c search_path=${options.schema}`,
+  });
+  pool.on('error', (error) => options.log.warn({ err: error }, 'idle postgres client failed'));
+  await migrate(options, async (statements) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await statements((sql) => client.query(sql));
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
   return {
-    db: drizzlePglite({ client: lite }) as unknown as Database,
-    kind: 'pglite',
-    ping: () => lite.query('SELECT 1'),
-    close: () => lite.close(),
+    db: drizzlePg({ client: pool }) as unknown as Database,
+    ping: () => pool.query('SELECT 1'),
+    close: () => pool.end(),
   };
 }
 
@@ -122,17 +107,16 @@ export function transactionWithinDeadline<T>(
 
 /**
  * The database of a service from its parsed config: its own schema, its migrations folder (next
- * to its src/), PostgreSQL when DATABASE_URL is set, else PGlite under GW_DATA_DIR.
+ * to its src/), in the PostgreSQL at DATABASE_URL.
  */
 export function openServiceDatabase(
-  config: { DATABASE_URL: string | undefined; GW_DATA_DIR: string; GW_DB_POOL: number },
+  config: { DATABASE_URL: string | undefined; GW_DB_POOL: number },
   schema: string,
   migrations: URL,
   log: Logger,
 ): Promise<DatabaseHandle> {
   return openDatabase({
     url: config.DATABASE_URL,
-    dataDir: config.GW_DATA_DIR,
     schema,
     migrationsDir: fileURLToPath(migrations),
     log,

@@ -49,7 +49,6 @@ describe('a transaction bounded by its caller’s deadline (PostgreSQL)', () => 
     );
     handle = await openDatabase({
       url: `postgres://postgres@127.0.0.1:5432/${name}`,
-      dataDir: migrations,
       schema: 'deadline_test',
       migrationsDir: migrations,
       log: createLogger('test', 'silent'),

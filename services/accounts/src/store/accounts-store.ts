@@ -17,7 +17,7 @@ function inTransaction(tx: Executor): AccountsTx {
   };
 }
 
-/** The accounts stores over drizzle (PostgreSQL or PGlite), one module per aggregate. */
+/** The accounts stores over drizzle (PostgreSQL), one module per aggregate. */
 export class DrizzleAccountsStore implements AccountsStore {
   readonly accounts: DrizzleAccounts;
   readonly lots: DrizzleLots;

@@ -59,7 +59,7 @@ class Tx implements ConfigTx {
   }
 }
 
-/** The ConfigStore port over drizzle (PostgreSQL or PGlite). */
+/** The ConfigStore port over drizzle (PostgreSQL). */
 export class DrizzleConfigStore implements ConfigStore {
   constructor(private readonly db: Database) {}
 

@@ -85,7 +85,7 @@ class Tx implements KeysTx {
   }
 }
 
-/** The KeysStore port over drizzle (PostgreSQL or PGlite). */
+/** The KeysStore port over drizzle (PostgreSQL). */
 export class DrizzleKeysStore implements KeysStore {
   constructor(private readonly db: Database) {}
 
