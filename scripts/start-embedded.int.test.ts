@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGw } from '../packages/cli/test/gw.js';
-import { embeddedDatabaseUrl, runningServer } from '../packages/cli/src/embedded-postgres.js';
+import { clusterDir, embeddedDatabaseUrl, runningServer } from '../packages/cli/src/embedded-postgres.js';
 import { ALL_SERVICES, GRPC_SERVICES, localPorts, PORT_BASE_SPAN } from '../packages/kit/src/topology.js';
 import { inheritedEnv } from '../packages/testkit/src/config.js';
 import { queryOnce, waitFor } from '../packages/testkit/src/index.js';
@@ -85,6 +85,8 @@ describe('npm start without DATABASE_URL', () => {
   let run: ReturnType<typeof launch>;
   let rootKey: string;
   let env: Record<string, string>;
+  let privateParent: string;
+  const asRoot = process.getuid?.() === 0;
 
   const started = async () => {
     const launched = launch(env);
@@ -111,7 +113,11 @@ describe('npm start without DATABASE_URL', () => {
     embeddedDatabaseUrl(readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim(), ports.postgresPort);
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'gw-embedded-'));
+    // The data folder inside a folder private to its creator, as a checkout under /root is: run
+    // as root, the server's user may not enter it, so the cluster lives under /var/lib/ai-gateway.
+    privateParent = mkdtempSync(join(tmpdir(), 'gw-embedded-'));
+    dataDir = join(privateParent, 'data');
+    mkdirSync(dataDir);
     base = await freeBase();
     ports = localPorts(base);
     env = { GW_PORT_BASE: String(base), GW_DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'info' };
@@ -123,7 +129,10 @@ describe('npm start without DATABASE_URL', () => {
     if (run.child.exitCode === null) {
       process.kill(-(run.child.pid ?? 0), 'SIGKILL');
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (asRoot) {
+      rmSync(dirname(clusterDir(dataDir)), { recursive: true, force: true });
+    }
+    rmSync(privateParent, { recursive: true, force: true });
   });
 
   it('runs one PostgreSQL, at the base +22, holding every service schema; each process named in ps', async () => {
@@ -145,6 +154,12 @@ describe('npm start without DATABASE_URL', () => {
     }
     // Nothing opened a database of its own in the data folder.
     expect(existsSync(join(dataDir, 'pglite'))).toBe(false);
+    // Run as root, the cluster moved where its server's user may enter, and the start says so.
+    expect(existsSync(join(clusterDir(dataDir), 'PG_VERSION'))).toBe(true);
+    if (asRoot) {
+      expect(clusterDir(dataDir).startsWith('/var/lib/ai-gateway/')).toBe(true);
+      expect(run.output()).toContain(`the cluster lives in ${clusterDir(dataDir)}`);
+    }
   });
 
   it('on Ctrl-C stops the PostgreSQL it started; gw root-key and secrets commands then start it for themselves', async () => {

@@ -5,25 +5,32 @@
 // and `gw` starts it for a command while the gateway is stopped. Imported by path by the launcher:
 // no workspace imports here.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
   closeSync,
+  cpSync,
   existsSync,
   mkdirSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 const CLUSTER_FOLDER = 'postgres';
+/**
+ * As root, where the server's user is given what it may not reach inside a folder private to root
+ * (a checkout or data folder under /root): a copy of the binaries, and the cluster.
+ */
+const SHARED_FOLDER = '/var/lib/ai-gateway';
 const PASSWORD_FILE = 'postgres.password';
 const USER = 'postgres';
 const DATABASE = 'postgres';
@@ -43,9 +50,54 @@ async function binaries(): Promise<Binaries> {
   return table.default();
 }
 
-/** The folder the cluster lives in. */
+/**
+ * The folder the cluster lives in: GW_DATA_DIR/postgres, unless the server runs as another user
+ * (root started it) who may not pass through the folders above the data folder; then a folder of
+ * its own under /var/lib/ai-gateway, named after the data folder.
+ */
 export function clusterDir(dataDir: string): string {
-  return join(dataDir, CLUSTER_FOLDER);
+  const user = runAs();
+  if (!user || barrierTo(resolve(dataDir), user) === undefined) {
+    return join(dataDir, CLUSTER_FOLDER);
+  }
+  return join(SHARED_FOLDER, `cluster-${shortHash(resolve(dataDir))}`, CLUSTER_FOLDER);
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+/** A folder root owns and every user may pass through. */
+function sharedFolder(path: string): void {
+  mkdirSync(path, { recursive: true });
+  for (let folder = path; folder.startsWith(SHARED_FOLDER); folder = dirname(folder)) {
+    chmodSync(folder, statSync(folder).mode | 0o711);
+  }
+}
+
+/**
+ * The binaries the server's user can run: those of the package, or, when root started it from a
+ * checkout that user may not enter, a copy under /var/lib/ai-gateway (made once per build).
+ */
+async function reachableBinaries(user: { uid: number; gid: number } | undefined): Promise<Binaries> {
+  const found = await binaries();
+  if (!user || barrierTo(found.postgres, user) === undefined) {
+    return found;
+  }
+  const home = dirname(dirname(found.postgres));
+  const copy = join(SHARED_FOLDER, `postgres-${shortHash(home)}`);
+  if (!existsSync(join(copy, relative(home, found.postgres)))) {
+    sharedFolder(SHARED_FOLDER);
+    const partial = `${copy}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    cpSync(home, partial, { recursive: true, verbatimSymlinks: true });
+    rmSync(copy, { recursive: true, force: true });
+    renameSync(partial, copy);
+  }
+  return {
+    initdb: join(copy, relative(home, found.initdb)),
+    postgres: join(copy, relative(home, found.postgres)),
+  };
 }
 
 /**
@@ -105,22 +157,23 @@ async function ensureCluster(dataDir: string, log: (line: string) => void): Prom
       `${dir} holds a database but ${join(dataDir, PASSWORD_FILE)} is missing: put the file back (the password initdb was given), or move the folder away to start empty`,
     );
   }
-  const { initdb } = await binaries();
+  const { initdb } = await reachableBinaries(user);
   if (user) {
-    // The server's user must reach the cluster: the data folder may be private to root (mkdtemp).
-    chmodSync(dataDir, statSync(dataDir).mode | 0o711);
-    const barrier = barrierTo(dir, user) ?? barrierTo(initdb, user);
-    if (barrier) {
-      throw new Error(
-        `PostgreSQL does not run as root, so it runs as ${user.name}, who may not enter ${barrier}: put the checkout and GW_DATA_DIR where every user may enter (not under /root), or run as another user`,
+    if (dir.startsWith(SHARED_FOLDER)) {
+      sharedFolder(dirname(dir));
+      log(
+        `${user.name} (PostgreSQL does not run as root) may not enter ${dataDir}: the cluster lives in ${dir}`,
       );
+    } else {
+      // The server's user must reach the cluster: the data folder may be private to root (mkdtemp).
+      chmodSync(dataDir, statSync(dataDir).mode | 0o711);
     }
   }
   const password = randomBytes(24).toString('hex');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Next to the cluster: initdb wants its folder empty.
-  const passwordFile = join(dataDir, '.initdb-password');
+  const passwordFile = join(dirname(dir), '.initdb-password');
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   if (user) {
     chownSync(dir, user.uid, user.gid);
@@ -253,8 +306,8 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
       throw new Error(`the embedded PostgreSQL in ${clusterDir(options.dataDir)} is running (pid ${pid})`);
     }
   }
-  const { postgres } = await binaries();
   const user = runAs();
+  const { postgres } = await reachableBinaries(user);
   const args = [
     '-D',
     clusterDir(options.dataDir),
