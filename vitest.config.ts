@@ -2,8 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O;
- * `int` runs `*.int.test.ts` and the HTTP end-to-end tests against real stores, one file at a
- * time, with the services compiled once per run. `vitest run` runs both; `--project unit` or
+ * `int` runs `*.int.test.ts` against real stores and processes, one file at a time, with the services compiled once per run. `vitest run` runs both; `--project unit` or
  * `--project int` picks one.
  */
 const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.start/**', '**/.data/**'];
@@ -19,7 +18,7 @@ export default defineConfig({
             'services/*/{src,test}/**/*.test.ts',
             'deploy/test/**/*.test.ts',
           ],
-          exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts', 'services/*/test/e2e/**'],
+          exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts'],
         },
       },
       {
@@ -27,7 +26,6 @@ export default defineConfig({
           name: 'int',
           include: [
             '{packages,services}/*/{src,test}/**/*.int.test.ts',
-            'services/*/test/e2e/**/*.test.ts',
             'scripts/**/*.int.test.ts',
             'deploy/test/**/*.int.test.ts',
           ],
