@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O;
- * `int` runs `*.int.test.ts` against real stores and processes, one file at a time, with the services compiled once per run. `vitest run` runs both; `--project unit` or
- * `--project int` picks one.
+ * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O; `int` runs
+ * `*.int.test.ts` against real stores and processes, one file at a time, with the services
+ * compiled once per run. `vitest run` runs both; `--project unit` or `--project int` picks one.
  */
 const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.start/**', '**/.data/**'];
 
