@@ -39,7 +39,15 @@ function ConfigField({ name, label, initial }: { name: FieldName; label: string;
   const save = async () => {
     setError(undefined);
     setSaved(false);
-    const body = name === 'MODEL_LIMITS' && value.trim().startsWith('{') ? JSON.parse(value) : value;
+    let body: unknown = value;
+    if (name === 'MODEL_LIMITS' && value.trim().startsWith('{')) {
+      try {
+        body = JSON.parse(value);
+      } catch {
+        setError('not valid JSON');
+        return;
+      }
+    }
     const result = await api.PUT('/x-config', { body: { [name]: body } as never });
     if (result.error) {
       setError(errorMessage(result.error));

@@ -18,6 +18,7 @@ import { api, errorMessage, unwrap } from '../api/client';
 import { useLoad } from '../api/use-load';
 import { FormError, LoadState } from '../components/states';
 import { RouteExplainer } from './route-explainer';
+import { ScrollTable } from '../components/scroll-table';
 
 function AddKey({ onAdded }: { onAdded: () => void }) {
   const [name, setName] = useState('');
@@ -135,7 +136,7 @@ export function KeysPage() {
       <FormError message={error} />
       <LoadState loaded={keys} empty={(list) => list.length === 0}>
         {(list) => (
-          <Table.ScrollContainer minWidth={640}>
+          <ScrollTable label="Provider keys" minWidth={640}>
             <Table>
               <Table.Thead>
                 <Table.Tr>
@@ -155,7 +156,7 @@ export function KeysPage() {
                       <Table.Td>{key.Name}</Table.Td>
                       <Table.Td>{key.Provider}</Table.Td>
                       <Table.Td>
-                        <Badge autoContrast color={key.Status ? 'green' : 'gray'}>
+                        <Badge variant="dot" color={key.Status ? 'green' : 'gray'}>
                           {key.Status ? 'enabled' : 'disabled'}
                         </Badge>
                       </Table.Td>
@@ -195,7 +196,7 @@ export function KeysPage() {
                   ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
         )}
       </LoadState>
       <Card withBorder>

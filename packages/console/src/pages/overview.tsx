@@ -28,13 +28,26 @@ export function OverviewPage() {
                 value={`${usd(info.limits.hard_limit)} / ${usd(info.limits.soft_limit)}`}
               />
             </SimpleGrid>
-            <DailyChart
-              title="Requests per day"
-              points={info.daily_usage.data.map((row) => ({
-                day: day(row.aggregation_timestamp),
-                value: row.n_requests,
-              }))}
-            />
+            <SimpleGrid cols={{ base: 1, md: 2 }}>
+              <DailyChart
+                title="Requests per day"
+                points={info.monthly_usage.data.map((row) => ({
+                  day: day(row.aggregation_timestamp),
+                  value: row.n_requests,
+                }))}
+              />
+              <DailyChart
+                title="Cost per day (USD)"
+                points={info.monthly_usage.data.map((row) => ({
+                  day: day(row.aggregation_timestamp),
+                  value: Number(
+                    Object.values(row.usage_details)
+                      .reduce((sum, model) => sum + model.cost, 0)
+                      .toFixed(6),
+                  ),
+                }))}
+              />
+            </SimpleGrid>
             <Card withBorder>
               <Text fw={600} mb="xs">
                 Credit lots

@@ -17,6 +17,7 @@ import { useLoad } from '../api/use-load';
 import { usd } from '../components/stat';
 import { FormError, LoadState } from '../components/states';
 import { SubtreeBill } from './subtree-bill';
+import { ScrollTable } from '../components/scroll-table';
 
 type Account = Awaited<ReturnType<typeof listAccounts>>[number];
 
@@ -199,7 +200,7 @@ export function SubaccountsPage() {
       </Group>
       <LoadState loaded={accounts} empty={(list) => list.length === 0}>
         {(list) => (
-          <Table.ScrollContainer minWidth={720}>
+          <ScrollTable label="Subaccounts" minWidth={720}>
             <Table verticalSpacing="sm">
               <Table.Thead>
                 <Table.Tr>
@@ -223,7 +224,7 @@ export function SubaccountsPage() {
                     <Table.Td>{usd(account.Balance)}</Table.Td>
                     <Table.Td>
                       <Badge
-                        autoContrast
+                        variant="dot"
                         color={account.Status ? (account.Suspended ? 'yellow' : 'green') : 'gray'}
                       >
                         {account.Status ? (account.Suspended ? 'suspended' : 'enabled') : 'disabled'}
@@ -236,7 +237,7 @@ export function SubaccountsPage() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
         )}
       </LoadState>
       <SubtreeBill />

@@ -5,6 +5,7 @@ import { useLoad } from '../api/use-load';
 import { DailyChart } from '../components/daily-chart';
 import { day, usd } from '../components/stat';
 import { LoadState } from '../components/states';
+import { ScrollTable } from '../components/scroll-table';
 
 const isoDay = (offsetDays: number) =>
   new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -98,7 +99,7 @@ export function UsagePage() {
                 {data.data.length === 0 ? (
                   <Text c="dimmed">No usage in this span.</Text>
                 ) : (
-                  <Table.ScrollContainer minWidth={480}>
+                  <ScrollTable label="Usage by day and model" minWidth={480}>
                     <Table>
                       <Table.Thead>
                         <Table.Tr>
@@ -119,7 +120,7 @@ export function UsagePage() {
                         ))}
                       </Table.Tbody>
                     </Table>
-                  </Table.ScrollContainer>
+                  </ScrollTable>
                 )}
               </Card>
               <Card withBorder>
