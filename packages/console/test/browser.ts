@@ -17,10 +17,15 @@ export function ensureConsoleBuilt(): void {
   }
 }
 
+const CHROMIUM = '/usr/bin/chromium';
+
 /** Debian's Chromium (`.ci/run` installs it), headless, with a fresh profile of its own. */
 export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it when missing)`);
+  }
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: [
       '--no-sandbox',

@@ -198,6 +198,18 @@ describe('web console at /console/', () => {
     await child.getByRole('article').filter({ hasText: 'Maintenance tonight' }).waitFor();
   });
 
+  it('reads the same in dark mode, at full width', async () => {
+    await visit(child, 'Overview');
+    await waitForNamed(child, 'img', new RegExp(`Requests per day: .*${today()} 3`));
+    await screenshot(child, 'overview');
+    await child.getByRole('button', { name: 'Dark mode' }).click();
+    await child.locator('html[data-mantine-color-scheme="dark"]').waitFor({ state: 'attached' });
+    await expectAccessible(child, 'overview, dark');
+    await screenshot(child, 'overview-dark');
+    await child.getByRole('button', { name: 'Light mode' }).click();
+    await child.locator('html[data-mantine-color-scheme="light"]').waitFor({ state: 'attached' });
+  });
+
   it('the subaccount rotates its key: the new key is shown once and the old session ends', async () => {
     await visit(child, 'Key rotation');
     await expectAccessible(child, 'key rotation');
