@@ -39,6 +39,16 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * Waits for the page's transitions and animations to end (a dialog fading in): colours read
+ * mid-fade are blends, and a screenshot would catch them half-drawn.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+  });
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
@@ -47,6 +57,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  * policy stays on).
  */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await settled(page);
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (
@@ -90,6 +101,7 @@ const shots =
 mkdirSync(shots, { recursive: true });
 
 export async function screenshot(page: Page, name: string): Promise<void> {
+  await settled(page);
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
 

@@ -90,6 +90,12 @@ describe('web console at /console/', () => {
     await root.getByLabel(/^Level/).fill('1');
     await root.getByRole('button', { name: 'Add key' }).click();
     await root.getByRole('cell', { name: 'mock-upstream', exact: true }).waitFor();
+    await root.getByRole('button', { name: 'Edit mock-upstream' }).click();
+    const editKey = root.getByRole('dialog', { name: 'Edit mock-upstream' });
+    await editKey.getByLabel(/^Name/).fill('mock-upstream-a');
+    await expectAccessible(root, 'provider keys, editing a key');
+    await editKey.getByRole('button', { name: 'Save mock-upstream' }).click();
+    await root.getByRole('cell', { name: 'mock-upstream-a', exact: true }).waitFor();
     await expectAccessible(root, 'provider keys');
     await screenshot(root, 'provider-keys');
 
@@ -120,6 +126,36 @@ describe('web console at /console/', () => {
     await root.getByRole('cell', { name: new RegExp(childName) }).waitFor();
     await expectAccessible(root, 'subaccounts');
     await screenshot(root, 'subaccounts');
+
+    // Search and the L/G/R/T/F filters narrow the tree.
+    await root.getByLabel('Search by name').fill(childName.slice(0, 8));
+    await root.getByRole('combobox', { name: 'Filter by' }).click();
+    await root.getByRole('option', { name: 'Level (L)' }).click();
+    await root.getByLabel('Value').fill('9');
+    await root.getByRole('button', { name: 'Search' }).click();
+    await root.getByText('Nothing here yet.').first().waitFor();
+    await root.getByLabel('Value').fill('');
+    await root.getByRole('button', { name: 'Search' }).click();
+    const row = root.getByRole('row').filter({ hasText: childName });
+    await row.waitFor();
+
+    // ModelMapper and ModelLimits: the API's message lands on its field, a valid value is saved.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = root.getByRole('dialog', { name: `Edit ${childName}` });
+    const mapperField = edit.getByRole('textbox', { name: 'Model mapper (pattern=model, …)' });
+    await mapperField.fill('nonsense');
+    await edit.getByRole('button', { name: `Save ${childName}` }).click();
+    await edit.getByText(/^ModelMapper holds entries .*nonsense/).waitFor();
+    await mapperField.fill('');
+    await edit.getByRole('textbox', { name: /^Model limits/ }).fill('{"gpt-4o*": {"rpm": 600}}');
+    await expectAccessible(root, 'subaccounts, editing an account');
+    await edit.getByRole('button', { name: `Save ${childName}` }).click();
+    await edit.waitFor({ state: 'hidden' });
+    const saved = (await (await gw.request(`/x-users/${childName}`)).json()) as {
+      users: Array<{ ModelLimits: Record<string, { rpm?: number }>; ModelMapper: string }>;
+    };
+    expect(saved.users[0]?.ModelLimits['gpt-4o*']?.rpm).toBe(600);
+    expect(saved.users[0]?.ModelMapper).toBe('');
 
     const client = new OpenAI({ apiKey: childKey, baseURL: `${gw.baseUrl}/v1` });
     for (let call = 0; call < 3; call += 1) {
@@ -152,6 +188,18 @@ describe('web console at /console/', () => {
     await child.getByRole('cell', { name: MODEL }).waitFor();
     await expectAccessible(child, 'usage');
     await screenshot(child, 'usage-phone');
+    // A span over 30 days has a fee: the page says so and asks first; Cancel calls nothing.
+    const from = new Date(Date.now() - 59 * 86_400_000).toISOString().slice(0, 10);
+    await child.getByLabel('From (UTC)').fill(from);
+    await child.getByRole('button', { name: 'Show' }).click();
+    const ask = child.getByRole('dialog', { name: 'This query has a fee' });
+    await ask.getByText('A bill over 60 days costs $0.0100').waitFor();
+    await expectAccessible(child, 'usage, asking for the fee');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    await child.getByRole('button', { name: 'Show' }).click();
+    await ask.getByRole('button', { name: 'Pay $0.0100 and show' }).click();
+    await child.getByText('this query cost a fee of $0.0100').waitFor();
     // The owner pages' URL shows the overview; their API answers 403 to the session.
     await child.goto(`${gw.baseUrl}/console/keys`);
     await child.getByRole('heading', { name: 'Overview' }).waitFor();
