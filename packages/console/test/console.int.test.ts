@@ -157,6 +157,14 @@ describe('web console at /console/', () => {
     expect(saved.users[0]?.ModelLimits['gpt-4o*']?.rpm).toBe(600);
     expect(saved.users[0]?.ModelMapper).toBe('');
 
+    // Delete shows the refund first (balance less the fee); Cancel keeps the account.
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const remove = root.getByRole('dialog', { name: `Delete ${childName}?` });
+    await remove.getByText('You get back $9.8000: its balance of $10.0000 less a fee of $0.2000').waitFor();
+    await expectAccessible(root, 'subaccounts, deleting an account');
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+    await remove.waitFor({ state: 'hidden' });
+
     const client = new OpenAI({ apiKey: childKey, baseURL: `${gw.baseUrl}/v1` });
     for (let call = 0; call < 3; call += 1) {
       const answer = await client.chat.completions.create({

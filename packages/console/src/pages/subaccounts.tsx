@@ -275,6 +275,11 @@ function EditAccount({
   );
 }
 
+/** What a delete or a claw-back pays the parent: the amount less a fee of min(0.2 USD, amount). */
+function refundOf(amount: number): number {
+  return Math.max(0, amount - Math.min(0.2, amount));
+}
+
 function AccountActions({
   account,
   owner,
@@ -286,6 +291,7 @@ function AccountActions({
 }) {
   const [editing, setEditing] = useState(false);
   const [amount, setAmount] = useState<number | string>(1);
+  const [days, setDays] = useState<number | string>('');
   const [error, setError] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const update = async (body: Record<string, unknown>) => {
@@ -322,7 +328,26 @@ function AccountActions({
           w={110}
           size="xs"
         />
-        <Button size="xs" onClick={() => void update({ CreditGranted: Number(amount) })}>
+        <NumberInput
+          aria-label={`Days the credit for ${account.Name} lasts (blank: the default)`}
+          placeholder="days"
+          value={days}
+          onChange={setDays}
+          min={1}
+          max={3650}
+          allowDecimal={false}
+          w={80}
+          size="xs"
+        />
+        <Button
+          size="xs"
+          onClick={() =>
+            void update({
+              CreditGranted: Number(amount),
+              ...(days !== '' && Number(amount) > 0 ? { Days: Number(days) } : {}),
+            })
+          }
+        >
           Recharge
         </Button>
         <Button size="xs" variant="default" onClick={() => void update({ Status: !account.Status })}>
@@ -355,10 +380,17 @@ function AccountActions({
       </Modal>
       <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${account.Name}?`}>
         <Stack>
-          <Text>
-            Its balance of {usd(account.Balance)} goes back to you, less the transaction fee. Its key stops
-            working.
-          </Text>
+          {account.Balance > 0 ? (
+            <Text>
+              You get back {usd(refundOf(account.Balance))}: its balance of {usd(account.Balance)} less a fee
+              of {usd(account.Balance - refundOf(account.Balance))}. Its key stops working at once.
+            </Text>
+          ) : (
+            <Text>
+              Its balance is {usd(account.Balance)}; any unpaid usage passes to you. Its key stops working at
+              once.
+            </Text>
+          )}
           <Group>
             <Button color="red" onClick={() => void remove()}>
               Delete {account.Name}
