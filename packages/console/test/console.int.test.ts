@@ -100,10 +100,38 @@ describe('web console at /console/', () => {
     await screenshot(root, 'provider-keys');
 
     await visit(root, 'Configuration');
-    const mapper = root.getByRole('textbox', { name: 'Level mapper (pattern=Level, …)' });
-    await mapper.fill('gpt-4o*=1');
-    await root.getByRole('button', { name: 'Save Level mapper (pattern=Level, …)' }).click();
-    await root.getByText('Saved').waitFor();
+    // The Level mapper as a table: add two rows and save, then remove one and save again; the
+    // stored mapping follows the table (a removed row is gone, not left behind).
+    const levelMapper = async () =>
+      (
+        (await (await gw.request('/x-config')).json()) as {
+          configs: { LEVEL_MAPPER: Record<string, number> };
+        }
+      ).configs.LEVEL_MAPPER;
+    const saved = root.getByRole('status').filter({ hasText: 'Saved' });
+    for (const [pattern, level] of [
+      ['gpt-4o*', '1'],
+      ['o1*', '1'],
+    ]) {
+      await root.getByRole('button', { name: 'Add a row to Level mapper' }).click();
+      await root
+        .getByRole('textbox', { name: /^Level mapper: Pattern \d+$/ })
+        .last()
+        .fill(pattern ?? '');
+      await root
+        .getByRole('textbox', { name: /^Level mapper: Level \d+$/ })
+        .last()
+        .fill(level ?? '');
+    }
+    await root.getByRole('button', { name: 'Save Level mapper' }).click();
+    await saved.waitFor();
+    expect(await levelMapper()).toMatchObject({ 'gpt-4o*': 1, 'o1*': 1 });
+    await root.getByRole('button', { name: 'Remove o1* from Level mapper' }).click();
+    await saved.waitFor({ state: 'detached' });
+    await root.getByRole('button', { name: 'Save Level mapper' }).click();
+    await saved.waitFor();
+    expect(await levelMapper()).not.toHaveProperty(['o1*']);
+    expect(await levelMapper()).toHaveProperty(['gpt-4o*'], 1);
     await expectAccessible(root, 'configuration');
     await screenshot(root, 'configuration');
     const keys = (await (await gw.request('/x-keys')).json()) as { keys: Array<{ ID: number }> };

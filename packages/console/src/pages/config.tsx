@@ -3,12 +3,9 @@ import { useState } from 'react';
 import { api, errorMessage, unwrap } from '../api/client';
 import { useLoad } from '../api/use-load';
 import { LoadState } from '../components/states';
+import { MAPPERS, MapperTable, rowsOf } from './mapper-table';
 
 const FIELDS = [
-  ['MODEL_MAPPER', 'Model mapper (pattern=model, …)'],
-  ['LEVEL_MAPPER', 'Level mapper (pattern=Level, …)'],
-  ['MODEL_FAILOVER', 'Model failover (model=fallback, …)'],
-  ['SWITCH_OVER', 'Switch-over (Level=Level, …)'],
   ['RESOURCES', 'Resources'],
   ['MODEL_LIMITS', 'Model limits (JSON)'],
   ['PRICING', 'Pricing'],
@@ -74,7 +71,7 @@ function ConfigField({ name, label, initial }: { name: FieldName; label: string;
   );
 }
 
-/** The owner's configuration, one field at a time so an error lands on its field. */
+/** The owner's configuration: the mappers as tables, the rest one field at a time so an error lands on its field. */
 export function ConfigPage() {
   const config = useLoad(async () => unwrap(await api.GET('/x-config')).configs, []);
   return (
@@ -82,18 +79,23 @@ export function ConfigPage() {
       <Title order={2}>Configuration</Title>
       <LoadState loaded={config}>
         {(configs) => (
-          <Card withBorder>
-            <Stack>
-              {FIELDS.map(([name, label]) => (
-                <ConfigField
-                  key={name}
-                  name={name}
-                  label={label}
-                  initial={name === 'MODEL_LIMITS' ? JSON.stringify(configs[name]) : asText(configs[name])}
-                />
-              ))}
-            </Stack>
-          </Card>
+          <>
+            {MAPPERS.map((mapper) => (
+              <MapperTable key={mapper.name} mapper={mapper} initial={rowsOf(configs[mapper.name])} />
+            ))}
+            <Card withBorder>
+              <Stack>
+                {FIELDS.map(([name, label]) => (
+                  <ConfigField
+                    key={name}
+                    name={name}
+                    label={label}
+                    initial={name === 'MODEL_LIMITS' ? JSON.stringify(configs[name]) : asText(configs[name])}
+                  />
+                ))}
+              </Stack>
+            </Card>
+          </>
         )}
       </LoadState>
     </Stack>
