@@ -7,7 +7,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-export function activationPage(ok: boolean, heading: string, detail: string): string {
+export function activationPage(ok: boolean, heading: string, detail: string, withLink = true): string {
   const color = ok ? '#1a7f37' : '#b42318';
   return `<!doctype html>
 <html lang="en">
@@ -26,8 +26,7 @@ a { color: #0b57d0; }
 <main>
 <h1>${escapeHtml(heading)}</h1>
 <p>${escapeHtml(detail)}</p>
-<p>${ok ? '<a href="/console/">Sign in to the console</a> with that key.' : '<a href="/console/signup">Sign up again</a> in the console.'}</p>
-</main>
+${withLink ? `<p>${ok ? '<a href="/console/">Sign in to the console</a> with that key.' : '<a href="/console/signup">Sign up again</a> in the console.'}</p>\n` : ''}</main>
 </body>
 </html>
 `;
