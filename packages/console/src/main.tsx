@@ -10,6 +10,8 @@ const theme = createTheme({
   // Shades dark enough for text on the page background (WCAG AA contrast) in both schemes.
   primaryShade: { light: 8, dark: 4 },
   defaultRadius: 'md',
+  // No transitions for whoever asks the system for reduced motion.
+  respectReducedMotion: true,
   components: {
     // Every dialog's close button is named for screen readers.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),

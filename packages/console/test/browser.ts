@@ -45,6 +45,8 @@ export function launchChromium(): Promise<Browser> {
  */
 async function settled(page: Page): Promise<void> {
   await page.evaluate(async () => {
+    // A transition starts a frame or two after the change that asks for it.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
   });
 }

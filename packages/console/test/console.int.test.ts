@@ -25,7 +25,9 @@ describe('web console at /console/', () => {
   const childName = `child${Date.now().toString(36)}`;
 
   const open = async (width = 1280) => {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    // Reduced motion: the console then draws dialogs and charts without transitions, so what the
+    // test reads (colours for axe, pixels for screenshots) is never caught mid-fade.
+    const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
     contexts.push(context);
     const page = await context.newPage();
     page.on('console', (message) => {
@@ -177,6 +179,7 @@ describe('web console at /console/', () => {
     await mapperField.fill('');
     await edit.getByRole('textbox', { name: /^Model limits/ }).fill('{"gpt-4o*": {"rpm": 600}}');
     await expectAccessible(root, 'subaccounts, editing an account');
+    await screenshot(root, 'subaccount-edit');
     await edit.getByRole('button', { name: `Save ${childName}` }).click();
     await edit.waitFor({ state: 'hidden' });
     const saved = (await (await gw.request(`/x-users/${childName}`)).json()) as {
@@ -231,6 +234,7 @@ describe('web console at /console/', () => {
     const ask = child.getByRole('dialog', { name: 'This query has a fee' });
     await ask.getByText('A bill over 60 days costs $0.0100').waitFor();
     await expectAccessible(child, 'usage, asking for the fee');
+    await screenshot(child, 'usage-fee-phone');
     await ask.getByRole('button', { name: 'Cancel' }).click();
     await ask.waitFor({ state: 'hidden' });
     await child.getByRole('button', { name: 'Show' }).click();
