@@ -178,13 +178,15 @@ describe('web console at /console/', () => {
     await edit.getByText(/^ModelMapper holds entries .*nonsense/).waitFor();
     await mapperField.fill('');
     await edit.getByRole('textbox', { name: /^Model limits/ }).fill('{"gpt-4o*": {"rpm": 600}}');
+    await edit.getByLabel('Hard limit (USD)').fill('5');
     await expectAccessible(root, 'subaccounts, editing an account');
     await screenshot(root, 'subaccount-edit');
     await edit.getByRole('button', { name: `Save ${childName}` }).click();
     await edit.waitFor({ state: 'hidden' });
     const saved = (await (await gw.request(`/x-users/${childName}`)).json()) as {
-      users: Array<{ ModelLimits: Record<string, { rpm?: number }>; ModelMapper: string }>;
+      users: Array<{ ModelLimits: Record<string, { rpm?: number }>; ModelMapper: string; HardLimit: number }>;
     };
+    expect(saved.users[0]?.HardLimit).toBe(5);
     expect(saved.users[0]?.ModelLimits['gpt-4o*']?.rpm).toBe(600);
     expect(saved.users[0]?.ModelMapper).toBe('');
 
@@ -216,6 +218,10 @@ describe('web console at /console/', () => {
     child = await open(390);
     await signIn(child, childKey);
     await waitForNamed(child, 'img', new RegExp(`Requests per day: .*${today()} 3`));
+    await child
+      .getByText(/^Hard limit \(calls stop\): \$[\d.]+ of \$5\.0000 used/)
+      .first()
+      .waitFor();
     await expectAccessible(child, 'overview');
     await screenshot(child, 'overview-phone');
     await child.getByRole('button', { name: 'Menu' }).click();
