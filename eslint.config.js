@@ -65,6 +65,7 @@ export default defineConfig(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/.start/**',
       '**/.data/**',
       '**/coverage/**',
       'packages/proto/src/gen/**',

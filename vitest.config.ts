@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O;
- * `int` runs `*.int.test.ts` and the HTTP end-to-end tests against real stores, one file at a
- * time. `vitest run` runs both; `--project unit` or `--project int` picks one.
+ * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O; `int` runs
+ * `*.int.test.ts` against real stores and processes, one file at a time, with the services
+ * compiled once per run. `vitest run` runs both; `--project unit` or `--project int` picks one.
  */
-const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.data/**'];
+const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.start/**', '**/.data/**'];
 
 export default defineConfig({
   test: {
@@ -18,7 +18,7 @@ export default defineConfig({
             'services/*/{src,test}/**/*.test.ts',
             'deploy/test/**/*.test.ts',
           ],
-          exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts', 'services/*/test/e2e/**'],
+          exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts'],
         },
       },
       {
@@ -26,11 +26,13 @@ export default defineConfig({
           name: 'int',
           include: [
             '{packages,services}/*/{src,test}/**/*.int.test.ts',
-            'services/*/test/e2e/**/*.test.ts',
             'scripts/**/*.int.test.ts',
             'deploy/test/**/*.int.test.ts',
           ],
           exclude: ALWAYS_EXCLUDED,
+          // The gateways these tests start run the services compiled, built once per run here.
+          globalSetup: ['packages/testkit/src/build-services.ts'],
+          env: { GW_TEST_SERVICES: 'compiled' },
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -32,20 +32,22 @@ export interface BenchGateway {
 }
 
 /**
- * Starts the mock upstream and the gateway, adds one key on `level`, routes `model` there, and
- * resolves once a call through the gateway is served; then runs `body` and stops everything.
+ * Starts the mock upstream and the gateway (with `env` added to every process's), adds one key
+ * on `level`, routes `model` there, and resolves once a call through the gateway is served; then
+ * runs `body` and stops everything.
  */
 export async function withBenchGateway(
   model: string,
   level: number,
   body: (bench: BenchGateway) => Promise<void>,
+  env: Record<string, string> = {},
 ): Promise<void> {
   const mock = await MockUpstream.start();
   const database = await createTestDatabase().catch(async (error: unknown) => {
     await mock.stop();
     throw error;
   });
-  const gw = await startGateway({ databaseUrl: database.url, env: { LOG_LEVEL: 'error' } }).catch(
+  const gw = await startGateway({ databaseUrl: database.url, env: { LOG_LEVEL: 'error', ...env } }).catch(
     async (error: unknown) => {
       await database.drop();
       await mock.stop();

@@ -2,7 +2,7 @@
  * Billing benchmark, through the real processes:
  *  1. events charged per second end to end (published → debit committed and acknowledged): a
  *     backlog of usage events for 200 accounts is published while billing is stopped, billing is
- *     started and timed until its consumer has nothing pending, on PostgreSQL and on PGlite;
+ *     started and timed until its consumer has nothing pending, on PostgreSQL and on the embedded one;
  *     same-run baseline: the same kind of events charged one `accounts.Debit` RPC at a time;
  *  2. GET /dashboard/bill for a month holding 1 000 000 usage events of one account (records
  *     and rollups seeded with SQL), median and p99; same-run baseline: GET /dashboard/status.
@@ -174,15 +174,15 @@ async function main() {
   out(
     `PostgreSQL: ${pg.batched.toFixed(0)} events/s batched, ${pg.single.toFixed(0)} events/s one Debit at a time`,
   );
-  // Every service on its own embedded PGlite: on a small shared machine the gateway may not come
-  // up within the testkit's minute; the section then says so instead of a number.
+  // The embedded PostgreSQL `npm start` runs (one for every service): should the gateway not come
+  // up within the testkit's minute on a small shared machine, the section says so instead.
   const lite = await throughput(undefined, Math.min(EVENTS, 5000)).catch((error: unknown) => {
-    out(`PGlite: ${String(error).split('\n')[0] ?? ''}`);
+    out(`embedded PostgreSQL: ${String(error).split('\n')[0] ?? ''}`);
     return undefined;
   });
   if (lite) {
     out(
-      `PGlite: ${lite.batched.toFixed(0)} events/s batched, ${lite.single.toFixed(0)} events/s one Debit at a time`,
+      `embedded PostgreSQL: ${lite.batched.toFixed(0)} events/s batched, ${lite.single.toFixed(0)} events/s one Debit at a time`,
     );
   }
   const latency = await billLatency();
@@ -207,8 +207,8 @@ async function main() {
       '| --- | --- | --- | --- | --- |',
       `| PostgreSQL | ${EVENTS} | ${pg.batched.toFixed(0)} | ${pg.single.toFixed(0)} | ${(pg.batched / pg.single).toFixed(1)}× |`,
       lite
-        ? `| PGlite | ${Math.min(EVENTS, 5000)} | ${lite.batched.toFixed(0)} | ${lite.single.toFixed(0)} | ${(lite.batched / lite.single).toFixed(1)}× |`
-        : "| PGlite | — | the gateway on PGlite did not start within the testkit's minute on this machine | — | — |",
+        ? `| embedded PostgreSQL | ${Math.min(EVENTS, 5000)} | ${lite.batched.toFixed(0)} | ${lite.single.toFixed(0)} | ${(lite.batched / lite.single).toFixed(1)}× |`
+        : "| embedded PostgreSQL | — | the gateway did not start within the testkit's minute on this machine | — | — |",
       '',
       `Target: 5 000 events/s on PostgreSQL.`,
       '',

@@ -13,6 +13,8 @@ export interface LaunchPorts {
   port: string;
   redisUrl: string;
   natsUrl: string;
+  /** The embedded PostgreSQL's port (used when DATABASE_URL is unset). */
+  postgresPort: number;
   /** `<NAME>_ADDR` → host:port, for each gRPC service and the proxy. */
   addresses: Record<string, string>;
   metricsAddress: (name: ServiceName) => string;
@@ -20,7 +22,7 @@ export interface LaunchPorts {
 
 /**
  * The launcher's ports: each variable set on its own (PORT, `<NAME>_ADDR`, REDIS_URL, NATS_URL,
- * `<NAME>_METRICS_ADDR`) wins; the rest come from GW_PORT_BASE's offsets, or the defaults without
+ * GW_POSTGRES_PORT, `<NAME>_METRICS_ADDR`) wins; the rest come from GW_PORT_BASE's offsets, or the defaults without
  * it (topology.ts). An Error names a bad value.
  */
 export function launchPorts(source: NodeJS.ProcessEnv): LaunchPorts | Error {
@@ -33,6 +35,10 @@ export function launchPorts(source: NodeJS.ProcessEnv): LaunchPorts | Error {
   if (!/^\d{1,5}$/.test(port)) {
     return new Error(`PORT must be a port number, got "${port}"`);
   }
+  const postgresPort = source.GW_POSTGRES_PORT ?? String(ports.postgresPort);
+  if (!/^\d{1,5}$/.test(postgresPort) || Number(postgresPort) === 0) {
+    return new Error(`GW_POSTGRES_PORT must be a port number, got "${postgresPort}"`);
+  }
   const addresses = Object.fromEntries(
     ([...GRPC_SERVICES, 'proxy'] as const).map((name) => {
       const variable = addressVariable(name);
@@ -43,6 +49,7 @@ export function launchPorts(source: NodeJS.ProcessEnv): LaunchPorts | Error {
     port,
     redisUrl: source.REDIS_URL ?? ports.redisUrl,
     natsUrl: source.NATS_URL ?? ports.natsUrl,
+    postgresPort: Number(postgresPort),
     addresses,
     metricsAddress: (name) => source[metricsAddressVariable(name)] ?? `127.0.0.1:${ports.metrics[name]}`,
   };

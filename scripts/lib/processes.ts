@@ -16,6 +16,8 @@ export interface ManagedProcess {
   exited: Promise<ExitInfo>;
   /** Whether the process has exited already. */
   readonly done: boolean;
+  /** What stopAll sends it first; SIGTERM unless the server wants another (PostgreSQL: SIGINT). */
+  stopSignal?: NodeJS.Signals;
 }
 
 const COLORS = [36, 32, 33, 35, 34, 96, 92, 93, 95, 94];
@@ -85,17 +87,34 @@ export function spawnPrefixed(
  * Spawns a server whose output goes to logFile (Redis, NATS), in its own process group like the
  * services, so the launcher alone decides when it stops.
  */
-export function spawnLogged(name: string, command: string, args: string[], logFile: string): ManagedProcess {
+export function spawnLogged(
+  name: string,
+  command: string,
+  args: string[],
+  logFile: string,
+  options: { uid?: number; gid?: number; stopSignal?: NodeJS.Signals } = {},
+): ManagedProcess {
   const logFd = openSync(logFile, 'a');
   try {
-    const child = spawn(command, args, { stdio: ['ignore', logFd, logFd], detached: true });
-    return managed(name, child, (message) => process.stderr.write(`${name} failed to start: ${message}\n`));
+    const { stopSignal, ...ids } = options;
+    const child = spawn(command, args, { stdio: ['ignore', logFd, logFd], detached: true, ...ids });
+    return managed(
+      name,
+      child,
+      (message) => process.stderr.write(`${name} failed to start: ${message}\n`),
+      stopSignal,
+    );
   } finally {
     closeSync(logFd);
   }
 }
 
-function managed(name: string, child: ChildProcess, onSpawnError: (message: string) => void): ManagedProcess {
+function managed(
+  name: string,
+  child: ChildProcess,
+  onSpawnError: (message: string) => void,
+  stopSignal?: NodeJS.Signals,
+): ManagedProcess {
   let done = false;
   const exited = new Promise<ExitInfo>((resolve) => {
     child.once('error', (error) => {
@@ -114,6 +133,7 @@ function managed(name: string, child: ChildProcess, onSpawnError: (message: stri
     name,
     child,
     exited,
+    stopSignal,
     get done() {
       return done;
     },
@@ -127,7 +147,7 @@ function managed(name: string, child: ChildProcess, onSpawnError: (message: stri
 export async function stopAll(processes: ManagedProcess[], timeoutMs = 15_000): Promise<string[]> {
   const running = processes.filter((p) => !p.done);
   for (const p of running) {
-    p.child.kill('SIGTERM');
+    p.child.kill(p.stopSignal ?? 'SIGTERM');
   }
   const all = Promise.all(running.map((p) => p.exited)).then(() => 'exited' as const);
   const outcome = await Promise.race([all, sleep(timeoutMs, 'timeout' as const)]);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GwConfig } from './config.js';
-import { refusalWhileRunning } from './root-key.js';
+import { refusalWhileRunning, withGatewayDatabase } from './gateway-database.js';
 import { runServiceCommand } from './service-command.js';
 
 /** Every service that stores ciphers of GW_SECRET_KEY, each with its own rotate command. */
@@ -44,17 +44,24 @@ export async function rotateSecretKey(config: GwConfig): Promise<number> {
       `New GW_SECRET_KEY (keep it safe; re-run with GW_NEW_SECRET_KEY=<it> after a failure): ${next}\n`,
     );
   }
-  const env = {
-    ...config.environment,
-    GW_SECRET_KEY: current,
-    GW_NEW_SECRET_KEY: next,
-  };
-  for (const service of SEALING_SERVICES) {
-    const code = await runServiceCommand(service, 'rotate-secret-key', env);
-    if (code !== 0) {
-      process.stderr.write(`stopped: ${service} failed; services before it already use the new key\n`);
-      return code;
-    }
+  const rotated = await withGatewayDatabase(
+    config,
+    'then rotate: its services hold the current key',
+    [],
+    async (environment) => {
+      const env = { ...environment, GW_SECRET_KEY: current, GW_NEW_SECRET_KEY: next };
+      for (const service of SEALING_SERVICES) {
+        const code = await runServiceCommand(service, 'rotate-secret-key', env);
+        if (code !== 0) {
+          process.stderr.write(`stopped: ${service} failed; services before it already use the new key\n`);
+          return code;
+        }
+      }
+      return 0;
+    },
+  );
+  if (rotated !== 0) {
+    return rotated;
   }
   if (fromFile) {
     writeFileSync(keyFile, `${next}\n`, { mode: 0o600 });

@@ -93,7 +93,7 @@ describe('gw root-key --rotate (PostgreSQL)', () => {
   });
 });
 
-describe('gw root-key --rotate (embedded PGlite under GW_DATA_DIR)', () => {
+describe('gw root-key --rotate (the embedded PostgreSQL under GW_DATA_DIR)', () => {
   let gw: Gateway;
 
   beforeAll(async () => {
@@ -102,9 +102,10 @@ describe('gw root-key --rotate (embedded PGlite under GW_DATA_DIR)', () => {
 
   afterAll(() => gw.stop());
 
-  it('sets the new key in the folder while accounts is stopped; accounts serves it after', async () => {
+  it('with the gateway stopped, starts the embedded PostgreSQL itself; accounts serves the new key after', async () => {
     const oldKey = gw.rootKey;
     await gw.processes.get('accounts')?.stop();
+    await gw.embeddedDatabase?.stop();
     const { code, output } = await runGw(['root-key', '--rotate'], {
       NATS_URL: gw.natsUrl,
       ACCOUNTS_ADDR: gw.env.ACCOUNTS_ADDR ?? '',
@@ -112,6 +113,8 @@ describe('gw root-key --rotate (embedded PGlite under GW_DATA_DIR)', () => {
     });
     expect(code, output).toBe(0);
     const newKey = newKeyIn(output);
+    expect(output).toContain('embedded PostgreSQL');
+    await gw.embeddedDatabase?.start();
     await gw.restartService('accounts');
     expect(await statusWith(gw, newKey)).toBe(200);
     expect(await statusWith(gw, oldKey)).toBe(401);

@@ -21,6 +21,11 @@ export type Metering =
   | 'images'
   /** Speech made from the request's `input` text (the answer is audio). */
   | 'speech'
+  /**
+   * Audio heard (transcriptions, translations): the duration upstream reports, else the duration
+   * of the uploaded `file`, read before the call (400 when it cannot be read).
+   */
+  | 'audio'
   /** Not metered (model listings). */
   | 'none';
 
@@ -71,14 +76,14 @@ export const AI_ENDPOINTS: readonly AiEndpoint[] = [
     path: '/v1/audio/transcriptions',
     body: 'multipart',
     model: 'multipart',
-    metering: 'tokens',
+    metering: 'audio',
   },
   {
     method: 'POST',
     path: '/v1/audio/translations',
     body: 'multipart',
     model: 'multipart',
-    metering: 'tokens',
+    metering: 'audio',
   },
   { method: 'POST', path: '/v1/moderations', body: 'json', model: 'json', metering: 'tokens' },
   { method: 'POST', path: '/v1/rerank', body: 'json', model: 'json', metering: 'tokens' },

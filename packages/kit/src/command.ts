@@ -30,8 +30,7 @@ export function serviceAddressEnv(service: GrpcServiceName) {
 
 /**
  * Refuses to go on while the service answers at its address: a command that rewrites what the
- * service holds in memory (or that opens an embedded PGlite folder, which belongs to one process)
- * must run with the service stopped.
+ * service holds in memory must run with the service stopped.
  */
 export async function refuseWhileServing(
   service: GrpcServiceName,

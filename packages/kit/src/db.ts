@@ -1,27 +1,29 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Logger } from './log.js';
+import { AppError, ErrorCode } from './errors.js';
+import { currentDeadline, type Logger } from './log.js';
 
 export type Database = PgDatabase<PgQueryResultHKT>;
+export type DatabaseTransaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export interface DatabaseHandle {
   db: Database;
-  kind: 'postgres' | 'pglite';
   /** One `SELECT 1`: resolves when the database answers (health's probe). */
   ping(): Promise<unknown>;
   close(): Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
-  /** PostgreSQL URL; when absent an embedded PGlite lives under dataDir/pglite/<schema>. */
+  /**
+   * PostgreSQL URL. Required: a service never opens an embedded database of its own; without a
+   * database of their own, `npm start` runs one embedded PostgreSQL and gives every service its URL.
+   */
   url: string | undefined;
-  dataDir: string;
   /** The service's own schema: its tables live there and nowhere else. */
   schema: string;
   /** Folder of NNNN_name.sql files applied in name order, once each. */
@@ -30,7 +32,7 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
-/** Runs SQL text with no parameters (migrations); one implementation per driver. */
+/** Runs SQL text with no parameters (migrations) in one transaction. */
 type ExecInTransaction = (
   statements: (exec: (sql: string) => Promise<{ rows: unknown[] }>) => Promise<void>,
 ) => Promise<void>;
@@ -41,67 +43,80 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (!SCHEMA_NAME.test(options.schema)) {
     throw new Error(`bad schema name ${options.schema}`);
   }
-  if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      // A database that does not answer fails a new connection within the callers' deadline
-      // (503), instead of holding the request until the caller gave up.
-      connectionTimeoutMillis: 1_500,
-      options: `-c search_path=${options.schema}`,
-    });
-    pool.on('error', (error) => options.log.warn({ err: error }, 'idle postgres client failed'));
-    await migrate(options, async (statements) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await statements((sql) => client.query(sql));
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      } finally {
-        client.release();
-      }
-    });
-    return {
-      db: drizzlePg({ client: pool }) as unknown as Database,
-      kind: 'postgres',
-      ping: () => pool.query('SELECT 1'),
-      close: () => pool.end(),
-    };
+  if (!options.url) {
+    throw new Error(
+      `DATABASE_URL is not set: the ${options.schema} schema needs a PostgreSQL (npm start runs an embedded one and sets it)`,
+    );
   }
-
-  const dir = join(options.dataDir, 'pglite', options.schema);
-  mkdirSync(dir, { recursive: true });
-  const lite = await PGlite.create(dir);
-  await migrate(options, (statements) =>
-    lite.transaction((tx) =>
-      statements((sql) => tx.exec(sql).then((results) => ({ rows: results.at(-1)?.rows ?? [] }))),
-    ),
-  );
-  await lite.exec(`SET search_path TO ${options.schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    // A database that does not answer fails a new connection within the callers' deadline
+    // (503), instead of holding the request until the caller gave up.
+    connectionTimeoutMillis: 1_500,
+    options: `-c search_path=${options.schema}`,
+  });
+  pool.on('error', (error) => options.log.warn({ err: error }, 'idle postgres client failed'));
+  await migrate(options, async (statements) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await statements((sql) => client.query(sql));
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
   return {
-    db: drizzlePglite({ client: lite }) as unknown as Database,
-    kind: 'pglite',
-    ping: () => lite.query('SELECT 1'),
-    close: () => lite.close(),
+    db: drizzlePg({ client: pool }) as unknown as Database,
+    ping: () => pool.query('SELECT 1'),
+    close: () => pool.end(),
   };
 }
 
 /**
+ * A transaction bounded by the current caller's deadline (a gRPC call's, from the request
+ * context). Work whose caller already gave up is not started once a connection is free, and a
+ * statement still waiting (on a row lock, typically) when the deadline passes is cancelled: a
+ * burst queued behind one lock would otherwise keep serving callers that left, ahead of those
+ * that wait, and every retry would arrive late again. A cancelled statement is a store that did
+ * not answer in time (503). Outside a call with a deadline it is a plain transaction.
+ */
+export function transactionWithinDeadline<T>(
+  db: Database,
+  work: (tx: DatabaseTransaction) => Promise<T>,
+): Promise<T> {
+  const deadline = currentDeadline();
+  if (deadline === undefined) {
+    return db.transaction(work);
+  }
+  return db.transaction(async (tx) => {
+    const remainingMs = Math.floor(deadline - Date.now());
+    if (remainingMs <= 0) {
+      throw new AppError(ErrorCode.Unavailable, 'the caller stopped waiting before its work started', {
+        retryAfterSeconds: 1,
+      });
+    }
+    await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${remainingMs}`));
+    return work(tx);
+  });
+}
+
+/**
  * The database of a service from its parsed config: its own schema, its migrations folder (next
- * to its src/), PostgreSQL when DATABASE_URL is set, else PGlite under GW_DATA_DIR.
+ * to its src/), in the PostgreSQL at DATABASE_URL.
  */
 export function openServiceDatabase(
-  config: { DATABASE_URL: string | undefined; GW_DATA_DIR: string; GW_DB_POOL: number },
+  config: { DATABASE_URL: string | undefined; GW_DB_POOL: number },
   schema: string,
   migrations: URL,
   log: Logger,
 ): Promise<DatabaseHandle> {
   return openDatabase({
     url: config.DATABASE_URL,
-    dataDir: config.GW_DATA_DIR,
     schema,
     migrationsDir: fileURLToPath(migrations),
     log,

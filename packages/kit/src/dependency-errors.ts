@@ -10,8 +10,11 @@ const SOCKET_CODES = new Set([
   'EHOSTUNREACH',
   'ENOTFOUND',
 ]);
-/** SQLSTATE: connection exceptions (08…), the server shutting down or starting (57P01-57P03), too many connections. */
-const UNAVAILABLE_SQLSTATE = /^(08|57P0[123]|53300)/;
+/**
+ * SQLSTATE: connection exceptions (08…), a statement cancelled at its caller's deadline (57014),
+ * the server shutting down or starting (57P01-57P03), too many connections.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|57014|57P0[123]|53300)/;
 /** What pg and ioredis say, without a code, when the connection dropped or a command timed out. */
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Command timed out|Stream isn't writeable|connect ETIMEDOUT/i;

@@ -55,6 +55,8 @@ export function exitOnStartupFailure(log: Logger, error: unknown): never {
 export type Started = ShutdownStep[] | { steps: ShutdownStep[]; shutdownTimeoutMs: number };
 
 export function runService(name: string, start: (log: Logger, metrics: Metrics) => Promise<Started>): void {
+  // Named in `ps` and `top` (gw-accounts, gw-edge, …) instead of one more `node` line.
+  process.title = `gw-${name}`;
   const log = createLogger(name);
   const metrics = serviceMetrics();
   // Every sample says which service wrote it, however the scraper names its targets.

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from './redis.js';
 import { z } from 'zod';
 import { env, redisEnv } from './config.js';
 import type { Logger } from './log.js';
@@ -50,8 +51,7 @@ export function createMailQueue(
         throw new Error(`mail job id ${jobId} contains ':'`);
       }
       if (!queue) {
-        connection = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
-        connection.on('error', (error: unknown) => log.warn({ err: error }, 'redis connection failed'));
+        connection = connectRedis(redisUrl, 'durable', log, 'mail queue');
         queue = new Queue(QUEUES.mail, { connection, prefix });
       }
       try {

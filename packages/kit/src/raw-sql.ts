@@ -10,12 +10,12 @@ export function column<T>(rows: readonly T[], pick: (row: T) => string | boolean
   return sql`${sql.param(rows.map(pick))}`;
 }
 
-/** The rows a raw `execute` answered, on node-postgres and PGlite alike. */
+/** The rows a raw `execute` answered (node-postgres reports them as `rows`). */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
-/** How many rows a raw `execute` changed: node-postgres reports rowCount, PGlite affectedRows. */
+/** How many rows a raw `execute` changed: node-postgres reports rowCount (other drivers affectedRows). */
 export function rowsChanged(result: unknown): number {
   const { rowCount, affectedRows } = result as { rowCount?: number | null; affectedRows?: number };
   return rowCount ?? affectedRows ?? 0;

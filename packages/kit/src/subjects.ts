@@ -9,6 +9,8 @@ export const SUBJECTS = {
   accountChangedAll: 'gw.account.changed.*',
   configUpdated: (ownerId: bigint | number | string) => `gw.config.updated.${ownerId}`,
   configUpdatedAll: 'gw.config.updated.*',
+  /** The system-wide settings (root's LogEnable) changed: every edge and proxy reads them again. */
+  systemUpdated: 'gw.system.updated',
   keysChanged: (ownerId: bigint | number | string) => `gw.keys.changed.${ownerId}`,
   keysChangedAll: 'gw.keys.changed.*',
   audit: (action: string) => `gw.audit.${action}`,

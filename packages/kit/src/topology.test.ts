@@ -17,6 +17,7 @@ function everyPort(base: number | undefined): number[] {
     ...Object.values(ports.metrics),
     Number(new URL(ports.redisUrl).port),
     Number(new URL(ports.natsUrl).port),
+    ports.postgresPort,
   ];
 }
 
@@ -28,6 +29,7 @@ describe('localPorts', () => {
     expect(ports.metrics).toEqual(LOCAL_METRICS_PORTS);
     expect(ports.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(ports.natsUrl).toBe('nats://127.0.0.1:4222');
+    expect(ports.postgresPort).toBe(5433);
   });
 
   it('moves every port to a fixed offset from the base, each one distinct and inside the span', () => {
@@ -42,6 +44,7 @@ describe('localPorts', () => {
     expect(ports.metrics.edge).toBe(18010 + ALL_SERVICES.length - 1);
     expect(ports.redisUrl).toBe('redis://127.0.0.1:18020');
     expect(ports.natsUrl).toBe('nats://127.0.0.1:18021');
+    expect(ports.postgresPort).toBe(18022);
     const all = everyPort(18000);
     expect(new Set(all).size).toBe(all.length);
     expect(Math.max(...all) - 18000).toBe(PORT_BASE_SPAN - 1);
@@ -58,6 +61,6 @@ describe('parsePortBase', () => {
   it.each(['80', '65535', '0x4650', '18000.5', 'abc', '-1'])('refuses %s, naming the range', (value) => {
     const parsed = parsePortBase(value);
     expect(parsed).toBeInstanceOf(Error);
-    expect((parsed as Error).message).toContain('from 1024 to 65514');
+    expect((parsed as Error).message).toContain('from 1024 to 65513');
   });
 });

@@ -51,9 +51,10 @@ export function splitAddress(address: string): { host: string; port: number } {
 /**
  * Every port a local gateway listens on, as `npm start` and `npx gw` derive them. Without a base
  * they are the defaults above (edge 8080, proxy 8081, gRPC 50051–50056, metrics 9401–9408,
- * Redis 6379, NATS 4222). With `GW_PORT_BASE` each is a fixed offset from it: edge +0, proxy +1,
- * the gRPC services +2…+7 (in GRPC_SERVICES order), metrics +10…+17 (in ALL_SERVICES order),
- * Redis +20, NATS +21, so one variable moves the whole gateway.
+ * Redis 6379, NATS 4222, the embedded PostgreSQL 5433). With `GW_PORT_BASE` each is a fixed
+ * offset from it: edge +0, proxy +1, the gRPC services +2…+7 (in GRPC_SERVICES order), metrics
+ * +10…+17 (in ALL_SERVICES order), Redis +20, NATS +21, PostgreSQL +22, so one variable moves the
+ * whole gateway.
  */
 export interface LocalPorts {
   edge: number;
@@ -62,9 +63,11 @@ export interface LocalPorts {
   metrics: Record<ServiceName, number>;
   redisUrl: string;
   natsUrl: string;
+  /** The embedded PostgreSQL `npm start` runs when DATABASE_URL is unset (on 127.0.0.1). */
+  postgresPort: number;
 }
 
-export const PORT_BASE_SPAN = 22;
+export const PORT_BASE_SPAN = 23;
 const PORT_BASE_MIN = 1024;
 const PORT_BASE_MAX = 65535 - (PORT_BASE_SPAN - 1);
 
@@ -90,6 +93,7 @@ export function localPorts(base: number | undefined): LocalPorts {
       metrics: { ...LOCAL_METRICS_PORTS },
       redisUrl: 'redis://127.0.0.1:6379',
       natsUrl: 'nats://127.0.0.1:4222',
+      postgresPort: 5433,
     };
   }
   const at = (offset: number) => `127.0.0.1:${base + offset}`;
@@ -103,5 +107,6 @@ export function localPorts(base: number | undefined): LocalPorts {
     metrics,
     redisUrl: `redis://${at(20)}`,
     natsUrl: `nats://${at(21)}`,
+    postgresPort: base + 22,
   };
 }

@@ -4,12 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressVariable, GRPC_SERVICES, isServing, type ServiceName } from '@gw/kit';
-import { inheritedEnv } from './config.js';
+import { inheritedEnv, runsCompiledServices } from './config.js';
 import { startNatsServer } from './nats.js';
 import { createTestDatabase } from './postgres.js';
 import { freePort, waitFor } from './ports.js';
 import { startProcess, type RunningProcess } from './process.js';
 import { checkAgainstDocument } from './openapi-check.js';
+// The launcher's embedded PostgreSQL, by path (the CLI package owns it; testkit must not depend on it).
+import {
+  startEmbeddedPostgres,
+  stopEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from '../../cli/src/embedded-postgres.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -20,18 +26,24 @@ export interface GatewayOptions {
    */
   databaseUrl?: string;
   /**
-   * Every service on its own embedded PGlite under the temporary data folder, as `npm start` runs
-   * by default: for the tests about that default (it starts about three times slower here).
+   * One embedded PostgreSQL under the temporary data folder, shared by every service (a schema
+   * each), as `npm start` runs by default: for the tests about that default.
    */
   embedded?: boolean;
   env?: Record<string, string>;
   /**
    * The folder a service runs from when compiled (what its image holds: `dist/` and production
-   * dependencies, built by scripts/build-service.mjs); without it every service runs its
-   * TypeScript source through tsx.
+   * dependencies, built by scripts/build-service.mjs). Without it every service runs from the
+   * workspace: its `dist/` when GW_TEST_SERVICES=compiled (the int tests' setting, compiled by
+   * their global setup), else its TypeScript source through tsx.
    */
   compiledRoot?: (service: ServiceName) => string;
 }
+
+/** Each service's workspace folder, when the test run compiled them (see build-services.ts). */
+const workspaceCompiled = runsCompiledServices()
+  ? (service: ServiceName) => join(REPO, 'services', service)
+  : undefined;
 
 export interface Gateway {
   baseUrl: string;
@@ -39,6 +51,8 @@ export interface Gateway {
   natsUrl: string;
   env: Record<string, string>;
   processes: Map<string, RunningProcess>;
+  /** With `embedded`: stops and starts the embedded PostgreSQL (same folder, same port). */
+  embeddedDatabase?: { stop(): Promise<void>; start(): Promise<void> };
   /** Where each process (by its name in `processes`) serves `GET /metrics`: `host:port`. */
   metrics: Map<string, string>;
   /**
@@ -120,14 +134,31 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   }
 }
 
-async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
-  if (options.embedded && options.databaseUrl) {
+async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
+  if (given.embedded && given.databaseUrl) {
     throw new Error('startGateway: embedded and databaseUrl exclude each other');
   }
+  const options = { ...given, compiledRoot: given.compiledRoot ?? workspaceCompiled };
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-test-'));
   const processes = new Map<string, RunningProcess>();
   const ownDatabase = options.embedded || options.databaseUrl ? undefined : await createTestDatabase();
-  const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
+  const embeddedPort = options.embedded ? await freePort() : 0;
+  let embedded: EmbeddedPostgres | undefined;
+  const startEmbedded = async () => {
+    embedded = await startEmbeddedPostgres({
+      dataDir,
+      port: embeddedPort,
+      logFile: join(dataDir, 'postgres.log'),
+    });
+    return embedded.url;
+  };
+  const stopEmbedded = async () => {
+    if (embedded) {
+      await stopEmbeddedPostgres(embedded);
+    }
+  };
+  const databaseUrl =
+    options.databaseUrl ?? ownDatabase?.url ?? (options.embedded ? await startEmbedded() : undefined);
   const { url: natsUrl, process: nats } = await startNatsServer(join(dataDir, 'nats'));
   processes.set('nats', nats);
 
@@ -168,6 +199,7 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
     await Promise.all([...processes.values()].filter((p) => p.name !== 'nats').map((p) => p.stop()));
     await nats.stop();
     await ownDatabase?.drop();
+    await stopEmbedded();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
@@ -196,6 +228,14 @@ async function startGatewayOnce(options: GatewayOptions): Promise<Gateway> {
       natsUrl: env.NATS_URL ?? '',
       env,
       processes,
+      embeddedDatabase: options.embedded
+        ? {
+            stop: stopEmbedded,
+            start: async () => {
+              await startEmbedded();
+            },
+          }
+        : undefined,
       metrics,
       startEdgeReplica: (changes) => startEdge(`edge-${++replicas}`, undefined, changes),
       async startProxyReplica() {

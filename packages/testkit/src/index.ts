@@ -1,4 +1,5 @@
 export * from './api.js';
+export * from './audio.js';
 export * from './gateway.js';
 export * from './ports.js';
 export * from './postgres.js';

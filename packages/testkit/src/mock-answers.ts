@@ -69,7 +69,17 @@ export async function answerCall(res: ServerResponse, call: MockCall, behaviour:
     return;
   }
   if (path === '/v1/audio/transcriptions' || path === '/v1/audio/translations') {
-    json({ text: `transcribed by ${model}`, usage: { type: 'duration', seconds: 3.5 } });
+    // As OpenAI answers: `text`, `srt` and `vtt` as plain text, and a translation, with no usage;
+    // a transcription's JSON with the seconds it bills.
+    const format = typeof body.response_format === 'string' ? body.response_format : 'json';
+    const text = `transcribed by ${model}`;
+    if (format === 'text' || format === 'srt' || format === 'vtt') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', ...OWNER_KEY_HEADERS }).end(text);
+    } else if (path === '/v1/audio/translations') {
+      json({ text });
+    } else {
+      json({ text, usage: { type: 'duration', seconds: 3.5 } });
+    }
     return;
   }
   if (path === '/v1/audio/speech') {

@@ -38,3 +38,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** One query on a database the test does not own (a gateway's embedded PostgreSQL), on its own connection. */
+export async function queryOnce<T = Record<string, unknown>>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}

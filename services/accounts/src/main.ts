@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import {
   connectNats,
   createSecretBox,
@@ -8,6 +7,7 @@ import {
   listenAddress,
   openServiceDatabase,
   startGrpcService,
+  connectRedis,
 } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
 import { loadAccountsConfig } from './config.js';
@@ -39,15 +39,8 @@ runService('accounts', async (log) => {
   const nc = await connectNats(config.NATS_URL, 'accounts', log);
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log, config.GW_MAIL_RETRY_MS);
   const alerts = mailSpendAlerts(mail);
-  // Signup fails closed: no offline queue and one try, so a Redis outage answers at once.
-  const signupRedis = new Redis(config.REDIS_URL, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 1_000,
-    // A command that timed out was answered as failed: never send it again after a reconnect.
-    autoResendUnfulfilledCommands: false,
-  });
-  signupRedis.on('error', (error: unknown) => log.warn({ err: error }, 'signup redis connection failed'));
+  // Signup fails closed: a Redis outage answers at once, and leaves nothing behind.
+  const signupRedis = connectRedis(config.REDIS_URL, 'failClosed', log, 'signup');
   const deps = {
     store: new DrizzleAccountsStore(database.db),
     events: natsAccountEvents(nc, await createAuditPublisher(nc, log)),

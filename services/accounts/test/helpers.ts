@@ -89,7 +89,6 @@ export async function balanceNano(database: TestDatabase, id: number): Promise<b
 export function openAccountsDatabase(database: TestDatabase): Promise<DatabaseHandle> {
   return openDatabase({
     url: database.url,
-    dataDir: '/tmp',
     schema: 'accounts',
     migrationsDir: fileURLToPath(new URL('../migrations', import.meta.url)),
     log: createLogger('accounts-test', 'silent'),

@@ -10,7 +10,7 @@ import {
   STREAMS,
   usageStreamLimits,
 } from '@gw/kit';
-import { accounts, billing, config as configProto } from '@gw/proto';
+import { accounts, billing, config as configPb } from '@gw/proto';
 import { loadBillingConfig } from './config.js';
 import { chargeBatch } from './domain/charge-batch.js';
 import { DrizzleUsageReads } from './store/usage-reads.js';
@@ -37,7 +37,7 @@ runService('billing', async (log, metrics) => {
     config.BILLING_RATES_TTL_MS,
   );
   const prices = new OwnerPrices(
-    createGrpcClient(configProto.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN),
+    createGrpcClient(configPb.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN),
     nc,
     log,
   );

@@ -20,6 +20,6 @@ const shape = {
   GW_SECRET_KEY: secretKeyEnv,
 };
 
-export function loadConfigConfig(source: NodeJS.ProcessEnv) {
+export function loadConfigServiceConfig(source: NodeJS.ProcessEnv) {
   return loadConfig(shape, source);
 }

@@ -11,14 +11,14 @@ import {
   selfAddressesOf,
   startGrpcService,
 } from '@gw/kit';
-import { config as pb } from '@gw/proto';
-import { loadConfigConfig } from './config.js';
+import { config as configPb } from '@gw/proto';
+import { loadConfigServiceConfig } from './config.js';
 import { DrizzleConfigStore } from './store/config-store.js';
 import { configHandlers } from './transport/grpc/config-service.js';
 import { natsConfigEvents } from './transport/nats/config-events.js';
 
 runService('config', async (log) => {
-  const config = loadConfigConfig(process.env);
+  const config = loadConfigServiceConfig(process.env);
   log.level = config.LOG_LEVEL;
   const database = await openServiceDatabase(
     config,
@@ -38,12 +38,12 @@ runService('config', async (log) => {
     resolver: { resolve: (host: string) => resolveAddresses(host) },
   };
 
-  const { server } = await startGrpcService<pb.ConfigServiceServer>({
+  const { server } = await startGrpcService<configPb.ConfigServiceServer>({
     service: 'config',
     address: listenAddress('config', config),
     token: config.GW_INTERNAL_TOKEN,
     log,
-    definition: pb.ConfigServiceService,
+    definition: configPb.ConfigServiceService,
     handlers: configHandlers(deps),
     dependencies: { postgres: () => database.ping() },
   });

@@ -23,6 +23,7 @@ interface Overview {
   DisabledKeys: Array<{ ID: number; Status: boolean }>;
   UserMinBalance: number;
   UserApiBalance: number;
+  LogEnable: boolean;
 }
 
 describe('owner overview and batch configuration (/x-conf), on PostgreSQL', () => {
@@ -78,6 +79,7 @@ describe('owner overview and batch configuration (/x-conf), on PostgreSQL', () =
       DisabledKeys: [],
       UserMinBalance: 1.5,
       UserApiBalance: 0.25,
+      LogEnable: true,
     });
   });
 

@@ -28,12 +28,13 @@ export function buildApp(
   deps: EdgeDeps,
   log: Logger,
   metrics: Metrics,
+  accessLog?: { readonly enabled: boolean },
 ): { app: Express; upgrade: UpgradeHandler } {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(assignRequestId);
-  const observer = new HttpObserver(metrics, log);
+  const observer = new HttpObserver(metrics, log, accessLog);
   app.use(observeRequests(observer));
   // AI traffic streams through to the proxy: before the body parser, which must never see it.
   const ai = aiForwarding(deps, log, observer);

@@ -7,8 +7,9 @@ import {
   runService,
   SUBJECTS,
   subscribeEvents,
+  connectRedis,
+  watchAccessLog,
 } from '@gw/kit';
-import { Redis } from 'ioredis';
 import { accounts, billing, config as configPb, events, keypool, news } from '@gw/proto';
 import { AuthCache } from './auth/auth-cache.js';
 import { FailedAuthLimiter } from './auth/failed-auth.js';
@@ -69,8 +70,7 @@ runService('edge', async (log, metrics) => {
   );
   keyUses.start();
 
-  const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  redis.on('error', (error) => log.debug({ err: error }, 'redis error'));
+  const redis = connectRedis(config.REDIS_URL, 'failClosed', log, 'console sessions');
   const sessions = new ConsoleSessions(redis, config.GW_CONSOLE_SESSION_PREFIX, {
     idleMs: config.GW_CONSOLE_IDLE_SECONDS * 1000,
     maxAgeMs: config.GW_CONSOLE_MAX_AGE_SECONDS * 1000,
@@ -90,6 +90,8 @@ runService('edge', async (log, metrics) => {
     log,
   );
 
+  const accessLog = await watchAccessLog(configClient, nc, log);
+
   const { app, upgrade } = buildApp(
     {
       config,
@@ -107,6 +109,7 @@ runService('edge', async (log, metrics) => {
     },
     log,
     metrics,
+    accessLog.accessLog,
   );
   const server = app.listen(config.PORT, config.HOST, () => {
     log.info({ port: config.PORT }, 'edge listening');
@@ -123,6 +126,7 @@ runService('edge', async (log, metrics) => {
           server.closeIdleConnections();
         }),
     ],
+    ['access-log switch', () => accessLog.close()],
     ['nats', () => nc.drain()],
     ['key uses', () => keyUses.stop()],
     ['redis', () => redis.quit().then(() => undefined)],

@@ -32,7 +32,7 @@ async function createChild(gw: Gateway, name: string, credit = 5) {
 
 describe.each([
   ['PostgreSQL', true],
-  ['embedded PGlite', false],
+  ['the embedded PostgreSQL', false],
 ])('the gateway on %s', (_label, onPostgres) => {
   let gw: Gateway;
   let database: TestDatabase | undefined;

@@ -10,9 +10,9 @@ import {
   openServiceDatabase,
   selfAddressesOf,
   startGrpcService,
+  connectRedis,
 } from '@gw/kit';
 import { config as configPb, keypool as pb } from '@gw/proto';
-import { Redis } from 'ioredis';
 import { loadKeypoolConfig } from './config.js';
 import { dnsResolver } from './net/dns-resolver.js';
 import { grpcLevelAutoConfig } from './transport/grpc/level-auto-config.js';
@@ -32,12 +32,7 @@ runService('keypool', async (log) => {
   );
   const box = createSecretBox(config.GW_SECRET_KEY);
   await verifySecretKey(sqlKeyCheckStore(database.db, 'keypool'), box, 'keypool');
-  const redis = new Redis(config.REDIS_URL, {
-    maxRetriesPerRequest: 2,
-    enableOfflineQueue: true,
-    lazyConnect: false,
-  });
-  redis.on('error', (error: unknown) => log.warn({ err: error }, 'redis error'));
+  const redis = connectRedis(config.REDIS_URL, 'durable', log, 'key sleeps');
   const nc = await connectNats(config.NATS_URL, 'keypool', log);
   const configClient = createGrpcClient(
     configPb.ConfigServiceClient,

@@ -97,7 +97,7 @@ const shape = {
    */
   PROXY_DRAIN_MS: positiveInt(25_000),
   /** Calls of one account in flight at once, across replicas (docs/decisions.md §1). */
-  PROXY_MAX_IN_FLIGHT_PER_ACCOUNT: positiveInt(32),
+  PROXY_MAX_IN_FLIGHT_PER_ACCOUNT: positiveInt(256),
   /** How long a served call's cost stays held against the balance: longer than billing's lag. */
   PROXY_SPEND_HOLD_MS: positiveInt(10_000),
   /** Output tokens a call that sets no max_tokens is estimated at, for the spend hold. */

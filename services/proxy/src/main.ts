@@ -12,8 +12,10 @@ import {
   splitAddress,
   STREAMS,
   usageStreamLimits,
+  connectRedis,
+  watchAccessLog,
 } from '@gw/kit';
-import { config as configProto, keypool } from '@gw/proto';
+import { config as configPb, keypool } from '@gw/proto';
 import { loadProxyConfig } from './config.js';
 import type { ProxyDeps } from './deps.js';
 import { BodyBudget } from './domain/body-budget.js';
@@ -28,7 +30,6 @@ import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
 import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js';
 import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
-import { connectSharedState } from './transport/redis/connection.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
 import { RedisObjectOwners } from './transport/redis/object-owners.js';
 import { RedisSpendReservations } from './transport/redis/spend-reservations.js';
@@ -57,15 +58,21 @@ runService('proxy', async (log, metrics) => {
     (gauge) => gauge.set(outbox.size),
   );
 
-  const redis = connectSharedState(config.REDIS_URL, log);
+  const redis = connectRedis(config.REDIS_URL, 'hotPath', log, 'shared key state');
   const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
 
+  const configClient = createGrpcClient(
+    configPb.ConfigServiceClient,
+    config.CONFIG_ADDR,
+    config.GW_INTERNAL_TOKEN,
+  );
   const keys = new GrpcKeySource(
     createGrpcClient(keypool.KeypoolServiceClient, config.KEYPOOL_ADDR, config.GW_INTERNAL_TOKEN),
-    createGrpcClient(configProto.ConfigServiceClient, config.CONFIG_ADDR, config.GW_INTERNAL_TOKEN),
+    configClient,
     nc,
     log,
   );
+  const accessLog = await watchAccessLog(configClient, nc, log);
   metrics.gauge(
     METRIC.staleKeyPools,
     'Owners served from their last good key pool because reloading it failed',
@@ -117,7 +124,7 @@ runService('proxy', async (log, metrics) => {
   };
 
   const drain = new Drain();
-  const server = createHttpServer(deps, metrics, drain);
+  const server = createHttpServer(deps, metrics, drain, accessLog.accessLog);
   const { host, port } = splitAddress(config.PROXY_ADDR);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -138,6 +145,7 @@ runService('proxy', async (log, metrics) => {
           () => outbox.close(),
         ),
     ],
+    ['access-log switch', () => accessLog.close()],
     ['key source', () => keys.close()],
     ['account changes', () => accountChanges.unsubscribe()],
     ['upstream sockets', () => upstream.close()],

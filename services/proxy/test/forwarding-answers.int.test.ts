@@ -1,4 +1,4 @@
-import { waitFor } from '@gw/testkit';
+import { waitFor, wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import { json, useForwardingProxy } from './forwarding-proxy.js';
 
@@ -91,7 +91,7 @@ describe('forwarding: what comes back', () => {
       ).toBe(200);
       const form = new FormData();
       form.set('model', 'whisper-1');
-      form.set('file', new Blob([Buffer.alloc(64, 1)]), 'a.wav');
+      form.set('file', new Blob([new Uint8Array(wavFile(10))]), 'a.wav');
       expect((await proxy.call('/v1/audio/transcriptions', { body: form })).status).toBe(200);
       await waitFor(async () => proxy.outbox.events.length === 2, 'two usage events');
       expect(proxy.outbox.events[0]).toMatchObject({

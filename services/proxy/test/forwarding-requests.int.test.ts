@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { AI_ENDPOINTS, AI_RESOURCE_PATHS, encodeCaller } from '@gw/kit';
+import { wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import { json, useForwardingProxy } from './forwarding-proxy.js';
 import { CALLER, TOKEN } from './in-process-proxy.js';
@@ -20,7 +21,8 @@ describe('forwarding: what goes upstream', () => {
     ) {
       const form = new FormData();
       form.set('model', 'm');
-      form.set('file', new Blob([Buffer.alloc(64, 1)]), 'a.bin');
+      // Audio whose duration can be read (an audio upload is metered by it); images take any bytes here.
+      form.set('file', new Blob([new Uint8Array(wavFile(1))]), 'a.wav');
       return { body: form };
     }
     return json({
@@ -156,7 +158,7 @@ describe('forwarding: what goes upstream', () => {
         });
       const file = part(
         'Content-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav',
-        Buffer.alloc(1000, 7),
+        wavFile((1000 - 44) / 2 / 8000), // 1 000 bytes of audio whose duration can be read
       );
 
       const withHeaders = await upload(
@@ -193,7 +195,7 @@ describe('forwarding: what goes upstream', () => {
       expect(big.status).toBe(413);
       const form = new FormData();
       form.set('model', 'whisper-1');
-      form.set('file', new Blob([Buffer.alloc(1500 * 1024, 1)]), 'a.wav');
+      form.set('file', new Blob([new Uint8Array(wavFile((1500 * 1024 - 44) / 2 / 8000))]), 'a.wav');
       // Within the upload limit (2 MiB) though over the JSON one (1 MiB).
       expect((await proxy.call('/v1/audio/transcriptions', { body: form })).status).toBe(200);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { startGateway, type Gateway, MockUpstream } from '@gw/testkit';
+import { startGateway, type Gateway, MockUpstream, wavFile } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
@@ -43,7 +43,7 @@ describe('proxy memory under large uploads and frames', () => {
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n`),
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\n`),
-      Buffer.alloc(60 * 1024 * 1024, 7),
+      wavFile((60 * 1024 * 1024 - 44) / 2 / 8000), // 60 MiB of audio whose duration can be read
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const answers = await Promise.all(

@@ -1,4 +1,5 @@
 import { AI_ENDPOINTS, type AiEndpoint, type CallerIdentity } from '@gw/kit';
+import { wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import { json, useForwardingProxy } from './forwarding-proxy.js';
 
@@ -14,7 +15,8 @@ describe('the call pipeline over the whole catalogue, WebSocket entries included
     if (/\/v1\/images\/(edits|variations)|\/v1\/audio\/t/.test(path)) {
       const form = new FormData();
       form.set('model', 'm');
-      form.set('file', new Blob([Buffer.alloc(64, 1)]), 'a.bin');
+      // Audio whose duration can be read (an audio upload is metered by it); images take any bytes here.
+      form.set('file', new Blob([new Uint8Array(wavFile(1))]), 'a.wav');
       return { body: form };
     }
     return json({

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger, METRIC, serviceMetrics, type Logger } from '@gw/kit';
+import { connectRedis, createLogger, METRIC, serviceMetrics, type Logger } from '@gw/kit';
 import { startRedisServer, waitFor, type PrivateRedis } from '@gw/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET_MS, LIMIT_FIELDS, WINDOW_MS, type LimitWindow } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
-import { connectSharedState } from '../src/transport/redis/connection.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 
 /** A logger that keeps the messages of its warnings. */
@@ -39,7 +38,7 @@ const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The proxy's connection, once ready (before that, it fails commands rather than queue them). */
 async function connected(url: string, log: Logger): Promise<Redis> {
-  const redis = connectSharedState(url, log);
+  const redis = connectRedis(url, 'hotPath', log, 'shared key state');
   await waitFor(async () => redis.status === 'ready', `connected to ${url}`, 5_000, 20);
   return redis;
 }

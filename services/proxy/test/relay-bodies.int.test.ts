@@ -1,5 +1,5 @@
 import { encodeCaller } from '@gw/kit';
-import { waitFor } from '@gw/testkit';
+import { waitFor, wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useForwardingProxy } from './forwarding-proxy.js';
@@ -19,10 +19,11 @@ describe('relay: bodies in, errors out', () => {
       Buffer.from('\r\n'),
     ]);
   const form = (...parts: Buffer[]) => Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]);
+  /** A file part of `size` bytes: a WAV whose duration can be read (8 kHz, 16-bit: 2 bytes a sample). */
   const file = (size: number) =>
     part(
       'Content-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav',
-      Buffer.alloc(size, 7),
+      size > 44 ? wavFile((size - 44) / 2 / 8000) : Buffer.alloc(size, 7),
     );
   const upload = (body: Buffer<ArrayBuffer>, contentType = `multipart/form-data; boundary=${boundary}`) =>
     proxy.call('/v1/audio/transcriptions', { headers: { 'content-type': contentType }, body });

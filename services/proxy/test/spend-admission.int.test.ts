@@ -18,26 +18,44 @@ describe('spend admission: the overdraft of an account is bounded', () => {
   let gw: Gateway;
   let mock: MockUpstream;
   let slow: string;
+  let long: string;
+  let hanging: string;
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
-    gw = await startGateway({ env: keyTestEnv() });
-    slow = randomSecret();
-    const key = await gw.request('/x-keys', {
-      method: 'POST',
-      json: { SecretKey: slow, Level: 1, Provider: mock.url },
+    // A small cap on calls in flight per account (more than the four calls served at once below),
+    // and a short wait for the usage of a call whose client left.
+    gw = await startGateway({
+      env: { ...keyTestEnv(), PROXY_MAX_IN_FLIGHT_PER_ACCOUNT: '5', PROXY_USAGE_GRACE_MS: '200' },
     });
-    expect(key.status).toBe(200);
-    // Each call stays in flight about half a second.
+    slow = randomSecret();
+    long = randomSecret();
+    hanging = randomSecret();
+    for (const [secret, level] of [
+      [slow, 1],
+      [long, 2],
+      [hanging, 3],
+    ] as const) {
+      const key = await gw.request('/x-keys', {
+        method: 'POST',
+        json: { SecretKey: secret, Level: level, Provider: mock.url },
+      });
+      expect(key.status).toBe(200);
+    }
+    // Each call stays in flight about half a second; on Level 2 about ten seconds.
     mock.set(slow, { chunks: 5, chunkDelayMs: 100 });
+    mock.set(long, { chunks: 10, chunkDelayMs: 1_000 });
+    mock.set(hanging, { hang: true });
     const configured = await gw.request('/x-config', {
       method: 'PUT',
       json: {
-        LEVEL_MAPPER: 'od-*=1',
+        LEVEL_MAPPER: 'od-*=1,long-*=2,hang-*=3',
         PRICING: JSON.stringify({
           ChatPricing: {
             'od-ten': { Call: 10, InputText: 0, OutputText: 0 },
             'od-half': { Call: 0.5, InputText: 0, OutputText: 0 },
+            'long-free': { Call: 0, InputText: 0, OutputText: 0 },
+            'hang-free': { Call: 0, InputText: 0, OutputText: 0 },
           },
         }),
       },
@@ -57,7 +75,11 @@ describe('spend admission: the overdraft of an account is bounded', () => {
         key,
         json: { model, stream: true, messages: [{ role: 'user', content: 'hi' }] },
       })
-      .then(async (response) => ({ status: response.status, body: await response.text() }));
+      .then(async (response) => ({
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        body: await response.text(),
+      }));
 
   const balanceOf = async (key: string) =>
     ((await (await gw.request('/dashboard/status', { key })).json()) as { balance: number }).balance;
@@ -91,5 +113,47 @@ describe('spend admission: the overdraft of an account is bounded', () => {
     expect(served.length).toBe(4);
     await charged(user.key, 4);
     await waitFor(async () => (await balanceOf(user.key)) === 0, 'four calls charged');
+  });
+
+  it('refuses an account its next call while PROXY_MAX_IN_FLIGHT_PER_ACCOUNT of its calls run, and no one else', async () => {
+    const busy = await createUser(gw, { credit: 100 });
+    const other = await createUser(gw, { credit: 100 });
+    const open = Array.from({ length: 5 }, () => call(busy.key, 'long-free'));
+    await waitFor(
+      async () => mock.for(long).filter((r) => r.finishedAt === undefined).length >= 5,
+      'five calls upstream',
+    );
+    const refused = await call(busy.key, 'od-half');
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'rate_limited' } });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect((await call(other.key, 'od-half')).status).toBe(200);
+    for (const answer of await Promise.all(open)) {
+      expect(answer.status).toBe(200);
+    }
+    // The calls ended: the account's slots are free again.
+    expect((await call(busy.key, 'od-half')).status).toBe(200);
+  });
+
+  it('frees the slots of calls whose client left before upstream answered: upstream is cut, the account calls again', async () => {
+    const leaver = await createUser(gw, { credit: 100 });
+    const leave = new AbortController();
+    const open = Array.from({ length: 5 }, () =>
+      fetch(`${gw.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${leaver.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'hang-free', messages: [{ role: 'user', content: 'hi' }] }),
+        signal: leave.signal,
+      }).catch((error: unknown) => error),
+    );
+    await waitFor(async () => mock.for(hanging).length === 5, 'five calls upstream');
+    leave.abort();
+    await Promise.all(open);
+    // Upstream never answers (its own timeout is a minute): the calls end because their client did.
+    await waitFor(
+      async () => mock.for(hanging).every((request) => request.abortedAt !== undefined),
+      'the upstream calls cut',
+    );
+    await waitFor(async () => (await call(leaver.key, 'od-half')).status === 200, 'a slot free again');
   });
 });

@@ -23,6 +23,11 @@ export const EVENT_KINDS: readonly EventKind[] = [
   { pattern: SUBJECTS.accountChangedAll, type: 'AccountChanged', codec: events.AccountChanged },
   { pattern: SUBJECTS.configUpdatedAll, type: 'ConfigUpdated', codec: events.ConfigUpdated },
   { pattern: SUBJECTS.keysChangedAll, type: 'KeysChanged', codec: events.KeysChanged },
+  {
+    pattern: SUBJECTS.systemUpdated,
+    type: 'SystemSettingsUpdated',
+    codec: events.SystemSettingsUpdated,
+  },
   { pattern: SUBJECTS.auditAll, type: 'AuditRecorded', codec: events.AuditRecorded },
   { pattern: SUBJECTS.usageRecorded, type: 'UsageRecorded', codec: events.UsageRecorded },
   { pattern: SUBJECTS.levelSwitchedAll, type: 'LevelSwitched', codec: events.LevelSwitched },

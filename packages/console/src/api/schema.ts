@@ -5209,6 +5209,8 @@ export interface operations {
                         UserMinBalance: number;
                         /** @description USD (at most 9 decimals) */
                         UserApiBalance: number;
+                        /** @description The system-wide switch of the per-request access lines of every edge and proxy (root sets it with POST LogEnable) */
+                        LogEnable: boolean;
                     };
                 };
             };

@@ -60,7 +60,8 @@ const STATUS_LABELS = Array.from({ length: 600 }, (_, status) => String(status))
 /**
  * The HTTP front of the edge and the proxy: `gw_http_request_duration_seconds{method,route,status}`
  * (its `_count` is the request rate) and one info access line per request, both written when the
- * response closes (answered, failed, or left by the client).
+ * response closes (answered, failed, or left by the client). The lines follow `accessLog` (root's
+ * LogEnable); the metric is always kept.
  */
 export class HttpObserver {
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
@@ -68,6 +69,7 @@ export class HttpObserver {
   constructor(
     metrics: Metrics,
     private readonly log: Logger,
+    private readonly accessLog: { readonly enabled: boolean } = { enabled: true },
   ) {
     this.duration = metrics.histogram(
       METRIC.httpRequestDuration,
@@ -118,6 +120,8 @@ export class HttpObserver {
     this.duration
       .labels(method, known.route, STATUS_LABELS[status] ?? String(status))
       .observe(durationMs / 1000);
-    this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
+    if (this.accessLog.enabled) {
+      this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
+    }
   }
 }

@@ -139,6 +139,34 @@ describe('priceEvent on the default prices', () => {
       6_650_000n,
       'gpt-4o-transcribe',
     ],
+    // A token-priced model's InputAudio is per token: a minute heard without reported audio tokens
+    // is 1 000 of them: 100 text × 2.5 + 1 000 audio × 6 + 100 out × 10 (0.00725 USD).
+    [
+      'a token-priced transcription with a duration only',
+      {
+        modelServed: 'gpt-4o-transcribe',
+        path: '/v1/audio/transcriptions',
+        audioMs: 60_000,
+        promptTokens: 100,
+        completionTokens: 100,
+      },
+      7_250_000n,
+      'gpt-4o-transcribe',
+    ],
+    // Reported audio tokens win over the duration: 100 text × 2.5 + 900 audio × 6 + 100 out × 10.
+    [
+      'a token-priced transcription with its audio tokens and a duration',
+      {
+        modelServed: 'gpt-4o-transcribe',
+        path: '/v1/audio/transcriptions',
+        audioMs: 60_000,
+        promptTokens: 1000,
+        audioInTokens: 900,
+        completionTokens: 100,
+      },
+      6_650_000n,
+      'gpt-4o-transcribe',
+    ],
     [
       'speech by input tokens',
       { modelServed: 'tts-1', path: '/v1/audio/speech', promptTokens: 1000 },

@@ -150,13 +150,21 @@ function partsFor(usage: PricedUsage, table: PriceTable, model: string): Part[] 
     const inAudio = take(input, usage.audioInTokens);
     const output = { tokens: none(usage.completionTokens) };
     const outAudio = take(output, usage.audioOutTokens);
+    // A model priced by duration has no Input or Output token price (whisper-1); a token-priced
+    // model's InputAudio is per audio token (gpt-4o-transcribe).
+    const byDuration = entry.Input === undefined && entry.Output === undefined;
+    // A token-priced model that heard audio and reported no audio tokens for it (a `text` answer):
+    // 1 000 audio tokens a minute, rounded up, the rate at which OpenAI's per-minute estimates of
+    // its token-priced transcription models (0.006 and 0.003 USD) meet their InputAudio prices.
+    const heard = !byDuration && none(usage.audioInTokens) === 0n ? (none(usage.audioMs) + 59n) / 60n : 0n;
     const usd = sum(
       perMillion(input.tokens, entry.Input),
       perMillion(inAudio, entry.InputAudio),
+      perMillion(heard, entry.InputAudio ?? entry.Input),
       perMillion(output.tokens, entry.Output),
       perMillion(outAudio, entry.OutputAudio),
       // Duration-metered audio: seconds (ms / 1000) at InputAudio per 1M seconds.
-      entry.InputAudio === undefined
+      !byDuration || entry.InputAudio === undefined
         ? ZERO
         : shift(mul(count(none(usage.audioMs)), exact(entry.InputAudio)), 9),
       perUnit(usage.callCount, entry.Call),

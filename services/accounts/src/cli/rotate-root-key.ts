@@ -1,12 +1,11 @@
 // `gw root-key --rotate`: gives root a new generated key, prints it once and revokes the old one
-// at once. Runs where the accounts database is reachable (DATABASE_URL, or the PGlite folder under
-// GW_DATA_DIR with the gateway stopped), in a checkout through `npx gw` or in the accounts image:
+// at once. Runs where the accounts database is reachable (DATABASE_URL; `npx gw` starts the embedded
+// PostgreSQL of GW_DATA_DIR for it while the gateway is stopped), in a checkout through `npx gw` or in the accounts image:
 //   node --conditions=gw-dist dist/cli/rotate-root-key.js
 import {
   connectNats,
   createAuditPublisher,
   openServiceDatabase,
-  refuseWhileServing,
   runCommand,
   type Logger,
   type NatsConnection,
@@ -30,13 +29,6 @@ async function natsOrNothing(url: string, log: Logger): Promise<NatsConnection |
 
 runCommand('root-key', async (log) => {
   const config = loadCommandConfig(process.env);
-  if (!config.DATABASE_URL) {
-    await refuseWhileServing(
-      'accounts',
-      config,
-      'the embedded database under GW_DATA_DIR belongs to one process',
-    );
-  }
   const database = await openServiceDatabase(
     config,
     'accounts',

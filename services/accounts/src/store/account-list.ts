@@ -16,7 +16,7 @@ const ORDER_COLUMNS = {
 } as const;
 
 /** One page of live accounts matching the query, and how many match in all. */
-export async function listAccounts(
+export async function queryAccountPage(
   db: Executor,
   query: ListQuery,
 ): Promise<{ rows: AccountRecord[]; total: number }> {

@@ -1,4 +1,4 @@
-import type { Database } from '@gw/kit';
+import { transactionWithinDeadline, type Database } from '@gw/kit';
 import type { AccountsStore, AccountsTx } from '../domain/ports/deps.js';
 import { DrizzleAccounts } from './accounts.js';
 import { DrizzleConservationReport } from './conservation.js';
@@ -17,7 +17,7 @@ function inTransaction(tx: Executor): AccountsTx {
   };
 }
 
-/** The accounts stores over drizzle (PostgreSQL or PGlite), one module per aggregate. */
+/** The accounts stores over drizzle (PostgreSQL), one module per aggregate. */
 export class DrizzleAccountsStore implements AccountsStore {
   readonly accounts: DrizzleAccounts;
   readonly lots: DrizzleLots;
@@ -32,6 +32,6 @@ export class DrizzleAccountsStore implements AccountsStore {
   }
 
   transaction<T>(work: (tx: AccountsTx) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(inTransaction(tx)));
+    return transactionWithinDeadline(this.db, (tx) => work(inTransaction(tx)));
   }
 }

@@ -14,7 +14,7 @@ import type {
   KeyUse,
   ListQuery,
 } from '../domain/ports/accounts.js';
-import { listAccounts } from './account-list.js';
+import { queryAccountPage } from './account-list.js';
 import { escapeLike, live, lookupCondition, takenBy, toRecord } from './account-rows.js';
 import type { Executor } from './executor.js';
 import { accounts } from './schema.js';
@@ -82,7 +82,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
   }
 
   list(query: ListQuery) {
-    return listAccounts(this.db, query);
+    return queryAccountPage(this.db, query);
   }
 
   async recordKeyUses(uses: readonly KeyUse[]) {
@@ -101,12 +101,16 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return rowsChanged(result);
   }
 
+  // Account rows are locked FOR NO KEY UPDATE: it serialises writers of one account as FOR UPDATE
+  // does, but not against the KEY SHARE lock a foreign key to the row takes (an Idempotency-Key
+  // claimed for the caller, a child inserted under it). With FOR UPDATE two writers that each held
+  // such a share and then asked for the row deadlocked.
   async lock(id: bigint) {
     const [row] = await this.db
       .select()
       .from(accounts)
       .where(and(eq(accounts.id, id), live))
-      .for('update');
+      .for('no key update');
     return row ? toRecord(row) : undefined;
   }
 
@@ -119,7 +123,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
       .from(accounts)
       .where(sql`${accounts.id} = ANY(${column(ids, String)}::bigint[])`)
       .orderBy(asc(accounts.id))
-      .for('update');
+      .for('no key update');
     return rows.map((row) => ({
       account: toRecord(row),
       deleted: row.deletedAt !== null,
@@ -230,7 +234,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
   async absorbDebt(accountId: bigint, amountNano: bigint) {
     const result = await this.db.execute(sql`
       UPDATE accounts.accounts AS a SET debt_nano = a.debt_nano - LEAST(a.debt_nano, ${amountNano}::bigint)
-      FROM (SELECT id, debt_nano FROM accounts.accounts WHERE id = ${accountId} FOR UPDATE) AS old
+      FROM (SELECT id, debt_nano FROM accounts.accounts WHERE id = ${accountId} FOR NO KEY UPDATE) AS old
       WHERE a.id = old.id
       RETURNING LEAST(old.debt_nano, ${amountNano}::bigint)::text AS absorbed`);
     const [row] = rowsOf<{ absorbed: string } | undefined>(result);

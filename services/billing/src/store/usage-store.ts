@@ -1,4 +1,4 @@
-import { column, rowsOf, type Database } from '@gw/kit';
+import { column, rowsOf, transactionWithinDeadline, type Database } from '@gw/kit';
 import { sql } from 'drizzle-orm';
 import type { StoredCharge, UsageRecord, UsageStore } from '../domain/ports.js';
 
@@ -10,7 +10,7 @@ export class DrizzleUsageStore implements UsageStore {
     if (records.length === 0) {
       return [];
     }
-    return this.db.transaction(async (tx) => {
+    return transactionWithinDeadline(this.db, async (tx) => {
       // Records and the rollups of exactly the rows inserted now, in one statement: a record
       // that was already there (a redelivery) adds nothing to the rollups.
       await tx.execute(sql`

@@ -1,9 +1,20 @@
 import type { AddressList, SecretBox, SelfAddresses } from '@gw/kit';
 
+/** The system-wide settings (root's POST /x-conf switches) and their version. */
+export interface SystemSettings {
+  version: bigint;
+  /** LogEnable: every edge and proxy writes its per-request access lines. */
+  logEnable: boolean;
+}
+
 export interface ConfigStore {
   /** The stored values of an owner (EMAIL_PASS as its cipher). */
   values(ownerId: bigint): Promise<Record<string, string>>;
   version(ownerId: bigint): Promise<bigint>;
+  /** Version 0 and the defaults until the first change. */
+  systemSettings(): Promise<SystemSettings>;
+  /** Applies the given fields (unset: unchanged) and bumps the version, atomically. */
+  updateSystemSettings(change: { logEnable?: boolean }): Promise<SystemSettings>;
   transaction<T>(work: (tx: ConfigTx) => Promise<T>): Promise<T>;
 }
 
@@ -17,6 +28,8 @@ export interface ConfigTx {
 
 export interface ConfigEvents {
   configUpdated(ownerId: bigint, version: bigint): void;
+  /** `gw.system.updated`: the system-wide settings changed. */
+  systemUpdated(version: bigint): void;
   /** Operation-log entry; details never carry a secret. */
   audit(entry: {
     action: 'auto_config';

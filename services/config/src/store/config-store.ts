@@ -1,7 +1,7 @@
-import type { Database } from '@gw/kit';
+import { transactionWithinDeadline, type Database } from '@gw/kit';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { ConfigStore, ConfigTx } from '../domain/ports.js';
-import { configVersions, ownerConfigs } from './schema.js';
+import type { ConfigStore, ConfigTx, SystemSettings } from '../domain/ports.js';
+import { configVersions, ownerConfigs, systemSettings } from './schema.js';
 
 type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
@@ -59,16 +59,44 @@ class Tx implements ConfigTx {
   }
 }
 
-/** The ConfigStore port over drizzle (PostgreSQL or PGlite). */
+/** The ConfigStore port over drizzle (PostgreSQL). */
 export class DrizzleConfigStore implements ConfigStore {
   constructor(private readonly db: Database) {}
 
   transaction<T>(work: (tx: ConfigTx) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(new Tx(tx)));
+    return transactionWithinDeadline(this.db, (tx) => work(new Tx(tx)));
   }
 
   values(ownerId: bigint) {
     return readValues(this.db, ownerId, false);
+  }
+
+  async systemSettings(): Promise<SystemSettings> {
+    const [row] = await this.db
+      .select({ version: systemSettings.version, logEnable: systemSettings.logEnable })
+      .from(systemSettings)
+      .where(eq(systemSettings.id, 1));
+    return row ?? { version: 0n, logEnable: true };
+  }
+
+  async updateSystemSettings(change: { logEnable?: boolean }): Promise<SystemSettings> {
+    // One statement: the row is made on the first change, and concurrent changes serialise on it.
+    const [row] = await this.db
+      .insert(systemSettings)
+      .values({ id: 1, logEnable: change.logEnable ?? true, version: 1n, updatedAt: sql`now()` })
+      .onConflictDoUpdate({
+        target: systemSettings.id,
+        set: {
+          logEnable: change.logEnable ?? sql`${systemSettings.logEnable}`,
+          version: sql`${systemSettings.version} + 1`,
+          updatedAt: sql`now()`,
+        },
+      })
+      .returning({ version: systemSettings.version, logEnable: systemSettings.logEnable });
+    if (!row) {
+      throw new Error('system settings update returned no row');
+    }
+    return row;
   }
 
   async version(ownerId: bigint) {

@@ -1,4 +1,4 @@
-import { bigint, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgSchema, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Drizzle's view of migrations/*.sql (the SQL files are the source of truth). */
 export const configSchema = pgSchema('config');
@@ -17,4 +17,12 @@ export const ownerConfigs = configSchema.table(
 export const configVersions = configSchema.table('config_versions', {
   ownerId: bigint('owner_id', { mode: 'bigint' }).primaryKey(),
   version: bigint('version', { mode: 'bigint' }).notNull(),
+});
+
+/** One row (id 1): the system-wide settings. */
+export const systemSettings = configSchema.table('system_settings', {
+  id: integer('id').primaryKey(),
+  logEnable: boolean('log_enable').notNull(),
+  version: bigint('version', { mode: 'bigint' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });

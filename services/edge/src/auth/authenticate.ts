@@ -3,6 +3,7 @@ import { AddressList, AppError, clientAddress, CompiledOnce, ErrorCode, hashApiK
 import type { accounts } from '@gw/proto';
 import type { Request, RequestHandler, Response } from 'express';
 import { sessionKeyHash } from '../console/session-auth.js';
+import { isOwnerAccount } from '../http/owner.js';
 import type { AuthCache } from './auth-cache.js';
 import type { FailedAuthLimiter } from './failed-auth.js';
 import type { KeyUseRecorder } from './key-use.js';
@@ -53,10 +54,6 @@ export function callerOf(res: Response): accounts.Account {
     throw new AppError(ErrorCode.Internal, 'route used without authentication');
   }
   return caller;
-}
-
-function isOwner(account: accounts.Account): boolean {
-  return account.isOwner || account.isRoot;
 }
 
 /** The client of a request: the socket peer, or the client behind trusted proxies. */
@@ -151,7 +148,7 @@ export async function resolveCaller(
   }
   assertAllowedAddress(account, request.client);
   assertActive(account, use);
-  if (access === 'owner' && !isOwner(account)) {
+  if (access === 'owner' && !isOwnerAccount(account)) {
     throw new AppError(ErrorCode.Forbidden, 'only the owner may use this endpoint');
   }
   if (access === 'root' && !account.isRoot) {

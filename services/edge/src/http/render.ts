@@ -1,5 +1,6 @@
 import { accountModelLimits, nanoToUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
+import { isOwnerAccount } from './owner.js';
 import type { UsageCounts } from './usage/account-usage.js';
 import type { ManagementView, UserInfoView } from './views.js';
 
@@ -8,10 +9,6 @@ type Account = accounts.Account;
 /** Keys are shown only by their visible prefix and last four characters. */
 export function maskedKey(account: Account): string {
   return `${account.keyPrefix}...${account.keyLast4}`;
-}
-
-export function isOwnerAccount(account: Account): boolean {
-  return account.isOwner || account.isRoot;
 }
 
 /**

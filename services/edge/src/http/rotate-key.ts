@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { z } from 'zod';
 import type { Access } from '../auth/authenticate.js';
 import { callerOf } from '../auth/authenticate.js';
-import { parseBody, type Route } from './route.js';
+import { parseInput, type Route } from './route.js';
 
 const rotateBody = z.strictObject({
   confirm: z.string().max(64),
@@ -39,7 +39,7 @@ export function rotateKeyRoute(path: string, access: Access, root: boolean): Rou
       response: rotateResponse,
     },
     async handle(deps, req, res) {
-      const body = parseBody(rotateBody, req.body);
+      const body = parseInput(rotateBody, req.body);
       const caller = callerOf(res);
       if (body.name !== undefined && (!root || body.name !== caller.name)) {
         throw new AppError(

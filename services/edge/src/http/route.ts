@@ -18,15 +18,16 @@ export interface Route {
 }
 
 /**
- * Validates a body with its zod schema; the first problem is named in a 400. Keys and messages
- * can carry what the client sent, so each is quoted as a short excerpt only.
+ * Validates what a client sent (a body, a query or path parameters) with its zod schema; the
+ * first problem is named in a 400. Keys and messages can carry what the client sent, so each is
+ * quoted as a short excerpt only.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const result = schema.safeParse(body ?? {});
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = (issue?.path ?? []).map((segment) => excerpt(String(segment))).join('.');
-    const message = excerpt(issue?.message ?? 'invalid body', 200);
+    const message = excerpt(issue?.message ?? 'invalid input', 200);
     throw new AppError(ErrorCode.InvalidRequest, field ? `${field}: ${message}` : message, { field });
   }
   return result.data;

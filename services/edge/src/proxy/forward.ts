@@ -1,4 +1,4 @@
-import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   accountModelLimits,
@@ -27,6 +27,7 @@ import type { accounts } from '@gw/proto';
 import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { clientOf, resolveCaller } from '../auth/authenticate.js';
+import { ownerIdOf } from '../http/owner.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
@@ -39,7 +40,7 @@ import type { EdgeDeps } from '../deps.js';
 export function callerIdentity(account: accounts.Account, apiBalanceFloorNano: bigint): CallerIdentity {
   return {
     accountId: String(account.id),
-    ownerId: String(account.isRoot || account.isOwner ? account.id : account.ownerId),
+    ownerId: String(ownerIdOf(account)),
     allowModels: account.allowModels,
     allowLevels: account.allowLevels,
     modelMapper: account.modelMapper,
@@ -151,6 +152,21 @@ function cutClientWhenAnswerBreaks(proxyRes: IncomingMessage, res: ServerRespons
 }
 
 /**
+ * When the client leaves before the answer ended, the hop to the proxy is cut, so the proxy sees
+ * its client gone (and cuts upstream after its usage grace, freeing the account's slot).
+ * http-proxy aborts its request only on the request's `aborted` event, which Node no longer emits
+ * once the request body was read: a client that left while upstream had not answered yet held
+ * the proxy's call until upstream's own timeout.
+ */
+function cutHopWhenClientLeaves(proxyReq: ClientRequest, res: ServerResponse): void {
+  res.on('close', () => {
+    if (!res.writableFinished && !proxyReq.destroyed) {
+      proxyReq.destroy();
+    }
+  });
+}
+
+/**
  * The edge's hop of an AI call, HTTP or WebSocket: `admitAiCall` (authenticate, admission, hop
  * headers), then the request is streamed to the proxy and the answer back, without buffering
  * either (mounted before the JSON body parser).
@@ -171,6 +187,7 @@ export function aiForwarding(
       error: (...args: unknown[]) => log.error({ args }, 'forwarding'),
     },
     on: {
+      proxyReq: (proxyReq, _req, res) => cutHopWhenClientLeaves(proxyReq, res),
       // The upstream key and Level go to the access line, never to the client.
       proxyRes: (proxyRes, _req, res) => {
         const { [UPSTREAM_KEY_HEADER]: key, [UPSTREAM_LEVEL_HEADER]: level, ...passed } = proxyRes.headers;

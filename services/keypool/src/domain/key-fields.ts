@@ -8,7 +8,7 @@ import {
   normalizedProvider,
   type ProviderUrlPolicy,
 } from './provider-url.js';
-import { aad, decryptSecret, lastFour } from './secrets.js';
+import { aad, lastFour, openStoredSecret } from './secrets.js';
 
 /** The fields of a create or update, as received (types already checked by the transport). */
 export interface KeyFieldsInput {
@@ -160,7 +160,7 @@ export async function keyRowChanges(
     changes.providerType !== existing.providerType
   ) {
     // The type changed under a kept secret: the kept one must still meet the new type's rule.
-    checkSecret(decryptSecret(deps.box, existing), providerType);
+    checkSecret(openStoredSecret(deps.box, existing), providerType);
   }
   if (fields.status !== undefined) {
     changes.status = fields.status;

@@ -29,7 +29,7 @@ function openOrFail(box: SecretBox, cipher: string, associatedData: string): str
   return plain;
 }
 
-export function decryptSecret(box: SecretBox, record: KeyRecord): string {
+export function openStoredSecret(box: SecretBox, record: KeyRecord): string {
   return openOrFail(box, record.secretEnc, aad.secret(record.ownerId));
 }
 
@@ -64,7 +64,7 @@ export function maskedView(record: KeyRecord): KeyView {
 export function plainView(box: SecretBox, record: KeyRecord): KeyView {
   return {
     ...maskedView(record),
-    secretKey: decryptSecret(box, record),
+    secretKey: openStoredSecret(box, record),
     config: { ...record.config, ...decryptConfigSecrets(box, record) },
   };
 }

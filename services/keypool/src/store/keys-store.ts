@@ -1,4 +1,4 @@
-import type { Database } from '@gw/kit';
+import { transactionWithinDeadline, type Database } from '@gw/kit';
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { KeyFilter, KeyRecord, KeyRow } from '../domain/model.js';
 import type { KeysStore, KeysTx } from '../domain/ports.js';
@@ -85,12 +85,12 @@ class Tx implements KeysTx {
   }
 }
 
-/** The KeysStore port over drizzle (PostgreSQL or PGlite). */
+/** The KeysStore port over drizzle (PostgreSQL). */
 export class DrizzleKeysStore implements KeysStore {
   constructor(private readonly db: Database) {}
 
   transaction<T>(work: (tx: KeysTx) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(new Tx(tx)));
+    return transactionWithinDeadline(this.db, (tx) => work(new Tx(tx)));
   }
 
   async list(ownerId: bigint, filter: KeyFilter, page: { offset: number; limit: number }) {

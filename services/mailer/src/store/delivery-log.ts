@@ -5,7 +5,7 @@ import { deliveries } from './schema.js';
 
 const MAX_ROWS = 1000;
 
-/** The DeliveryLog port over drizzle (PostgreSQL or PGlite). */
+/** The DeliveryLog port over drizzle (PostgreSQL). */
 export class DrizzleDeliveryLog implements DeliveryLog {
   constructor(private readonly db: Database) {}
 

@@ -30,7 +30,7 @@ function targetWhere(target: NewsTarget): SQL | undefined {
   }
 }
 
-/** The NewsStore port over drizzle (PostgreSQL or PGlite). */
+/** The NewsStore port over drizzle (PostgreSQL). */
 export class DrizzleNewsStore implements NewsStore {
   constructor(private readonly db: Database) {}
 

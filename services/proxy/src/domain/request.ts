@@ -1,5 +1,6 @@
 import { AppError, assertJsonDepth, ErrorCode, type AiEndpoint } from '@gw/kit';
 import { parse as parseContentType } from 'content-type';
+import { audioDurationMs } from './audio-duration.js';
 import { buildForm, readForm, type FormPart } from './multipart.js';
 import { parseJson } from './sse.js';
 
@@ -21,6 +22,8 @@ export interface ParsedRequest {
   stream: boolean;
   /** We asked upstream for usage on the client's behalf and must hide the extra chunk. */
   injectUsage: boolean;
+  /** Audio-metered endpoints: how long the uploaded file plays, in ms (0 elsewhere). */
+  audioMs: number;
 }
 
 const invalid = (message: string) => new AppError(ErrorCode.InvalidRequest, message);
@@ -63,6 +66,7 @@ export async function parseRequest(
     model: '',
     stream: false,
     injectUsage: false,
+    audioMs: 0,
   };
   if (endpoint.body === 'none') {
     return base;
@@ -100,7 +104,13 @@ export async function parseRequest(
     throw invalid('model: given more than once');
   }
   const model = models[0]?.filename === undefined ? models[0]?.data.toString('utf8') : undefined;
-  return { ...base, form, model: requireModel(model), stream: false };
+  return {
+    ...base,
+    form,
+    model: requireModel(model),
+    stream: false,
+    audioMs: endpoint.metering === 'audio' ? await audioDurationMs(form) : 0,
+  };
 }
 
 /** A request whose model comes in the query string (a realtime session): the model is required. */
@@ -116,6 +126,7 @@ export function queryRequest(endpoint: AiEndpoint, model: string | null): Parsed
     model,
     stream: false,
     injectUsage: false,
+    audioMs: 0,
   };
 }
 

@@ -68,8 +68,8 @@ const BYTES_PER_TOKEN = 3;
 /**
  * What a call may cost before it is made: its prompt counted from the size of its JSON body
  * (generously: three bytes a token), its answer from the largest length it asks for (`max_tokens`,
- * `max_completion_tokens`, `max_output_tokens`) or the setting, images from `n`. Cheap: no
- * tokenizer on the request path.
+ * `max_completion_tokens`, `max_output_tokens`) or the setting, images from `n`, audio heard from
+ * the upload's duration. Cheap: no tokenizer on the request path.
  */
 export function estimatedUsage(request: ParsedRequest, settings: SpendSettings): Usage {
   const json = request.json ?? {};
@@ -83,6 +83,7 @@ export function estimatedUsage(request: ParsedRequest, settings: SpendSettings):
     promptTokens: request.json ? Math.ceil(request.size / BYTES_PER_TOKEN) : 0,
     completionTokens: output,
     imageCount: request.endpoint.metering === 'images' ? (positive(json.n) ?? 1) : 0,
+    audioMs: request.audioMs,
     reported: true,
   };
 }

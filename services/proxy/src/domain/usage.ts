@@ -170,8 +170,9 @@ function requestText(request: ParsedRequest): string {
 
 /**
  * The usage to charge for a served call. Without usage from upstream, the prompt and the answer
- * text are counted with the tokenizer and the call is flagged estimated; never zero tokens
- * unflagged. `partial` says the answer did not reach the client whole.
+ * text are counted with the tokenizer, audio heard is the uploaded file's duration, and the call
+ * is flagged estimated; never zero tokens unflagged. `partial` says the answer did not reach the
+ * client whole.
  */
 export function usageOfServedCall(
   request: ParsedRequest,
@@ -186,6 +187,9 @@ export function usageOfServedCall(
       ...relayed.usage,
       promptTokens: estimateTokens(requestText(request)),
       completionTokens: estimateTokens(relayed.seen.text, relayed.seen.overflowChars),
+      // Audio heard: upstream said nothing (a `text`, `srt` or `vtt` answer, any translation), so
+      // the duration of the uploaded file, read before the call, is what was served.
+      audioMs: request.endpoint.metering === 'audio' ? request.audioMs : relayed.usage.audioMs,
     },
     partial,
     estimated: true,

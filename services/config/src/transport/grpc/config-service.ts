@@ -1,14 +1,15 @@
 import { configViewObject, type AsyncHandlers } from '@gw/kit';
-import type { config as pb } from '@gw/proto';
+import type { config as configPb } from '@gw/proto';
 import { autoConfigLevels } from '../../domain/auto-config-levels.js';
 import { deleteConfig } from '../../domain/delete-config.js';
 import { getConfig } from '../../domain/get-config.js';
+import { getSystemSettings, updateSystemSettings } from '../../domain/system-settings.js';
 import type { OwnerConfig } from '../../domain/owner-config.js';
 import type { ConfigDeps } from '../../domain/ports.js';
 import { updateConfig } from '../../domain/update-config.js';
 
 /** The answer of get, update and delete: the view typed, and as JSON for older readers. */
-function toProtoConfig(owner: OwnerConfig): pb.GetOwnerConfigResponse {
+function toProtoConfig(owner: OwnerConfig): configPb.GetOwnerConfigResponse {
   return {
     version: owner.version,
     values: owner.values,
@@ -20,7 +21,7 @@ function toProtoConfig(owner: OwnerConfig): pb.GetOwnerConfigResponse {
 }
 
 /** Thin gRPC adapter: decode, call one operation, encode. Errors map in the kit's server. */
-export function configHandlers(deps: ConfigDeps): AsyncHandlers<pb.ConfigServiceServer> {
+export function configHandlers(deps: ConfigDeps): AsyncHandlers<configPb.ConfigServiceServer> {
   return {
     getOwnerConfig: async (request) =>
       toProtoConfig(
@@ -38,5 +39,9 @@ export function configHandlers(deps: ConfigDeps): AsyncHandlers<pb.ConfigService
     deleteOwnerConfig: async (request) =>
       toProtoConfig(await deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys })),
     autoConfigLevels: async (request) => autoConfigLevels(deps, request),
+    getSystemSettings: async () => ({ settings: await getSystemSettings(deps) }),
+    updateSystemSettings: async (request) => ({
+      settings: await updateSystemSettings(deps, { logEnable: request.logEnable }),
+    }),
   };
 }

@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { accounts } from '@gw/proto';
 import { callerOf } from '../../auth/authenticate.js';
 import type { EdgeDeps } from '../../deps.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { billSpan } from '../usage/bill-span.js';
 import { billBody } from '../usage/bill-view.js';
 import { xBillQuery, xBillSchema, type XBill } from './schemas.js';
@@ -50,7 +50,7 @@ export const getXBill: Route = {
     response: xBillSchema,
   },
   async handle(deps, req, res) {
-    const query = parseBody(xBillQuery, req.query);
+    const query = parseInput(xBillQuery, req.query);
     const span = billSpan(query, new Date());
     const caller = callerOf(res);
     const listed = await descendants(deps, caller.id, query.user ?? query.u);

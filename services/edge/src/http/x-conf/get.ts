@@ -10,7 +10,8 @@ import { confOverviewResponse } from './schemas.js';
 /**
  * GET /x-conf: the owner's overview. Config values come from the config service, sleeping keys
  * (with their remaining sleep; `Model` when the key sleeps for that model only) from the
- * keypool's Redis state, disabled keys from the pool.
+ * keypool's Redis state, disabled keys from the pool; LogEnable is the system-wide access-log
+ * switch (root sets it; every owner sees it).
  */
 export const getConf: Route = {
   method: 'get',
@@ -23,8 +24,9 @@ export const getConf: Route = {
   },
   async handle(deps, _req, res) {
     const ownerId = ownerIdOf(callerOf(res));
-    const [config, sleeping, disabled] = await Promise.all([
+    const [config, system, sleeping, disabled] = await Promise.all([
       deps.configs.getOwnerConfig({ ownerId }),
+      deps.configs.getSystemSettings({}),
       deps.keypool.listSleepingKeys({ ownerId }),
       deps.keypool.listKeys({ ownerId, status: false, provider: '', page: 1, size: 1000 }),
     ]);
@@ -61,6 +63,7 @@ export const getConf: Route = {
       DisabledKeys: disabled.keys.map(keyRecord),
       UserMinBalance: nanoToUsd(deps.config.USER_MIN_BALANCE),
       UserApiBalance: nanoToUsd(deps.config.USER_API_BALANCE),
+      LogEnable: system.settings?.logEnable ?? true,
     });
   },
 };

@@ -1,6 +1,7 @@
+import { AppError, ErrorCode } from '@gw/kit';
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { configsOf } from '../x-config/render.js';
 import { confAppliedResponse, postConfBody } from './schemas.js';
 
@@ -20,8 +21,11 @@ const CONFIG_FIELDS = {
  * sleeping key woken) applied. ModelMapper and ModelLimits reach descendants by layering: the
  * proxy applies an account's own entries first and the owner's after, so descendants keep
  * their own entries and get the owner's for everything else.
- * SaveCache has nothing to do here (no process keeps unsaved user state) and LogEnable has no
- * switch yet: both are accepted and echoed.
+ * LogEnable is the system-wide switch of the per-request access lines of every edge and proxy
+ * (root only: anyone else sending it gets 403 and nothing of the batch is applied); it is stored
+ * by the config service, which publishes `gw.system.updated`, and every edge and proxy applies it
+ * on that event. SaveCache has nothing to do here (no process keeps unsaved user state): it is
+ * accepted and echoed.
  */
 export const postConf: Route = {
   method: 'post',
@@ -34,10 +38,13 @@ export const postConf: Route = {
     response: confAppliedResponse,
   },
   async handle(deps, req, res) {
-    const body = parseBody(postConfBody, req.body);
+    const body = parseInput(postConfBody, req.body);
     const caller = callerOf(res);
     const ownerId = ownerIdOf(caller);
     const echo: Record<string, unknown> = {};
+    if (body.LogEnable !== undefined && !caller.isRoot) {
+      throw new AppError(ErrorCode.Forbidden, 'only root may switch the access log (LogEnable)');
+    }
 
     const values: Record<string, string> = {};
     for (const [field, key] of Object.entries(CONFIG_FIELDS)) {
@@ -59,6 +66,9 @@ export const postConf: Route = {
           echo[field] = configs[key];
         }
       }
+    }
+    if (body.LogEnable !== undefined) {
+      await deps.configs.updateSystemSettings({ logEnable: body.LogEnable, operatorId: caller.id });
     }
     if (body.LoadKeys === true) {
       await deps.keypool.reloadKeys({ ownerId });

@@ -50,6 +50,10 @@ export const confOverviewResponse = z.object({
   DisabledKeys: z.array(keyRecordSchema),
   UserMinBalance: usd,
   UserApiBalance: usd,
+  LogEnable: z.boolean().meta({
+    description:
+      'The system-wide switch of the per-request access lines of every edge and proxy (root sets it with POST LogEnable)',
+  }),
 });
 
 const echoedFlag = z.enum(['true', 'false']);

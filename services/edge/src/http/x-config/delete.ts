@@ -1,6 +1,6 @@
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { configAnswer } from './render.js';
 import { configResponse, deleteConfigBody } from './schemas.js';
 
@@ -16,7 +16,7 @@ export const deleteConfig: Route = {
     response: configResponse,
   },
   async handle(deps, req, res) {
-    const body = parseBody(deleteConfigBody, req.body);
+    const body = parseInput(deleteConfigBody, req.body);
     const caller = callerOf(res);
     const ownerId = ownerIdOf(caller);
     const answer = await deps.configs.deleteOwnerConfig({ ownerId, keys: body.keys, operatorId: caller.id });

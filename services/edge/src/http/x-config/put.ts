@@ -1,11 +1,11 @@
 import { callerOf } from '../../auth/authenticate.js';
 import { isRootPool, ownerIdOf } from '../owner.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { configAnswer } from './render.js';
 import { configResponse, configValues, updateConfigBody } from './schemas.js';
 
 const handle: Route['handle'] = async (deps, req, res) => {
-  const values = configValues(parseBody(updateConfigBody, req.body));
+  const values = configValues(parseInput(updateConfigBody, req.body));
   const caller = callerOf(res);
   const ownerId = ownerIdOf(caller);
   const answer = await deps.configs.updateOwnerConfig({

@@ -4,7 +4,7 @@ import { callerOf } from '../../auth/authenticate.js';
 import { userInfoView } from '../render.js';
 import { accountUsage } from '../usage/account-usage.js';
 import { userInfoSchema } from '../views.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 
 /** `user` is required (the interface's rule): an owner reads its own info at /dashboard/info. */
 const infoQuery = z.object({
@@ -28,7 +28,7 @@ export const getInfo: Route = {
     errors: [404],
   },
   async handle(deps, req, res) {
-    const query = parseBody(infoQuery, req.query);
+    const query = parseInput(infoQuery, req.query);
     const caller = callerOf(res);
     const { account } = await deps.accounts.getAccount({
       callerId: caller.id,

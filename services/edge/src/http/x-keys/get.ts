@@ -1,6 +1,6 @@
 import { callerOf } from '../../auth/authenticate.js';
 import { ownerIdOf } from '../owner.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { keyListResponse, listKeysQuery } from './schemas.js';
 import { sendKeyPage } from './render.js';
 
@@ -16,7 +16,7 @@ export const getKeys: Route = {
     response: keyListResponse,
   },
   async handle(deps, req, res) {
-    const query = parseBody(listKeysQuery, req.query);
+    const query = parseInput(listKeysQuery, req.query);
     const page = await deps.keypool.listKeys({
       ownerId: ownerIdOf(callerOf(res)),
       id: query.id === undefined ? undefined : BigInt(query.id),

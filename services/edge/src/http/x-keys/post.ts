@@ -1,5 +1,5 @@
 import { callerOf } from '../../auth/authenticate.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { poolWriter, toKeyFields } from './fields.js';
 import { keyRecord } from './render.js';
 import { createKeyBody, keyCreatedResponse } from './schemas.js';
@@ -16,7 +16,7 @@ export const postKeys: Route = {
     response: keyCreatedResponse,
   },
   async handle(deps, req, res) {
-    const body = parseBody(createKeyBody, req.body);
+    const body = parseInput(createKeyBody, req.body);
     const created = await deps.keypool.createKey({
       ...poolWriter(callerOf(res), req),
       fields: toKeyFields(body),

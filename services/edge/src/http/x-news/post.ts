@@ -2,7 +2,7 @@ import type { news } from '@gw/proto';
 import type { Response } from 'express';
 import { callerOf } from '../../auth/authenticate.js';
 import type { EdgeDeps } from '../../deps.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { newsItemView } from './render.js';
 import { newsBody, newsCreatedResponse } from './schemas.js';
 import { scopeName, SYSTEM_TARGET } from './target.js';
@@ -14,7 +14,7 @@ export async function postNews(
   target: news.NewsTarget,
   rawBody: unknown,
 ): Promise<void> {
-  const body = parseBody(newsBody, rawBody);
+  const body = parseInput(newsBody, rawBody);
   const author = callerOf(res);
   const { item } = await deps.news.createNews({
     target,

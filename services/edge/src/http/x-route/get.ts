@@ -10,7 +10,7 @@ import { accounts } from '@gw/proto';
 import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
 import { callerIdentity } from '../../proxy/forward.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { routeResponse } from './schemas.js';
 
 const routeQuery = z.object({
@@ -35,7 +35,7 @@ export const getRoute: Route = {
     errors: [404],
   },
   async handle(deps, req, res) {
-    const query = parseBody(routeQuery, req.query);
+    const query = parseInput(routeQuery, req.query);
     const caller = callerOf(res);
     let subject = caller;
     if (query.user !== undefined) {

@@ -1,5 +1,5 @@
 import type { Route } from '../route.js';
-import { parseBody } from '../route.js';
+import { parseInput } from '../route.js';
 import { requireSignupEnabled } from './answers.js';
 import { signupAnswer, signupBody } from './schemas.js';
 
@@ -18,7 +18,7 @@ export const postSignup: Route = {
   },
   async handle(deps, req, res) {
     requireSignupEnabled(deps);
-    const body = parseBody(signupBody, req.body);
+    const body = parseInput(signupBody, req.body);
     await deps.accounts.requestSignupCode({ email: body.email, ipAddress: req.ip ?? '' });
     res.json({ success: true, message: 'Verification code sent successfully' });
   },

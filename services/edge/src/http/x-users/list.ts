@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { callerOf } from '../../auth/authenticate.js';
 import type { EdgeDeps } from '../../deps.js';
 import { managementView } from '../render.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { IDENTIFIER_PARAM, listQuery, userListResponse } from './schemas.js';
 
 /**
@@ -25,7 +25,7 @@ export function listRoute(path: string, reach: accounts.Reach, summary: string):
       response: userListResponse,
     },
     async handle(deps: EdgeDeps, req: Request, res: Response) {
-      const query = parseBody(listQuery, req.query);
+      const query = parseInput(listQuery, req.query);
       const caller = callerOf(res);
       const identifier = typeof req.params.identifier === 'string' ? req.params.identifier : undefined;
       const listed = await deps.accounts.listAccounts({

@@ -2,7 +2,7 @@ import { nanoToUsd } from '@gw/kit';
 import { callerOf } from '../../auth/authenticate.js';
 import { idempotencyOf, markReplay } from '../idempotency.js';
 import { managementView } from '../render.js';
-import { parseBody, type Route } from '../route.js';
+import { parseInput, type Route } from '../route.js';
 import { toAccountFields, toNano } from './fields.js';
 import { createUserBody, createUserResponse } from './schemas.js';
 
@@ -19,7 +19,7 @@ export const postUsers: Route = {
     errors: [409],
   },
   async handle(deps, req, res) {
-    const body = parseBody(createUserBody, req.body);
+    const body = parseInput(createUserBody, req.body);
     const caller = callerOf(res);
     const credit = toNano('CreditGranted', body.CreditGranted) ?? 0n;
     const created = await deps.accounts.createAccount({

@@ -1,6 +1,5 @@
-import { QUEUES, type Logger } from '@gw/kit';
+import { connectRedis, QUEUES, type Logger } from '@gw/kit';
 import { UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { deliverMail } from '../../domain/deliver-mail.js';
 import type { MailerDeps } from '../../domain/ports.js';
 
@@ -16,10 +15,7 @@ export function startMailWorker(
   deps: MailerDeps,
   options: { redisUrl: string; prefix: string; concurrency: number; log: Logger },
 ): { close(): Promise<void> } {
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  connection.on('error', (error: unknown) =>
-    options.log.warn({ err: error }, 'mail worker redis connection failed'),
-  );
+  const connection = connectRedis(options.redisUrl, 'worker', options.log, 'mail worker');
   const worker = new Worker(
     QUEUES.mail,
     async (job) => {

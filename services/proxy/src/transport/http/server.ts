@@ -43,8 +43,13 @@ const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
  * Streams may be long, so there is no server-side request timeout; idle upstreams are cut by the
  * relay.
  */
-export function createHttpServer(deps: ProxyDeps, metrics: Metrics, drain = new Drain()): Server {
-  const observer = new HttpObserver(metrics, deps.log);
+export function createHttpServer(
+  deps: ProxyDeps,
+  metrics: Metrics,
+  drain = new Drain(),
+  accessLog?: { readonly enabled: boolean },
+): Server {
+  const observer = new HttpObserver(metrics, deps.log, accessLog);
   const server = createServer((req, res) => {
     drain.closeAfter(res);
     const path = pathOf(req.url);

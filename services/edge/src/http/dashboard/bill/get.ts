@@ -3,7 +3,7 @@ import { callerOf } from '../../../auth/authenticate.js';
 import type { Route } from '../../route.js';
 import { chargeBillFee } from '../../usage/bill-fee.js';
 import { billQuery, billSpan } from '../../usage/bill-span.js';
-import { parseBody } from '../../route.js';
+import { parseInput } from '../../route.js';
 import { billBody } from '../../usage/bill-view.js';
 import { dashboardBillSchema, type DashboardBill } from './schemas.js';
 
@@ -20,7 +20,7 @@ export const dashboardBill: Route = {
   },
   async handle(deps, req, res) {
     const caller = callerOf(res);
-    const span = billSpan(parseBody(billQuery, req.query), new Date());
+    const span = billSpan(parseInput(billQuery, req.query), new Date());
     await chargeBillFee(deps, req, res, caller.id, span.feeNano);
     const { rows } = await deps.billing.getUsage({
       accountIds: [caller.id],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callerOf } from '../../../auth/authenticate.js';
-import { parseBody, type Route } from '../../route.js';
+import { parseInput, type Route } from '../../route.js';
 import { logsResponse } from '../schemas.js';
 
 const digits = (max: number) => z.string().regex(new RegExp(`^\\d{1,${max}}$`), 'must be a positive integer');
@@ -40,7 +40,7 @@ export function dashboardLogs(path: string): Route {
       response: logsResponse,
     },
     async handle(deps, req, res) {
-      const query = parseBody(logsQuery, req.query);
+      const query = parseInput(logsQuery, req.query);
       const caller = callerOf(res);
       const listed = await deps.accounts.listOperations({
         callerId: caller.id,

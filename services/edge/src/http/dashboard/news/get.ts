@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callerOf } from '../../../auth/authenticate.js';
-import { parseBody, type Route } from '../../route.js';
+import { parseInput, type Route } from '../../route.js';
 import { newsResponse } from '../schemas.js';
 import { newsItemView } from '../../x-news/render.js';
 
@@ -36,7 +36,7 @@ export function dashboardNews(path: string): Route {
       response: newsResponse,
     },
     async handle(deps, req, res) {
-      const query = parseBody(newsQuery, req.query);
+      const query = parseInput(newsQuery, req.query);
       const caller = callerOf(res);
       const page = query.page === undefined ? 1 : Number(query.page);
       const size = Math.min(query.size === undefined ? MAX_NEWS_PAGE : Number(query.size), MAX_NEWS_PAGE);

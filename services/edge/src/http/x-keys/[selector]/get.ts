@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { callerOf } from '../../../auth/authenticate.js';
 import { ownerIdOf } from '../../owner.js';
-import { parseBody, type Route } from '../../route.js';
+import { parseInput, type Route } from '../../route.js';
 import { sendKeyPage } from '../render.js';
 import { keyListResponse, listKeysQuery, parseSelector } from '../schemas.js';
 
@@ -20,7 +20,7 @@ export const getKeysBySelector: Route = {
   },
   async handle(deps, req, res) {
     const selector = parseSelector(String(req.params.selector));
-    const query = parseBody(listKeysQuery.pick({ page: true, size: true }), req.query);
+    const query = parseInput(listKeysQuery.pick({ page: true, size: true }), req.query);
     const page = await deps.keypool.listKeys({
       ownerId: ownerIdOf(callerOf(res)),
       id: 'id' in selector ? selector.id : undefined,

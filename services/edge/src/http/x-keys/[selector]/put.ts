@@ -1,12 +1,12 @@
 import { callerOf } from '../../../auth/authenticate.js';
-import { parseBody, type Route } from '../../route.js';
+import { parseInput, type Route } from '../../route.js';
 import { poolWriter, toKeyFields } from '../fields.js';
 import { keyRecord } from '../render.js';
 import { KEY_ID_PARAM, keyIdParam, keyUpdatedResponse, updateKeyBody } from '../schemas.js';
 
 const handle: Route['handle'] = async (deps, req, res) => {
   const id = keyIdParam(String(req.params.selector));
-  const body = parseBody(updateKeyBody, req.body);
+  const body = parseInput(updateKeyBody, req.body);
   const updated = await deps.keypool.updateKey({
     ...poolWriter(callerOf(res), req),
     id,

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import { parseBody, type Route } from '../../route.js';
+import { parseInput, type Route } from '../../route.js';
 import { HTML_ERRORS, requireSignupEnabled } from '../answers.js';
 import { activateQuery } from '../schemas.js';
 import { activationPage } from './page.js';
@@ -24,7 +24,7 @@ export const getSignupActivate: Route = {
   async handle(deps, req, res) {
     res.locals[HTML_ERRORS] = true;
     requireSignupEnabled(deps);
-    const { token } = parseBody(activateQuery, req.query);
+    const { token } = parseInput(activateQuery, req.query);
     if (token === '') {
       throw new AppError(ErrorCode.InvalidRequest, 'Invalid or expired activation link');
     }

@@ -1,4 +1,4 @@
-import { parseBody, type Route } from '../../route.js';
+import { parseInput, type Route } from '../../route.js';
 import { requireSignupEnabled } from '../answers.js';
 import { signupAnswer, verifiedResponse, verifyBody } from '../schemas.js';
 
@@ -20,7 +20,7 @@ export const postSignupVerify: Route = {
   },
   async handle(deps, req, res) {
     requireSignupEnabled(deps);
-    const body = parseBody(verifyBody, req.body);
+    const body = parseInput(verifyBody, req.body);
     const done = await deps.accounts.completeSignup({
       email: body.email,
       code: body.code,

@@ -2,7 +2,7 @@ import { nanoToUsd } from '@gw/kit';
 import { callerOf } from '../../../auth/authenticate.js';
 import { idempotencyOf, markReplay } from '../../idempotency.js';
 import { managementView } from '../../render.js';
-import { parseBody, type Route } from '../../route.js';
+import { parseInput, type Route } from '../../route.js';
 import { toAccountFields, toNano } from '../fields.js';
 import { IDENTIFIER_PARAM, updateUserBody, updateUserResponse } from '../schemas.js';
 
@@ -21,7 +21,7 @@ export function updateUserRoute(method: 'put' | 'post'): Route {
       errors: [404, 409],
     },
     async handle(deps, req, res) {
-      const body = parseBody(updateUserBody, req.body);
+      const body = parseInput(updateUserBody, req.body);
       const caller = callerOf(res);
       const credit = toNano('CreditGranted', body.CreditGranted);
       const updated = await deps.accounts.updateAccount({

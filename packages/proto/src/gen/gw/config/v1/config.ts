@@ -199,6 +199,34 @@ export interface AutoConfigLevelsResponse_AddedEntry {
   value: number;
 }
 
+/**
+ * System-wide settings (root only, one set for the whole gateway). Every change bumps their
+ * version and publishes gw.system.updated; edges and proxies read them at start and on that event.
+ */
+export interface GetSystemSettingsRequest {
+}
+
+export interface SystemSettings {
+  version: bigint;
+  /** POST /x-conf LogEnable: every edge and proxy writes its per-request access lines. Default true. */
+  logEnable: boolean;
+}
+
+export interface GetSystemSettingsResponse {
+  settings?: SystemSettings | undefined;
+}
+
+export interface UpdateSystemSettingsRequest {
+  /** unset: unchanged */
+  logEnable?: boolean | undefined;
+  operatorId: bigint;
+}
+
+export interface UpdateSystemSettingsResponse {
+  /** after the change */
+  settings?: SystemSettings | undefined;
+}
+
 function createBaseGetOwnerConfigRequest(): GetOwnerConfigRequest {
   return { ownerId: 0n, revealSecrets: undefined };
 }
@@ -2434,6 +2462,386 @@ export const AutoConfigLevelsResponse_AddedEntry: MessageFns<AutoConfigLevelsRes
   },
 };
 
+function createBaseGetSystemSettingsRequest(): GetSystemSettingsRequest {
+  return {};
+}
+
+export const GetSystemSettingsRequest: MessageFns<GetSystemSettingsRequest> = {
+  encode(_: GetSystemSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSystemSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSystemSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetSystemSettingsRequest {
+    return {};
+  },
+
+  toJSON(_: GetSystemSettingsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSystemSettingsRequest>, I>>(base?: I): GetSystemSettingsRequest {
+    return GetSystemSettingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSystemSettingsRequest>, I>>(_: I): GetSystemSettingsRequest {
+    const message = createBaseGetSystemSettingsRequest();
+    return message;
+  },
+};
+
+function createBaseSystemSettings(): SystemSettings {
+  return { version: 0n, logEnable: false };
+}
+
+export const SystemSettings: MessageFns<SystemSettings> = {
+  encode(message: SystemSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.logEnable !== false) {
+      writer.uint32(16).bool(message.logEnable);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SystemSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSystemSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.logEnable = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SystemSettings {
+    return {
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+      logEnable: isSet(object.logEnable)
+        ? globalThis.Boolean(object.logEnable)
+        : isSet(object.log_enable)
+        ? globalThis.Boolean(object.log_enable)
+        : false,
+    };
+  },
+
+  toJSON(message: SystemSettings): unknown {
+    const obj: any = {};
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    if (message.logEnable !== false) {
+      obj.logEnable = message.logEnable;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SystemSettings>, I>>(base?: I): SystemSettings {
+    return SystemSettings.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SystemSettings>, I>>(object: I): SystemSettings {
+    const message = createBaseSystemSettings();
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    message.logEnable = object.logEnable ?? false;
+    return message;
+  },
+};
+
+function createBaseGetSystemSettingsResponse(): GetSystemSettingsResponse {
+  return { settings: undefined };
+}
+
+export const GetSystemSettingsResponse: MessageFns<GetSystemSettingsResponse> = {
+  encode(message: GetSystemSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      SystemSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSystemSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSystemSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = SystemSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSystemSettingsResponse {
+    return { settings: isSet(object.settings) ? SystemSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: GetSystemSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = SystemSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSystemSettingsResponse>, I>>(base?: I): GetSystemSettingsResponse {
+    return GetSystemSettingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSystemSettingsResponse>, I>>(object: I): GetSystemSettingsResponse {
+    const message = createBaseGetSystemSettingsResponse();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? SystemSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateSystemSettingsRequest(): UpdateSystemSettingsRequest {
+  return { logEnable: undefined, operatorId: 0n };
+}
+
+export const UpdateSystemSettingsRequest: MessageFns<UpdateSystemSettingsRequest> = {
+  encode(message: UpdateSystemSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.logEnable !== undefined) {
+      writer.uint32(8).bool(message.logEnable);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(16).int64(message.operatorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateSystemSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateSystemSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.logEnable = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateSystemSettingsRequest {
+    return {
+      logEnable: isSet(object.logEnable)
+        ? globalThis.Boolean(object.logEnable)
+        : isSet(object.log_enable)
+        ? globalThis.Boolean(object.log_enable)
+        : undefined,
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+    };
+  },
+
+  toJSON(message: UpdateSystemSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.logEnable !== undefined) {
+      obj.logEnable = message.logEnable;
+    }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateSystemSettingsRequest>, I>>(base?: I): UpdateSystemSettingsRequest {
+    return UpdateSystemSettingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateSystemSettingsRequest>, I>>(object: I): UpdateSystemSettingsRequest {
+    const message = createBaseUpdateSystemSettingsRequest();
+    message.logEnable = object.logEnable ?? undefined;
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    return message;
+  },
+};
+
+function createBaseUpdateSystemSettingsResponse(): UpdateSystemSettingsResponse {
+  return { settings: undefined };
+}
+
+export const UpdateSystemSettingsResponse: MessageFns<UpdateSystemSettingsResponse> = {
+  encode(message: UpdateSystemSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      SystemSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateSystemSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateSystemSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = SystemSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateSystemSettingsResponse {
+    return { settings: isSet(object.settings) ? SystemSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: UpdateSystemSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = SystemSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateSystemSettingsResponse>, I>>(base?: I): UpdateSystemSettingsResponse {
+    return UpdateSystemSettingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateSystemSettingsResponse>, I>>(object: I): UpdateSystemSettingsResponse {
+    const message = createBaseUpdateSystemSettingsResponse();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? SystemSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
 export type ConfigServiceService = typeof ConfigServiceService;
 export const ConfigServiceService = {
   getOwnerConfig: {
@@ -2480,6 +2888,28 @@ export const ConfigServiceService = {
       Buffer.from(AutoConfigLevelsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AutoConfigLevelsResponse => AutoConfigLevelsResponse.decode(value),
   },
+  getSystemSettings: {
+    path: "/gw.config.v1.ConfigService/GetSystemSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSystemSettingsRequest): Buffer =>
+      Buffer.from(GetSystemSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSystemSettingsRequest => GetSystemSettingsRequest.decode(value),
+    responseSerialize: (value: GetSystemSettingsResponse): Buffer =>
+      Buffer.from(GetSystemSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSystemSettingsResponse => GetSystemSettingsResponse.decode(value),
+  },
+  updateSystemSettings: {
+    path: "/gw.config.v1.ConfigService/UpdateSystemSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateSystemSettingsRequest): Buffer =>
+      Buffer.from(UpdateSystemSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateSystemSettingsRequest => UpdateSystemSettingsRequest.decode(value),
+    responseSerialize: (value: UpdateSystemSettingsResponse): Buffer =>
+      Buffer.from(UpdateSystemSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateSystemSettingsResponse => UpdateSystemSettingsResponse.decode(value),
+  },
 } as const;
 
 export interface ConfigServiceServer extends UntypedServiceImplementation {
@@ -2487,6 +2917,8 @@ export interface ConfigServiceServer extends UntypedServiceImplementation {
   updateOwnerConfig: handleUnaryCall<UpdateOwnerConfigRequest, UpdateOwnerConfigResponse>;
   deleteOwnerConfig: handleUnaryCall<DeleteOwnerConfigRequest, DeleteOwnerConfigResponse>;
   autoConfigLevels: handleUnaryCall<AutoConfigLevelsRequest, AutoConfigLevelsResponse>;
+  getSystemSettings: handleUnaryCall<GetSystemSettingsRequest, GetSystemSettingsResponse>;
+  updateSystemSettings: handleUnaryCall<UpdateSystemSettingsRequest, UpdateSystemSettingsResponse>;
 }
 
 export interface ConfigServiceClient extends Client {
@@ -2549,6 +2981,36 @@ export interface ConfigServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AutoConfigLevelsResponse) => void,
+  ): ClientUnaryCall;
+  getSystemSettings(
+    request: GetSystemSettingsRequest,
+    callback: (error: ServiceError | null, response: GetSystemSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getSystemSettings(
+    request: GetSystemSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSystemSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getSystemSettings(
+    request: GetSystemSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSystemSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateSystemSettings(
+    request: UpdateSystemSettingsRequest,
+    callback: (error: ServiceError | null, response: UpdateSystemSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateSystemSettings(
+    request: UpdateSystemSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateSystemSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateSystemSettings(
+    request: UpdateSystemSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateSystemSettingsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -32,6 +32,12 @@ export interface ConfigUpdated {
   at: string;
 }
 
+/** gw.system.updated: the system-wide settings changed (read them again; never a value). */
+export interface SystemSettingsUpdated {
+  version: bigint;
+  at: string;
+}
+
 /** gw.keys.changed.<owner> */
 export interface KeysChanged {
   ownerId: bigint;
@@ -335,6 +341,94 @@ export const ConfigUpdated: MessageFns<ConfigUpdated> = {
   fromPartial<I extends Exact<DeepPartial<ConfigUpdated>, I>>(object: I): ConfigUpdated {
     const message = createBaseConfigUpdated();
     message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
+    message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
+    message.at = object.at ?? "";
+    return message;
+  },
+};
+
+function createBaseSystemSettingsUpdated(): SystemSettingsUpdated {
+  return { version: 0n, at: "" };
+}
+
+export const SystemSettingsUpdated: MessageFns<SystemSettingsUpdated> = {
+  encode(message: SystemSettingsUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0n) {
+      if (BigInt.asIntN(64, message.version) !== message.version) {
+        throw new globalThis.Error("value provided for field message.version of type int64 too large");
+      }
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.at !== "") {
+      writer.uint32(18).string(message.at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SystemSettingsUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSystemSettingsUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int64() as bigint;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SystemSettingsUpdated {
+    return {
+      version: isSet(object.version) ? BigInt(object.version) : 0n,
+      at: isSet(object.at) ? globalThis.String(object.at) : "",
+    };
+  },
+
+  toJSON(message: SystemSettingsUpdated): unknown {
+    const obj: any = {};
+    if (message.version !== 0n) {
+      obj.version = message.version.toString();
+    }
+    if (message.at !== "") {
+      obj.at = message.at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SystemSettingsUpdated>, I>>(base?: I): SystemSettingsUpdated {
+    return SystemSettingsUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SystemSettingsUpdated>, I>>(object: I): SystemSettingsUpdated {
+    const message = createBaseSystemSettingsUpdated();
     message.version = (object.version !== undefined && object.version !== null) ? BigInt(object.version) : 0n;
     message.at = object.at ?? "";
     return message;

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode, hashApiKey } from '@gw/kit';
 import { clientOf, resolveCaller } from '../../../../auth/authenticate.js';
 import { cameOverHttps, sessionCookie } from '../../../../console/session-cookie.js';
-import { parseBody, type Route } from '../../../route.js';
+import { parseInput, type Route } from '../../../route.js';
 import { sessionResponse, signInBody } from './schemas.js';
 
 /**
@@ -21,7 +21,7 @@ export const postConsoleSession: Route = {
     errors: [401, 403, 429],
   },
   async handle(deps, req, res) {
-    const { key } = parseBody(signInBody, req.body);
+    const { key } = parseInput(signInBody, req.body);
     const account = await resolveCaller(
       deps,
       { authorization: `Bearer ${key}`, client: clientOf(req, deps.trustedProxies) },

@@ -1,0 +1,19 @@
+import type { ConfigDeps, SystemSettings } from './ports.js';
+
+/** The system-wide settings: one set for the whole gateway, LogEnable on until root turns it off. */
+export function getSystemSettings(deps: ConfigDeps): Promise<SystemSettings> {
+  return deps.store.systemSettings();
+}
+
+/**
+ * Changes the given settings with a version bump, then publishes `gw.system.updated` (every edge
+ * and proxy reads the settings again). That only root may is the edge's check.
+ */
+export async function updateSystemSettings(
+  deps: ConfigDeps,
+  change: { logEnable?: boolean },
+): Promise<SystemSettings> {
+  const settings = await deps.store.updateSystemSettings(change);
+  deps.events.systemUpdated(settings.version);
+  return settings;
+}
