@@ -20,7 +20,7 @@ function PageBody({ page, who, onSignedOut }: { page: string; who: Who; onSigned
     case 'usage':
       return <UsagePage />;
     case 'subaccounts':
-      return <SubaccountsPage />;
+      return <SubaccountsPage who={who} />;
     case 'keys':
       return <KeysPage />;
     case 'config':

@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import './contrast.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, MantineProvider, Modal } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
@@ -10,6 +10,12 @@ const theme = createTheme({
   // Shades dark enough for text on the page background (WCAG AA contrast) in both schemes.
   primaryShade: { light: 8, dark: 4 },
   defaultRadius: 'md',
+  // No transitions for whoever asks the system for reduced motion.
+  respectReducedMotion: true,
+  components: {
+    // Every dialog's close button is named for screen readers.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 const root = document.getElementById('root');
 if (root) {

@@ -117,13 +117,17 @@ describe('self-signup through the edge, the accounts service and the mailer', ()
     const first = await gw.request(link.replace(PUBLIC_URL, ''), { key: null });
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await first.text()).toContain('Your account is ready');
+    const done = await first.text();
+    expect(done).toContain('Your account is ready');
+    // The page leads into the web console: its sign-in after a success, its sign-up after a failure.
+    expect(done).toContain('<a href="/console/">Sign in to the console</a>');
     await mailTo(email, 'Your account is ready');
     const again = await gw.request(link.replace(PUBLIC_URL, ''), { key: null });
     expect(again.status).toBe(400);
     const page = await again.text();
     expect(page).toContain('Activation failed');
     expect(page).toContain('Invalid or expired activation link');
+    expect(page).toContain('<a href="/console/signup">Sign up again</a>');
     const bogus = await gw.request(`/x-sign/activate?token=${'A'.repeat(43)}`, { key: null });
     expect(bogus.status).toBe(400);
     expect(await bogus.text()).toContain('<!doctype html>');

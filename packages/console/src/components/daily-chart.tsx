@@ -1,4 +1,5 @@
 import { Card, Text } from '@mantine/core';
+import { useReducedMotion } from '@mantine/hooks';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 export interface DailyPoint {
@@ -8,6 +9,7 @@ export interface DailyPoint {
 
 /** A bar per day; the figure carries a text label for screen readers. */
 export function DailyChart({ title, points }: { title: string; points: DailyPoint[] }) {
+  const still = useReducedMotion();
   return (
     <Card withBorder padding="md">
       <Text fw={600} mb="sm">
@@ -23,7 +25,12 @@ export function DailyChart({ title, points }: { title: string; points: DailyPoin
             <XAxis dataKey="day" fontSize={12} />
             <YAxis fontSize={12} />
             <Tooltip />
-            <Bar dataKey="value" name={title} fill="var(--mantine-color-indigo-6)" />
+            <Bar
+              dataKey="value"
+              name={title}
+              fill="var(--mantine-color-indigo-6)"
+              isAnimationActive={!still}
+            />
           </BarChart>
         </ResponsiveContainer>
       </div>

@@ -3,12 +3,9 @@ import { useState } from 'react';
 import { api, errorMessage, unwrap } from '../api/client';
 import { useLoad } from '../api/use-load';
 import { LoadState } from '../components/states';
+import { MAPPERS, MapperTable, rowsOf } from './mapper-table';
 
 const FIELDS = [
-  ['MODEL_MAPPER', 'Model mapper (pattern=model, …)'],
-  ['LEVEL_MAPPER', 'Level mapper (pattern=Level, …)'],
-  ['MODEL_FAILOVER', 'Model failover (model=fallback, …)'],
-  ['SWITCH_OVER', 'Switch-over (Level=Level, …)'],
   ['RESOURCES', 'Resources'],
   ['MODEL_LIMITS', 'Model limits (JSON)'],
   ['PRICING', 'Pricing'],
@@ -39,7 +36,15 @@ function ConfigField({ name, label, initial }: { name: FieldName; label: string;
   const save = async () => {
     setError(undefined);
     setSaved(false);
-    const body = name === 'MODEL_LIMITS' && value.trim().startsWith('{') ? JSON.parse(value) : value;
+    let body: unknown = value;
+    if (name === 'MODEL_LIMITS' && value.trim().startsWith('{')) {
+      try {
+        body = JSON.parse(value);
+      } catch {
+        setError('not valid JSON');
+        return;
+      }
+    }
     const result = await api.PUT('/x-config', { body: { [name]: body } as never });
     if (result.error) {
       setError(errorMessage(result.error));
@@ -66,7 +71,7 @@ function ConfigField({ name, label, initial }: { name: FieldName; label: string;
   );
 }
 
-/** The owner's configuration, one field at a time so an error lands on its field. */
+/** The owner's configuration: the mappers as tables, the rest one field at a time so an error lands on its field. */
 export function ConfigPage() {
   const config = useLoad(async () => unwrap(await api.GET('/x-config')).configs, []);
   return (
@@ -74,18 +79,23 @@ export function ConfigPage() {
       <Title order={2}>Configuration</Title>
       <LoadState loaded={config}>
         {(configs) => (
-          <Card withBorder>
-            <Stack>
-              {FIELDS.map(([name, label]) => (
-                <ConfigField
-                  key={name}
-                  name={name}
-                  label={label}
-                  initial={name === 'MODEL_LIMITS' ? JSON.stringify(configs[name]) : asText(configs[name])}
-                />
-              ))}
-            </Stack>
-          </Card>
+          <>
+            {MAPPERS.map((mapper) => (
+              <MapperTable key={mapper.name} mapper={mapper} initial={rowsOf(configs[mapper.name])} />
+            ))}
+            <Card withBorder>
+              <Stack>
+                {FIELDS.map(([name, label]) => (
+                  <ConfigField
+                    key={name}
+                    name={name}
+                    label={label}
+                    initial={name === 'MODEL_LIMITS' ? JSON.stringify(configs[name]) : asText(configs[name])}
+                  />
+                ))}
+              </Stack>
+            </Card>
+          </>
         )}
       </LoadState>
     </Stack>

@@ -3,6 +3,7 @@ import {
   Button,
   Card,
   Group,
+  Modal,
   NumberInput,
   PasswordInput,
   Select,
@@ -18,6 +19,99 @@ import { api, errorMessage, unwrap } from '../api/client';
 import { useLoad } from '../api/use-load';
 import { FormError, LoadState } from '../components/states';
 import { RouteExplainer } from './route-explainer';
+import { ScrollTable } from '../components/scroll-table';
+
+type ProviderKey = Awaited<ReturnType<typeof listKeys>>[number];
+
+async function listKeys() {
+  return unwrap(await api.GET('/x-keys')).keys;
+}
+
+const KINDS = ['standard', 'cloud_a', 'cloud_b'];
+
+function settingsLabel(kind: string | null): string {
+  return kind === 'cloud_a'
+    ? 'Settings (JSON: model_mapping, api_versions)'
+    : 'Settings (JSON: base_url, project_id, client_email, private_key)';
+}
+
+/** Changes a key's name, provider, Level, kind, settings or secret; blank secret and settings stay. */
+function EditKey({ entry, onClose }: { entry: ProviderKey; onClose: (changed: boolean) => void }) {
+  const kindNow = typeof entry.Config.provider_type === 'string' ? entry.Config.provider_type : 'standard';
+  const [name, setName] = useState(entry.Name);
+  const [provider, setProvider] = useState(entry.Provider);
+  const [level, setLevel] = useState<number | string>(entry.Level);
+  const [kind, setKind] = useState<string | null>(kindNow);
+  const [secret, setSecret] = useState('');
+  const [settings, setSettings] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    const body: Record<string, unknown> = {};
+    if (name !== entry.Name) body.Name = name;
+    if (provider !== entry.Provider) body.Provider = provider;
+    if (Number(level) !== entry.Level) body.Level = Number(level);
+    if (secret) body.SecretKey = secret;
+    if (settings.trim() || kind !== kindNow) {
+      try {
+        const extra = settings.trim() ? (JSON.parse(settings) as Record<string, unknown>) : {};
+        body.Config = kind === 'standard' ? extra : { provider_type: kind, ...extra };
+      } catch {
+        setError('Settings: not valid JSON');
+        return;
+      }
+    }
+    if (Object.keys(body).length === 0) {
+      onClose(false);
+      return;
+    }
+    const result = await api.PUT('/x-keys/{selector}', {
+      params: { path: { selector: String(entry.ID) } },
+      body: body as never,
+    });
+    if (result.error) {
+      setError(errorMessage(result.error));
+      return;
+    }
+    onClose(true);
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      <Stack>
+        <TextInput label="Name" value={name} onChange={(event) => setName(event.currentTarget.value)} />
+        <TextInput
+          label="Provider URL"
+          value={provider}
+          onChange={(event) => setProvider(event.currentTarget.value)}
+        />
+        <NumberInput label="Level" value={level} onChange={setLevel} min={0} />
+        <Select label="Kind" data={KINDS} value={kind} onChange={setKind} allowDeselect={false} />
+        <PasswordInput
+          label="New secret key (blank keeps the current one)"
+          value={secret}
+          onChange={(event) => setSecret(event.currentTarget.value)}
+        />
+        {kind !== 'standard' && (
+          <Textarea
+            label={`${settingsLabel(kind)}; blank keeps them`}
+            value={settings}
+            onChange={(event) => setSettings(event.currentTarget.value)}
+            autosize
+            minRows={3}
+          />
+        )}
+        <FormError message={error} />
+        <Group>
+          <Button type="submit">Save {entry.Name}</Button>
+          <Button variant="default" onClick={() => onClose(false)}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
 
 function AddKey({ onAdded }: { onAdded: () => void }) {
   const [name, setName] = useState('');
@@ -81,21 +175,11 @@ function AddKey({ onAdded }: { onAdded: () => void }) {
             required
           />
           <NumberInput label="Level" value={level} onChange={setLevel} min={0} />
-          <Select
-            label="Kind"
-            data={['standard', 'cloud_a', 'cloud_b']}
-            value={kind}
-            onChange={setKind}
-            allowDeselect={false}
-          />
+          <Select label="Kind" data={KINDS} value={kind} onChange={setKind} allowDeselect={false} />
         </Group>
         {kind !== 'standard' && (
           <Textarea
-            label={
-              kind === 'cloud_a'
-                ? 'Settings (JSON: model_mapping, api_versions)'
-                : 'Settings (JSON: base_url, project_id, client_email, private_key)'
-            }
+            label={settingsLabel(kind)}
             value={settings}
             onChange={(event) => setSettings(event.currentTarget.value)}
             autosize
@@ -111,9 +195,10 @@ function AddKey({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-/** The owner's pool by Level: add, disable, delete; sleeping keys and wake-up; the route explainer. */
+/** The owner's pool by Level: add, edit, disable, delete; sleeping keys and wake-up; the route explainer. */
 export function KeysPage() {
-  const keys = useLoad(async () => unwrap(await api.GET('/x-keys')).keys, []);
+  const keys = useLoad(listKeys, []);
+  const [editing, setEditing] = useState<ProviderKey>();
   const conf = useLoad(async () => unwrap(await api.GET('/x-conf')), []);
   const [error, setError] = useState<string>();
   const reload = () => {
@@ -135,7 +220,7 @@ export function KeysPage() {
       <FormError message={error} />
       <LoadState loaded={keys} empty={(list) => list.length === 0}>
         {(list) => (
-          <Table.ScrollContainer minWidth={640}>
+          <ScrollTable label="Provider keys" minWidth={640}>
             <Table>
               <Table.Thead>
                 <Table.Tr>
@@ -155,12 +240,15 @@ export function KeysPage() {
                       <Table.Td>{key.Name}</Table.Td>
                       <Table.Td>{key.Provider}</Table.Td>
                       <Table.Td>
-                        <Badge autoContrast color={key.Status ? 'green' : 'gray'}>
+                        <Badge variant="dot" color={key.Status ? 'green' : 'gray'}>
                           {key.Status ? 'enabled' : 'disabled'}
                         </Badge>
                       </Table.Td>
                       <Table.Td>
                         <Group gap="xs">
+                          <Button size="xs" variant="default" onClick={() => setEditing(key)}>
+                            Edit {key.Name}
+                          </Button>
                           <Button
                             size="xs"
                             variant="default"
@@ -195,9 +283,26 @@ export function KeysPage() {
                   ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
         )}
       </LoadState>
+      <Modal
+        opened={editing !== undefined}
+        onClose={() => setEditing(undefined)}
+        title={`Edit ${editing?.Name ?? ''}`}
+      >
+        {editing && (
+          <EditKey
+            entry={editing}
+            onClose={(changed) => {
+              setEditing(undefined);
+              if (changed) {
+                reload();
+              }
+            }}
+          />
+        )}
+      </Modal>
       <Card withBorder>
         <Group justify="space-between" mb="xs">
           <Text fw={600}>Sleeping keys</Text>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { useLoad } from '../api/use-load';
 import { LoadState } from '../components/states';
+import { ScrollTable } from '../components/scroll-table';
 
 /** The caller's operation log with the action and status filters and paging. */
 export function LogPage() {
@@ -48,7 +49,7 @@ export function LogPage() {
       <LoadState loaded={logs} empty={(data) => data.logs.length === 0}>
         {(data) => (
           <Stack>
-            <Table.ScrollContainer minWidth={640}>
+            <ScrollTable label="Operation log entries" minWidth={640}>
               <Table>
                 <Table.Thead>
                   <Table.Tr>
@@ -73,7 +74,7 @@ export function LogPage() {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollTable>
             <Group>
               <Button
                 variant="default"

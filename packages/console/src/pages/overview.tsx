@@ -1,9 +1,28 @@
-import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { api, unwrap } from '../api/client';
 import { useLoad } from '../api/use-load';
 import { DailyChart } from '../components/daily-chart';
 import { Stat, day, usd } from '../components/stat';
 import { LoadState } from '../components/states';
+
+/** How much of a monthly spend limit is used (0: no limit). */
+function SpendLimit({ label, used, limit }: { label: string; used: number; limit: number }) {
+  if (limit <= 0) {
+    return <Text size="sm">{label}: none</Text>;
+  }
+  const share = Math.min(100, (used / limit) * 100);
+  const text = `${label}: ${usd(used)} of ${usd(limit)} used (${share.toFixed(0)}%)`;
+  return (
+    <Stack gap={4}>
+      <Text size="sm">{text}</Text>
+      <Progress
+        value={share}
+        color={share >= 90 ? 'red' : share >= 70 ? 'yellow' : 'indigo'}
+        aria-label={text}
+      />
+    </Stack>
+  );
+}
 
 /** Balance, credit lots, today's and this month's usage, limits, daily usage and callable models. */
 export function OverviewPage() {
@@ -23,18 +42,28 @@ export function OverviewPage() {
               <Stat label="Requests this month" value={info.usage.month.requests} />
               <Stat label="Tokens this month" value={info.usage.month.tokens} />
               <Stat label="Cost this month" value={usd(info.usage.month.cost)} />
-              <Stat
-                label="Hard / soft limit"
-                value={`${usd(info.limits.hard_limit)} / ${usd(info.limits.soft_limit)}`}
+              <Stat label="Auto quota" value={info.limits.auto_quota ? usd(info.limits.auto_quota) : 'off'} />
+            </SimpleGrid>
+            <SimpleGrid cols={{ base: 1, md: 2 }}>
+              <DailyChart
+                title="Requests per day"
+                points={info.monthly_usage.data.map((row) => ({
+                  day: day(row.aggregation_timestamp),
+                  value: row.n_requests,
+                }))}
+              />
+              <DailyChart
+                title="Cost per day (USD)"
+                points={info.monthly_usage.data.map((row) => ({
+                  day: day(row.aggregation_timestamp),
+                  value: Number(
+                    Object.values(row.usage_details)
+                      .reduce((sum, model) => sum + model.cost, 0)
+                      .toFixed(6),
+                  ),
+                }))}
               />
             </SimpleGrid>
-            <DailyChart
-              title="Requests per day"
-              points={info.daily_usage.data.map((row) => ({
-                day: day(row.aggregation_timestamp),
-                value: row.n_requests,
-              }))}
-            />
             <Card withBorder>
               <Text fw={600} mb="xs">
                 Credit lots
@@ -59,6 +88,23 @@ export function OverviewPage() {
                   </Table.Tbody>
                 </Table>
               )}
+            </Card>
+            <Card withBorder>
+              <Text fw={600} mb="xs">
+                Spend limits this month
+              </Text>
+              <Stack gap="sm">
+                <SpendLimit
+                  label="Hard limit (calls stop)"
+                  used={info.usage.month.cost}
+                  limit={info.limits.hard_limit}
+                />
+                <SpendLimit
+                  label="Soft limit (an alert)"
+                  used={info.usage.month.cost}
+                  limit={info.limits.soft_limit}
+                />
+              </Stack>
             </Card>
             <Card withBorder>
               <Text fw={600} mb="xs">

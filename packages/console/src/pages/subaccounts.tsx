@@ -5,9 +5,11 @@ import {
   Group,
   Modal,
   NumberInput,
+  Select,
   Stack,
   Table,
   Text,
+  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -17,13 +19,34 @@ import { useLoad } from '../api/use-load';
 import { usd } from '../components/stat';
 import { FormError, LoadState } from '../components/states';
 import { SubtreeBill } from './subtree-bill';
+import { ScrollTable } from '../components/scroll-table';
+import type { Who } from '../session';
 
 type Account = Awaited<ReturnType<typeof listAccounts>>[number];
 
-async function listAccounts(search: string, filter: string) {
-  const result = filter
-    ? await api.GET('/x-dna/{identifier}', { params: { path: { identifier: filter } } })
-    : await api.GET('/x-dna', { params: { query: search ? { name: search } : {} } });
+/** The L/G/R/T/F filters and a DNA subtree, as `/x-dna/{identifier}` takes them. */
+const FILTERS = [
+  { value: 'L', label: 'Level (L)' },
+  { value: 'G', label: 'Gear (G)' },
+  { value: 'R', label: 'Role (R)' },
+  { value: 'T', label: 'Tier (T)' },
+  { value: 'F', label: 'Factor (F)' },
+  { value: 'DNA', label: 'Subtree (DNA)' },
+];
+
+interface Query {
+  search: string;
+  kind: string | null;
+  value: string;
+}
+
+/** The caller's descendants in tree order (by DNA), narrowed by name and one filter. */
+async function listAccounts({ search, kind, value }: Query) {
+  const query = { order: 'dna', size: '1000', ...(search ? { name: search } : {}) };
+  const identifier = kind && value.trim() ? (kind === 'DNA' ? value.trim() : `${kind}${value.trim()}`) : '';
+  const result = identifier
+    ? await api.GET('/x-dna/{identifier}', { params: { path: { identifier }, query } })
+    : await api.GET('/x-dna', { params: { query } });
   return unwrap(result).users;
 }
 
@@ -81,8 +104,194 @@ function CreateForm({ onCreated }: { onCreated: (key: string) => void }) {
   );
 }
 
-function AccountActions({ account, onChanged }: { account: Account; onChanged: () => void }) {
+const LIMIT_FIELDS = [
+  ['HardLimit', 'Hard limit (USD)'],
+  ['SoftLimit', 'Soft limit (USD)'],
+  ['DailyLimit', 'Daily limit (USD)'],
+  ['RPM', 'Requests per minute'],
+  ['RPD', 'Requests per day'],
+  ['TPM', 'Tokens per minute'],
+] as const;
+
+const TEXT_FIELDS = [
+  ['AllowModels', 'Allowed models (a,b adds; -a removes; * resets)'],
+  ['AllowLevels', 'Allowed Levels'],
+  ['AllowIPs', 'Allowed IPs'],
+  ['ModelMapper', 'Model mapper (pattern=model, …)'],
+] as const;
+
+type FieldName =
+  | (typeof LIMIT_FIELDS)[number][0]
+  | (typeof TEXT_FIELDS)[number][0]
+  | 'ModelLimits'
+  | 'LevelMapper'
+  | 'Level';
+
+/** The field an API message starts with (`ModelMapper holds …`, `rpm: must …`), to show it there. */
+function fieldOfMessage(message: string, names: readonly string[]): string | undefined {
+  const head = /^([A-Za-z_]+)[:\s]/.exec(message)?.[1]?.toLowerCase();
+  return names.find((name) => name.toLowerCase() === head);
+}
+
+/** Limits, allowlists, ModelLimits and ModelMapper (and, for an owner, Level and LevelMapper). */
+function EditAccount({
+  account,
+  owner,
+  onClose,
+}: {
+  account: Account;
+  owner: boolean;
+  onClose: (changed: boolean) => void;
+}) {
+  const initial: Record<string, string | number> = {
+    ...Object.fromEntries(LIMIT_FIELDS.map(([name]) => [name, account[name]])),
+    ...Object.fromEntries(TEXT_FIELDS.map(([name]) => [name, account[name]])),
+    ModelLimits: Object.keys(account.ModelLimits).length ? JSON.stringify(account.ModelLimits, null, 2) : '',
+    LevelMapper: account.LevelMapper,
+    Level: account.Level,
+  };
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [error, setError] = useState<string>();
+  const set = (name: FieldName, value: string | number) => setValues((now) => ({ ...now, [name]: value }));
+  const names = [
+    ...LIMIT_FIELDS.map(([name]) => name),
+    ...TEXT_FIELDS.map(([name]) => name),
+    'ModelLimits',
+    ...(owner ? ['LevelMapper', 'Level'] : []),
+  ] as FieldName[];
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setErrors({});
+    setError(undefined);
+    const body: Record<string, unknown> = {};
+    for (const name of names) {
+      if (values[name] === initial[name]) continue;
+      if (name === 'ModelLimits') {
+        try {
+          body.ModelLimits = String(values[name]).trim() ? JSON.parse(String(values[name])) : {};
+        } catch {
+          setErrors({ ModelLimits: 'not valid JSON' });
+          return;
+        }
+      } else {
+        body[name] = typeof initial[name] === 'number' ? Number(values[name]) : values[name];
+      }
+    }
+    if (Object.keys(body).length === 0) {
+      onClose(false);
+      return;
+    }
+    const result = await api.PUT('/x-users/{identifier}', {
+      params: { path: { identifier: String(account.ID) } },
+      body: body as never,
+    });
+    if (result.error) {
+      const message = errorMessage(result.error);
+      const field = fieldOfMessage(message, names) as FieldName | undefined;
+      if (field) {
+        setErrors({ [field]: message });
+      } else {
+        setError(message);
+      }
+      return;
+    }
+    onClose(true);
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      <Stack>
+        <Group grow align="start">
+          {LIMIT_FIELDS.slice(0, 3).map(([name, label]) => (
+            <NumberInput
+              key={name}
+              label={label}
+              value={values[name]}
+              onChange={(value) => set(name, value)}
+              min={0}
+              decimalScale={4}
+              error={errors[name]}
+            />
+          ))}
+        </Group>
+        <Group grow align="start">
+          {LIMIT_FIELDS.slice(3).map(([name, label]) => (
+            <NumberInput
+              key={name}
+              label={label}
+              value={values[name]}
+              onChange={(value) => set(name, value)}
+              min={0}
+              allowDecimal={false}
+              error={errors[name]}
+            />
+          ))}
+        </Group>
+        {TEXT_FIELDS.map(([name, label]) => (
+          <TextInput
+            key={name}
+            label={label}
+            value={values[name]}
+            onChange={(event) => set(name, event.currentTarget.value)}
+            error={errors[name]}
+          />
+        ))}
+        <Textarea
+          label='Model limits (JSON: { "gpt-4o*": { "rpm": 60 } })'
+          value={values.ModelLimits}
+          onChange={(event) => set('ModelLimits', event.currentTarget.value)}
+          error={errors.ModelLimits}
+          autosize
+          minRows={2}
+        />
+        {owner && (
+          <Group grow align="start">
+            <NumberInput
+              label="Level"
+              value={values.Level}
+              onChange={(value) => set('Level', value)}
+              min={0}
+              max={9}
+              allowDecimal={false}
+              error={errors.Level}
+            />
+            <TextInput
+              label="Level mapper (pattern=Level, …)"
+              value={values.LevelMapper}
+              onChange={(event) => set('LevelMapper', event.currentTarget.value)}
+              error={errors.LevelMapper}
+            />
+          </Group>
+        )}
+        <FormError message={error} />
+        <Group>
+          <Button type="submit">Save {account.Name}</Button>
+          <Button variant="default" onClick={() => onClose(false)}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** What a delete or a claw-back pays the parent: the amount less a fee of min(0.2 USD, amount). */
+function refundOf(amount: number): number {
+  return Math.max(0, amount - Math.min(0.2, amount));
+}
+
+function AccountActions({
+  account,
+  owner,
+  onChanged,
+}: {
+  account: Account;
+  owner: boolean;
+  onChanged: () => void;
+}) {
+  const [editing, setEditing] = useState(false);
   const [amount, setAmount] = useState<number | string>(1);
+  const [days, setDays] = useState<number | string>('');
   const [error, setError] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const update = async (body: Record<string, unknown>) => {
@@ -119,7 +328,26 @@ function AccountActions({ account, onChanged }: { account: Account; onChanged: (
           w={110}
           size="xs"
         />
-        <Button size="xs" onClick={() => void update({ CreditGranted: Number(amount) })}>
+        <NumberInput
+          aria-label={`Days the credit for ${account.Name} lasts (blank: the default)`}
+          placeholder="days"
+          value={days}
+          onChange={setDays}
+          min={1}
+          max={3650}
+          allowDecimal={false}
+          w={80}
+          size="xs"
+        />
+        <Button
+          size="xs"
+          onClick={() =>
+            void update({
+              CreditGranted: Number(amount),
+              ...(days !== '' && Number(amount) > 0 ? { Days: Number(days) } : {}),
+            })
+          }
+        >
           Recharge
         </Button>
         <Button size="xs" variant="default" onClick={() => void update({ Status: !account.Status })}>
@@ -128,17 +356,41 @@ function AccountActions({ account, onChanged }: { account: Account; onChanged: (
         <Button size="xs" variant="default" onClick={() => void update({ Suspended: !account.Suspended })}>
           {account.Suspended ? 'Resume' : 'Suspend'}
         </Button>
+        <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+          Edit
+        </Button>
         <Button size="xs" color="red" variant="light" onClick={() => setDeleting(true)}>
           Delete
         </Button>
       </Group>
       <FormError message={error} />
+      <Modal opened={editing} onClose={() => setEditing(false)} title={`Edit ${account.Name}`} size="lg">
+        {editing && (
+          <EditAccount
+            account={account}
+            owner={owner}
+            onClose={(changed) => {
+              setEditing(false);
+              if (changed) {
+                onChanged();
+              }
+            }}
+          />
+        )}
+      </Modal>
       <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${account.Name}?`}>
         <Stack>
-          <Text>
-            Its balance of {usd(account.Balance)} goes back to you, less the transaction fee. Its key stops
-            working.
-          </Text>
+          {account.Balance > 0 ? (
+            <Text>
+              You get back {usd(refundOf(account.Balance))}: its balance of {usd(account.Balance)} less a fee
+              of {usd(account.Balance - refundOf(account.Balance))}. Its key stops working at once.
+            </Text>
+          ) : (
+            <Text>
+              Its balance is {usd(account.Balance)}; any unpaid usage passes to you. Its key stops working at
+              once.
+            </Text>
+          )}
           <Group>
             <Button color="red" onClick={() => void remove()}>
               Delete {account.Name}
@@ -153,13 +405,16 @@ function AccountActions({ account, onChanged }: { account: Account; onChanged: (
   );
 }
 
-/** The caller's subtree: search, L/G/R/T/F filters, create, recharge, state changes, delete, bills. */
-export function SubaccountsPage() {
+/** The caller's subtree: search, L/G/R/T/F filters, create, recharge, edit, state changes, delete, bills. */
+export function SubaccountsPage({ who }: { who: Who }) {
   const [search, setSearch] = useState('');
-  const [filter, setFilter] = useState('');
-  const [query, setQuery] = useState({ search: '', filter: '' });
+  const [kind, setKind] = useState<string | null>(null);
+  const [value, setValue] = useState('');
+  const [query, setQuery] = useState<Query>({ search: '', kind: null, value: '' });
   const [newKey, setNewKey] = useState<string>();
-  const accounts = useLoad(() => listAccounts(query.search, query.filter), [query.search, query.filter]);
+  const accounts = useLoad(() => listAccounts(query), [query.search, query.kind, query.value]);
+  const depth = (dna: string) => dna.split('.').filter(Boolean).length;
+  const myDepth = depth(who.dna);
   return (
     <Stack>
       <Title order={2}>Subaccounts</Title>
@@ -180,9 +435,10 @@ export function SubaccountsPage() {
       <Group
         align="end"
         component="form"
+        role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          setQuery({ search, filter });
+          setQuery({ search, kind, value });
         }}
       >
         <TextInput
@@ -190,16 +446,25 @@ export function SubaccountsPage() {
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
         />
+        <Select
+          label="Filter by"
+          placeholder="no filter"
+          data={FILTERS}
+          value={kind}
+          onChange={setKind}
+          clearable
+        />
         <TextInput
-          label="Filter (L1, G2, R0, T1, F1.5, a DNA)"
-          value={filter}
-          onChange={(event) => setFilter(event.currentTarget.value)}
+          label={kind === 'DNA' ? 'DNA (.1.5.)' : 'Value'}
+          value={value}
+          onChange={(event) => setValue(event.currentTarget.value)}
+          disabled={!kind}
         />
         <Button type="submit">Search</Button>
       </Group>
       <LoadState loaded={accounts} empty={(list) => list.length === 0}>
         {(list) => (
-          <Table.ScrollContainer minWidth={720}>
+          <ScrollTable label="Subaccounts" minWidth={720}>
             <Table verticalSpacing="sm">
               <Table.Thead>
                 <Table.Tr>
@@ -213,7 +478,7 @@ export function SubaccountsPage() {
                 {list.map((account) => (
                   <Table.Tr key={account.ID}>
                     <Table.Td>
-                      <Text pl={(account.DNA.split('.').filter(Boolean).length - 2) * 12}>
+                      <Text pl={Math.max(0, depth(account.DNA) - myDepth - 1) * 16}>
                         {account.Name}{' '}
                         <Text span c="dimmed" size="xs">
                           #{account.ID} {account.DNA}
@@ -223,20 +488,20 @@ export function SubaccountsPage() {
                     <Table.Td>{usd(account.Balance)}</Table.Td>
                     <Table.Td>
                       <Badge
-                        autoContrast
+                        variant="dot"
                         color={account.Status ? (account.Suspended ? 'yellow' : 'green') : 'gray'}
                       >
                         {account.Status ? (account.Suspended ? 'suspended' : 'enabled') : 'disabled'}
                       </Badge>
                     </Table.Td>
                     <Table.Td>
-                      <AccountActions account={account} onChanged={accounts.reload} />
+                      <AccountActions account={account} owner={who.admin} onChanged={accounts.reload} />
                     </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
         )}
       </LoadState>
       <SubtreeBill />

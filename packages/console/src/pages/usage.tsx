@@ -1,13 +1,35 @@
-import { Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { useLoad } from '../api/use-load';
 import { DailyChart } from '../components/daily-chart';
 import { day, usd } from '../components/stat';
 import { LoadState } from '../components/states';
+import { ScrollTable } from '../components/scroll-table';
 
 const isoDay = (offsetDays: number) =>
   new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The fee the gateway charges for a bill over this span (docs/api.md, `GET /dashboard/bill`):
+ * free up to 30 days, 0.01 USD up to 365, 0.05 USD beyond (the span is then cut to 365 days).
+ * The answer's `query_fee` says what was charged; this only lets the page ask first.
+ */
+function spanFee(start: string, end: string): { days: number; fee: number } {
+  const days = Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS) + 1;
+  if (!Number.isFinite(days) || days < 1) {
+    return { days: 0, fee: 0 };
+  }
+  return { days, fee: days > 365 ? 0.05 : days > 30 ? 0.01 : 0 };
+}
+
+/** An idempotency key (getRandomValues works on plain http too, unlike randomUUID). */
+function randomKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `bill-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
 
 interface ModelUsage {
   requests?: number;
@@ -30,12 +52,27 @@ function download(name: string, text: string) {
 export function UsagePage() {
   const [start, setStart] = useState(isoDay(-6));
   const [end, setEnd] = useState(isoDay(0));
-  const [span, setSpan] = useState({ start, end });
+  const [span, setSpan] = useState({ start, end, idempotencyKey: '' });
+  const [asking, setAsking] = useState<{ days: number; fee: number }>();
   const bill = useLoad(
     async () =>
-      unwrap(await api.GET('/dashboard/bill', { params: { query: { s: span.start, e: span.end } } })),
-    [span.start, span.end],
+      unwrap(
+        await api.GET('/dashboard/bill', {
+          params: { query: { s: span.start, e: span.end } },
+          // A paid query carries a key, so a repeat (a reload, a retry) is not charged again.
+          headers: span.idempotencyKey ? { 'idempotency-key': span.idempotencyKey } : {},
+        }),
+      ),
+    [span.start, span.end, span.idempotencyKey],
   );
+  const show = () => {
+    const asked = spanFee(start, end);
+    if (asked.fee > 0) {
+      setAsking(asked);
+      return;
+    }
+    setSpan({ start, end, idempotencyKey: '' });
+  };
 
   return (
     <Stack>
@@ -53,8 +90,30 @@ export function UsagePage() {
           value={end}
           onChange={(event) => setEnd(event.currentTarget.value)}
         />
-        <Button onClick={() => setSpan({ start, end })}>Show</Button>
+        <Button onClick={show}>Show</Button>
       </Group>
+      <Modal opened={asking !== undefined} onClose={() => setAsking(undefined)} title="This query has a fee">
+        <Stack>
+          <Text>
+            A bill over {asking?.days} days costs {usd(asking?.fee ?? 0)}, taken from your balance
+            {asking && asking.days > 365 ? ' (a span over 365 days is cut to the last 365)' : ''}. Up to 30
+            days is free.
+          </Text>
+          <Group>
+            <Button
+              onClick={() => {
+                setAsking(undefined);
+                setSpan({ start, end, idempotencyKey: randomKey() });
+              }}
+            >
+              Pay {usd(asking?.fee ?? 0)} and show
+            </Button>
+            <Button variant="default" onClick={() => setAsking(undefined)}>
+              Cancel
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <LoadState loaded={bill}>
         {(data) => {
           const byModel = new Map<string, { requests: number; cost: number }>();
@@ -98,7 +157,7 @@ export function UsagePage() {
                 {data.data.length === 0 ? (
                   <Text c="dimmed">No usage in this span.</Text>
                 ) : (
-                  <Table.ScrollContainer minWidth={480}>
+                  <ScrollTable label="Usage by day and model" minWidth={480}>
                     <Table>
                       <Table.Thead>
                         <Table.Tr>
@@ -119,7 +178,7 @@ export function UsagePage() {
                         ))}
                       </Table.Tbody>
                     </Table>
-                  </Table.ScrollContainer>
+                  </ScrollTable>
                 )}
               </Card>
               <Card withBorder>

@@ -46,7 +46,8 @@ export function signupErrorHandler(log: Logger): ErrorRequestHandler {
       res
         .status(status)
         .type('html')
-        .send(activationPage(false, 'Activation failed', message));
+        // Signing up again is offered only where sign-up is on.
+        .send(activationPage(false, 'Activation failed', message, status !== 404));
       return;
     }
     res.status(status).json({ success: false, message: known.message });
