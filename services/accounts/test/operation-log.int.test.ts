@@ -22,6 +22,7 @@ interface LogsBody {
     ip_address: string;
     created_at: string;
     status: string;
+    target_type: string;
   }>;
   total: number;
   page: number;
@@ -155,6 +156,85 @@ describe('operation log (GET /dashboard/logs) and root audit (GET /x-audit)', ()
     expect(keyLogs.total).toBe(1);
     expect(keyLogs.logs[0]?.details).not.toContain('abcdefghijklmnop');
     expect(keyLogs.logs[0]?.details).not.toContain('supersecretvalue');
+  });
+
+  it('logs configuration changes (key names only) and news posts and deletes', async () => {
+    const password = 'mail-password-never-in-the-log-7d1f';
+    const put = await gw.request('/x-config', {
+      method: 'PUT',
+      json: { EMAIL_PASS: password, MODEL_MAPPER: 'gpt-4*=gpt-4o' },
+    });
+    expect(put.status).toBe(200);
+    const conf = await gw.request('/x-conf', {
+      method: 'POST',
+      json: { LevelMapper: 'claude*=2', LogEnable: true },
+    });
+    expect(conf.status).toBe(200);
+    const deleted = await gw.request('/x-config', { method: 'DELETE', json: { keys: ['EMAIL_PASS'] } });
+    expect(deleted.status).toBe(200);
+    // A refused change is not logged as a change.
+    await expectError(
+      await gw.request('/x-config', { method: 'PUT', json: { NO_SUCH_KEY: 'x' } }),
+      400,
+      'invalid_request',
+    );
+
+    const child = await createUser(gw, { credit: 2 });
+    const posted = await gw.request(`/x-news/${child.id}`, {
+      method: 'POST',
+      json: { title: 'Maintenance window on Sunday night', content: 'body text that stays out of the log' },
+    });
+    expect(posted.status).toBe(200);
+    const newsId = ((await posted.json()) as { news: { id: number } }).news.id;
+    const system = await gw.request('/x-news', {
+      method: 'POST',
+      json: { title: 'hello all', content: 'x' },
+    });
+    expect(system.status).toBe(200);
+    expect((await gw.request(`/x-news/${child.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await gw.request('/x-news', { method: 'DELETE' })).status).toBe(200);
+
+    await waitFor(async () => (await logs('?target_type=config')).total >= 4, 'config entries', 10_000, 50);
+    await waitFor(async () => (await logs('?target_type=news')).total >= 4, 'news entries', 10_000, 50);
+    const config = (await logs('?target_type=config')).logs;
+    const news = (await logs('?target_type=news')).logs;
+    for (const entry of [...config, ...news]) {
+      expect(entry).toMatchObject({ operator_id: 1, status: 'success' });
+      expect(entry.ip_address).not.toBe('');
+    }
+    expect(config.every((entry) => entry.target_type === 'config')).toBe(true);
+    expect(news.every((entry) => entry.target_type === 'news')).toBe(true);
+    // Newest first: PUT, POST /x-conf (its config keys, then LogEnable), DELETE.
+    expect(config.map((entry) => entry.action).reverse()).toEqual([
+      'update_config',
+      'update_config',
+      'update_config',
+      'delete_config',
+    ]);
+    const [reset, logSwitch, viaConf, viaPut] = config;
+    expect(viaPut?.details).toBe('set EMAIL_PASS, MODEL_MAPPER');
+    expect(viaPut?.target_id).toBe(1);
+    expect(viaConf?.details).toBe('set LEVEL_MAPPER');
+    expect(logSwitch?.details).toBe('system LogEnable=true');
+    expect(reset).toMatchObject({ action: 'delete_config', details: 'reset EMAIL_PASS', target_id: 1 });
+
+    expect(news.map((entry) => entry.action).reverse()).toEqual([
+      'create_news',
+      'create_news',
+      'delete_news',
+      'delete_news',
+    ]);
+    const [systemGone, userGone, systemPost, userPost] = news;
+    expect(userPost).toMatchObject({ target_id: newsId });
+    expect(userPost?.details).toContain(`user news of account ${child.id}`);
+    expect(userPost?.details).toContain('Maintenance window on Sunday night');
+    expect(systemPost?.details).toContain('system news');
+    expect(userGone?.details).toBe(`deleted 1 item of user news of account ${child.id}`);
+    expect(systemGone?.details).toBe('deleted 1 item of system news');
+
+    const everything = JSON.stringify(await database.query('SELECT * FROM accounts.operation_log'));
+    expect(everything).not.toContain(password);
+    expect(everything).not.toContain('body text that stays out of the log');
   });
 
   it('reports the live conservation check to root only, and names an owner whose books do not balance', async () => {

@@ -39,6 +39,7 @@ describe('GetOwnerConfig, UpdateOwnerConfig and DeleteOwnerConfig answer a typed
     const updated = await client.updateOwnerConfig({
       ownerId,
       operatorId: ownerId,
+      ipAddress: '127.0.0.1',
       mergeLimits: false,
       values: {
         MODEL_MAPPER: 'gpt-4o*=gpt-4o-2024, gpt-4*=gpt-4-turbo',
@@ -76,6 +77,7 @@ describe('GetOwnerConfig, UpdateOwnerConfig and DeleteOwnerConfig answer a typed
     const deleted = await client.deleteOwnerConfig({
       ownerId,
       operatorId: ownerId,
+      ipAddress: '127.0.0.1',
       keys: ['MODEL_MAPPER', 'MODEL_LIMITS', 'EMAIL_PASS'],
     });
     expect(viewOf(deleted)).toMatchObject({

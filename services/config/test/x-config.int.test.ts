@@ -210,6 +210,7 @@ describe('owner configuration (/x-config)', () => {
       client.updateOwnerConfig({
         ownerId: BigInt(rootId),
         operatorId: BigInt(rootId),
+        ipAddress: '127.0.0.1',
         values: { MODEL_MAPPER: huge },
         mergeLimits: false,
       }),

@@ -1,7 +1,8 @@
-import { databaseEnv, env, grpcServiceEnv, loadConfig } from '@gw/kit';
+import { databaseEnv, env, grpcServiceEnv, loadConfig, natsEnv } from '@gw/kit';
 
 const shape = {
   ...grpcServiceEnv('news'),
+  ...natsEnv,
   ...databaseEnv,
   /** Unexpired items one author may keep on one target (docs/decisions.md §20). */
   NEWS_MAX_ITEMS_PER_AUTHOR: env.integer(50, { min: 1 }),

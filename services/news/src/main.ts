@@ -1,4 +1,11 @@
-import { listenAddress, openServiceDatabase, runService, startGrpcService } from '@gw/kit';
+import {
+  connectNats,
+  createAuditPublisher,
+  listenAddress,
+  openServiceDatabase,
+  runService,
+  startGrpcService,
+} from '@gw/kit';
 import { news as pb } from '@gw/proto';
 import { loadNewsConfig } from './config.js';
 import { DrizzleNewsStore } from './store/news-store.js';
@@ -8,6 +15,7 @@ runService('news', async (log) => {
   const config = loadNewsConfig(process.env);
   log.level = config.LOG_LEVEL;
   const database = await openServiceDatabase(config, 'news', new URL('../migrations', import.meta.url), log);
+  const nc = await connectNats(config.NATS_URL, 'news', log);
   const deps = {
     store: new DrizzleNewsStore(database.db),
     clock: { now: () => new Date() },
@@ -15,6 +23,7 @@ runService('news', async (log) => {
       maxItemsPerAuthor: config.NEWS_MAX_ITEMS_PER_AUTHOR,
       postsPerMinute: config.NEWS_POSTS_PER_MINUTE,
     },
+    audit: await createAuditPublisher(nc, log),
   };
 
   const { server } = await startGrpcService<pb.NewsServiceServer>({
@@ -29,6 +38,7 @@ runService('news', async (log) => {
 
   return [
     ['grpc', () => server.stop()],
+    ['nats', () => nc.drain()],
     ['database', () => database.close()],
   ];
 });

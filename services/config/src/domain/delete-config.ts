@@ -3,10 +3,13 @@ import { invalid } from './invalid.js';
 import type { ConfigDeps } from './ports.js';
 import { ownerConfig, type OwnerConfig } from './owner-config.js';
 
-/** DELETE /x-config: the listed keys go back to their defaults (version bumped, event sent). */
+/**
+ * DELETE /x-config: the listed keys go back to their defaults (version bumped, event sent, logged
+ * as delete_config with the key names).
+ */
 export async function deleteConfig(
   deps: ConfigDeps,
-  input: { ownerId: bigint; keys: readonly string[] },
+  input: { ownerId: bigint; keys: readonly string[]; operatorId: bigint; ipAddress: string },
 ): Promise<OwnerConfig> {
   if (input.keys.length === 0) {
     invalid('keys', 'list at least one configuration key');
@@ -23,5 +26,12 @@ export async function deleteConfig(
     return { version: await tx.bumpVersion(input.ownerId), stored };
   });
   deps.events.configUpdated(input.ownerId, version);
+  deps.events.audit({
+    action: 'delete_config',
+    operatorId: input.operatorId,
+    targetId: input.ownerId,
+    details: `reset ${[...new Set(input.keys)].sort().join(', ')}`,
+    ipAddress: input.ipAddress,
+  });
   return ownerConfig(deps.box, input.ownerId, version, stored, false);
 }

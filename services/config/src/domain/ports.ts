@@ -30,9 +30,9 @@ export interface ConfigEvents {
   configUpdated(ownerId: bigint, version: bigint): void;
   /** `gw.system.updated`: the system-wide settings changed. */
   systemUpdated(version: bigint): void;
-  /** Operation-log entry; details never carry a secret. */
+  /** Operation-log entry; details never carry a secret (of a configuration change, key names only). */
   audit(entry: {
-    action: 'auto_config';
+    action: 'auto_config' | 'update_config' | 'delete_config';
     operatorId: bigint;
     targetId: bigint;
     details: string;

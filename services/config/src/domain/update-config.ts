@@ -10,14 +10,30 @@ export interface UpdateConfigInput {
   mergeLimits: boolean;
   /** Root's own configuration: its mail server may be on loopback or a private network. */
   ownerIsRoot: boolean;
+  /** Who changes it and from where, for the operation log. */
+  operatorId: bigint;
+  ipAddress: string;
+}
+
+/** What an update_config entry says: the key names set and reset, never a value. */
+function changedKeys(set: readonly string[], reset: readonly string[]): string {
+  const parts = [];
+  if (set.length > 0) {
+    parts.push(`set ${[...set].sort().join(', ')}`);
+  }
+  if (reset.length > 0) {
+    parts.push(`reset ${[...reset].sort().join(', ')}`);
+  }
+  return parts.length === 0 ? 'nothing changed' : parts.join('; ');
 }
 
 /**
  * Validates every given key against the stored values, then stores them all in one
  * transaction with a version bump; any invalid value leaves the stored configuration as it was.
+ * The change is then logged as update_config with the key names only (EMAIL_PASS's value never).
  */
 export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): Promise<OwnerConfig> {
-  const { version, stored } = await deps.store.transaction(async (tx) => {
+  const { version, stored, set, removed } = await deps.store.transaction(async (tx) => {
     const current = new Map(Object.entries(await tx.lockOwner(input.ownerId)));
     const next = applyConfigChanges(Object.fromEntries(current), input.values, {
       mergeLimits: input.mergeLimits,
@@ -34,6 +50,7 @@ export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): 
       await checkMailServer(deps, Object.fromEntries(effective), input.ownerIsRoot);
     }
     const removed: string[] = [];
+    const set: string[] = [];
     for (const [key, value] of Object.entries(next)) {
       if (value === undefined) {
         removed.push(key);
@@ -45,10 +62,23 @@ export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): 
         : value;
       await tx.put(input.ownerId, key, storedValue);
       current.set(key, storedValue);
+      set.push(key);
     }
     await tx.remove(input.ownerId, removed);
-    return { version: await tx.bumpVersion(input.ownerId), stored: Object.fromEntries(current) };
+    return {
+      version: await tx.bumpVersion(input.ownerId),
+      stored: Object.fromEntries(current),
+      set,
+      removed,
+    };
   });
   deps.events.configUpdated(input.ownerId, version);
+  deps.events.audit({
+    action: 'update_config',
+    operatorId: input.operatorId,
+    targetId: input.ownerId,
+    details: changedKeys(set, removed),
+    ipAddress: input.ipAddress,
+  });
   return ownerConfig(deps.box, input.ownerId, version, stored, false);
 }

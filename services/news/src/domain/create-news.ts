@@ -1,5 +1,5 @@
-import { AppError, ErrorCode } from '@gw/kit';
-import { checkTarget, checkText, lifetimeDays } from './news-rules.js';
+import { AppError, ErrorCode, excerpt } from '@gw/kit';
+import { checkTarget, checkText, describeTarget, lifetimeDays } from './news-rules.js';
 import type { NewsDeps, NewsItem, NewsTarget } from './ports.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -12,6 +12,8 @@ export interface CreateNewsInput {
   days: number | undefined;
   authorId: bigint;
   authorDna: string;
+  /** The author's client address, for the operation log. */
+  ipAddress: string;
 }
 
 /**
@@ -39,14 +41,17 @@ async function assertMayPost(deps: NewsDeps, input: CreateNewsInput, target: New
   }
 }
 
-/** Stores one item for an already authorized target, expiring after its days. */
+/**
+ * Stores one item for an already authorized target, expiring after its days, and logs it as
+ * create_news (the item's id, its target and the start of its title).
+ */
 export async function createNews(deps: NewsDeps, input: CreateNewsInput): Promise<NewsItem> {
   const target = checkTarget(input.target);
   const text = checkText(input.title, input.content);
   const days = lifetimeDays(target, input.days);
   const now = deps.clock.now();
   await assertMayPost(deps, input, target, now);
-  return deps.store.insert({
+  const item = await deps.store.insert({
     target,
     ...text,
     authorId: input.authorId,
@@ -54,4 +59,12 @@ export async function createNews(deps: NewsDeps, input: CreateNewsInput): Promis
     createdAt: now,
     expiresAt: new Date(now.getTime() + days * DAY_MS),
   });
+  deps.audit({
+    action: 'create_news',
+    operatorId: input.authorId,
+    targetId: item.id,
+    details: `posted ${describeTarget(target)}: "${excerpt(item.title, 40)}" for ${String(days)} days`,
+    ipAddress: input.ipAddress,
+  });
+  return item;
 }

@@ -1,6 +1,6 @@
 import { AppError } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
-import { checkTarget, checkText, lifetimeDays, reachingPaths } from './news-rules.js';
+import { checkTarget, checkText, describeTarget, lifetimeDays, reachingPaths } from './news-rules.js';
 
 describe('checkText', () => {
   it('accepts a title of 100 characters and content of 1000, counted in code points', () => {
@@ -61,5 +61,13 @@ describe('checkTarget', () => {
   it('refuses a DNA target that is not a path and a user target without an account', () => {
     expect(() => checkTarget({ scope: 'dna', dna: '.1.x.' })).toThrow(/DNA/);
     expect(() => checkTarget({ scope: 'user', accountId: 0n })).toThrow(/account/);
+  });
+});
+
+describe('describeTarget', () => {
+  it('names each scope as the operation log shows it', () => {
+    expect(describeTarget({ scope: 'system' })).toBe('system news');
+    expect(describeTarget({ scope: 'user', accountId: 42n })).toBe('user news of account 42');
+    expect(describeTarget({ scope: 'dna', dna: '.1.5.' })).toBe('DNA news of .1.5.');
   });
 });

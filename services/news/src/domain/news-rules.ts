@@ -62,3 +62,15 @@ export function reachingPaths(dna: string): string[] {
   const ids = dna.slice(1, -1).split('.');
   return ids.map((_, index) => `.${ids.slice(0, index + 1).join('.')}.`);
 }
+
+/** How an operation-log entry names a target: "system news", "user news of account 42", "DNA news of .1.5.". */
+export function describeTarget(target: NewsTarget): string {
+  switch (target.scope) {
+    case 'system':
+      return 'system news';
+    case 'user':
+      return `user news of account ${String(target.accountId)}`;
+    case 'dna':
+      return `DNA news of ${target.dna}`;
+  }
+}

@@ -64,8 +64,18 @@ export interface Clock {
   now(): Date;
 }
 
+/** One operation-log entry (gw.audit.<action>): a title excerpt and the target, never the content. */
+export type NewsAudit = (entry: {
+  action: 'create_news' | 'delete_news';
+  operatorId: bigint;
+  targetId: bigint;
+  details: string;
+  ipAddress: string;
+}) => void;
+
 export interface NewsDeps {
   store: NewsStore;
   clock: Clock;
   limits: PostingLimits;
+  audit: NewsAudit;
 }

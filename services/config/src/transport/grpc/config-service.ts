@@ -34,14 +34,27 @@ export function configHandlers(deps: ConfigDeps): AsyncHandlers<configPb.ConfigS
           values: request.values,
           mergeLimits: request.mergeLimits,
           ownerIsRoot: request.ownerIsRoot ?? false,
+          operatorId: request.operatorId,
+          ipAddress: request.ipAddress,
         }),
       ),
     deleteOwnerConfig: async (request) =>
-      toProtoConfig(await deleteConfig(deps, { ownerId: request.ownerId, keys: request.keys })),
+      toProtoConfig(
+        await deleteConfig(deps, {
+          ownerId: request.ownerId,
+          keys: request.keys,
+          operatorId: request.operatorId,
+          ipAddress: request.ipAddress,
+        }),
+      ),
     autoConfigLevels: async (request) => autoConfigLevels(deps, request),
     getSystemSettings: async () => ({ settings: await getSystemSettings(deps) }),
     updateSystemSettings: async (request) => ({
-      settings: await updateSystemSettings(deps, { logEnable: request.logEnable }),
+      settings: await updateSystemSettings(
+        deps,
+        { logEnable: request.logEnable },
+        { operatorId: request.operatorId, ipAddress: request.ipAddress },
+      ),
     }),
   };
 }

@@ -4,7 +4,7 @@ import type { ConfigEvents } from '../../domain/ports.js';
 
 /**
  * gw.config.updated.<owner> and gw.system.updated with the new version (never a value), and
- * gw.audit.auto_config.
+ * gw.audit.auto_config, update_config and delete_config.
  */
 export function natsConfigEvents(nc: NatsConnection, audit: PublishAudit): ConfigEvents {
   return {

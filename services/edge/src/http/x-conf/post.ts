@@ -59,6 +59,7 @@ export const postConf: Route = {
         values,
         mergeLimits: true,
         operatorId: caller.id,
+        ipAddress: req.ip ?? '',
       });
       const configs = configsOf(answer);
       for (const [field, key] of Object.entries(CONFIG_FIELDS)) {
@@ -68,7 +69,11 @@ export const postConf: Route = {
       }
     }
     if (body.LogEnable !== undefined) {
-      await deps.configs.updateSystemSettings({ logEnable: body.LogEnable, operatorId: caller.id });
+      await deps.configs.updateSystemSettings({
+        logEnable: body.LogEnable,
+        operatorId: caller.id,
+        ipAddress: req.ip ?? '',
+      });
     }
     if (body.LoadKeys === true) {
       await deps.keypool.reloadKeys({ ownerId });

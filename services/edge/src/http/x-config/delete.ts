@@ -19,7 +19,12 @@ export const deleteConfig: Route = {
     const body = parseInput(deleteConfigBody, req.body);
     const caller = callerOf(res);
     const ownerId = ownerIdOf(caller);
-    const answer = await deps.configs.deleteOwnerConfig({ ownerId, keys: body.keys, operatorId: caller.id });
+    const answer = await deps.configs.deleteOwnerConfig({
+      ownerId,
+      keys: body.keys,
+      operatorId: caller.id,
+      ipAddress: req.ip ?? '',
+    });
     res.json(configAnswer(ownerId, answer));
   },
 };

@@ -14,6 +14,7 @@ const handle: Route['handle'] = async (deps, req, res) => {
     mergeLimits: false,
     operatorId: caller.id,
     ownerIsRoot: isRootPool(caller),
+    ipAddress: req.ip ?? '',
   });
   res.json(configAnswer(ownerId, answer));
 };

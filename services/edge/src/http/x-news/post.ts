@@ -1,5 +1,5 @@
 import type { news } from '@gw/proto';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { callerOf } from '../../auth/authenticate.js';
 import type { EdgeDeps } from '../../deps.js';
 import { parseInput, type Route } from '../route.js';
@@ -10,11 +10,11 @@ import { scopeName, SYSTEM_TARGET } from './target.js';
 /** Stores one item for a resolved target and answers it. */
 export async function postNews(
   deps: EdgeDeps,
+  req: Request,
   res: Response,
   target: news.NewsTarget,
-  rawBody: unknown,
 ): Promise<void> {
-  const body = parseInput(newsBody, rawBody);
+  const body = parseInput(newsBody, req.body);
   const author = callerOf(res);
   const { item } = await deps.news.createNews({
     target,
@@ -23,6 +23,7 @@ export async function postNews(
     days: body.days,
     authorId: author.id,
     authorDna: author.dna,
+    ipAddress: req.ip ?? '',
   });
   if (!item) {
     throw new Error('news answered without an item');
@@ -36,5 +37,5 @@ export const postSystemNews: Route = {
   path: '/x-news',
   access: 'root',
   doc: { summary: 'Post system news', tag: 'news', body: newsBody, response: newsCreatedResponse },
-  handle: (deps, req, res) => postNews(deps, res, SYSTEM_TARGET, req.body),
+  handle: (deps, req, res) => postNews(deps, req, res, SYSTEM_TARGET),
 };

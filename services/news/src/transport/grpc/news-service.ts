@@ -58,6 +58,7 @@ export function newsHandlers(deps: NewsDeps): AsyncHandlers<pb.NewsServiceServer
           days: request.days,
           authorId: request.authorId,
           authorDna: request.authorDna,
+          ipAddress: request.ipAddress,
         }),
       ),
     }),
@@ -67,6 +68,11 @@ export function newsHandlers(deps: NewsDeps): AsyncHandlers<pb.NewsServiceServer
           deps,
           fromProtoTarget(request.target),
           request.callerDna === '' ? undefined : { dna: request.callerDna, id: request.callerId },
+          // A caller older than operator_id names the deleter in caller_id only.
+          {
+            operatorId: request.operatorId === 0n ? request.callerId : request.operatorId,
+            ipAddress: request.ipAddress,
+          },
         ),
       ),
     }),

@@ -21,7 +21,13 @@ export const deleteTargetNews: Route = {
   async handle(deps, req, res) {
     const caller = callerOf(res);
     const target = await resolveNewsTarget(deps, caller, String(req.params.target));
-    const { deleted } = await deps.news.deleteNews({ target, callerDna: caller.dna, callerId: caller.id });
+    const { deleted } = await deps.news.deleteNews({
+      target,
+      callerDna: caller.dna,
+      callerId: caller.id,
+      operatorId: caller.id,
+      ipAddress: req.ip ?? '',
+    });
     res.json({ success: true, scope: scopeName(target), deleted: Number(deleted) });
   },
 };

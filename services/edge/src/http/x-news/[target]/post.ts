@@ -22,6 +22,6 @@ export const postTargetNews: Route = {
   },
   async handle(deps, req, res) {
     const target = await resolveNewsTarget(deps, callerOf(res), String(req.params.target));
-    await postNews(deps, res, target, req.body);
+    await postNews(deps, req, res, target);
   },
 };

@@ -125,7 +125,11 @@ export interface UpdateOwnerConfigRequest {
    * Root's own configuration: EMAIL_SMTP may name loopback and private addresses (as root's
    * Provider pool may). Unset or false: the tenant rule, which refuses them.
    */
-  ownerIsRoot?: boolean | undefined;
+  ownerIsRoot?:
+    | boolean
+    | undefined;
+  /** The caller's client address, for the operation log (update_config). */
+  ipAddress: string;
 }
 
 export interface UpdateOwnerConfigRequest_ValuesEntry {
@@ -155,6 +159,8 @@ export interface DeleteOwnerConfigRequest {
   ownerId: bigint;
   keys: string[];
   operatorId: bigint;
+  /** The caller's client address, for the operation log (delete_config). */
+  ipAddress: string;
 }
 
 export interface DeleteOwnerConfigResponse {
@@ -220,6 +226,8 @@ export interface UpdateSystemSettingsRequest {
   /** unset: unchanged */
   logEnable?: boolean | undefined;
   operatorId: bigint;
+  /** The caller's client address, for the operation log (update_config). */
+  ipAddress: string;
 }
 
 export interface UpdateSystemSettingsResponse {
@@ -1232,7 +1240,7 @@ export const LevelSwitch: MessageFns<LevelSwitch> = {
 };
 
 function createBaseUpdateOwnerConfigRequest(): UpdateOwnerConfigRequest {
-  return { ownerId: 0n, values: {}, mergeLimits: false, operatorId: 0n, ownerIsRoot: undefined };
+  return { ownerId: 0n, values: {}, mergeLimits: false, operatorId: 0n, ownerIsRoot: undefined, ipAddress: "" };
 }
 
 export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
@@ -1257,6 +1265,9 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
     }
     if (message.ownerIsRoot !== undefined) {
       writer.uint32(40).bool(message.ownerIsRoot);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(50).string(message.ipAddress);
     }
     return writer;
   },
@@ -1317,6 +1328,14 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
             message.ownerIsRoot = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1361,6 +1380,11 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
         : isSet(object.owner_is_root)
         ? globalThis.Boolean(object.owner_is_root)
         : undefined,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
     };
   },
 
@@ -1387,6 +1411,9 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
     if (message.ownerIsRoot !== undefined) {
       obj.ownerIsRoot = message.ownerIsRoot;
     }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
     return obj;
   },
 
@@ -1410,6 +1437,7 @@ export const UpdateOwnerConfigRequest: MessageFns<UpdateOwnerConfigRequest> = {
       ? BigInt(object.operatorId)
       : 0n;
     message.ownerIsRoot = object.ownerIsRoot ?? undefined;
+    message.ipAddress = object.ipAddress ?? "";
     return message;
   },
 };
@@ -1749,7 +1777,7 @@ export const UpdateOwnerConfigResponse_ValuesEntry: MessageFns<UpdateOwnerConfig
 };
 
 function createBaseDeleteOwnerConfigRequest(): DeleteOwnerConfigRequest {
-  return { ownerId: 0n, keys: [], operatorId: 0n };
+  return { ownerId: 0n, keys: [], operatorId: 0n, ipAddress: "" };
 }
 
 export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
@@ -1768,6 +1796,9 @@ export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
         throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
       }
       writer.uint32(24).int64(message.operatorId);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(34).string(message.ipAddress);
     }
     return writer;
   },
@@ -1809,6 +1840,14 @@ export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
             message.operatorId = reader.int64() as bigint;
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1830,6 +1869,11 @@ export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
         : isSet(object.operator_id)
         ? BigInt(object.operator_id)
         : 0n,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
     };
   },
 
@@ -1844,6 +1888,9 @@ export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
     if (message.operatorId !== 0n) {
       obj.operatorId = message.operatorId.toString();
     }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
     return obj;
   },
 
@@ -1857,6 +1904,7 @@ export const DeleteOwnerConfigRequest: MessageFns<DeleteOwnerConfigRequest> = {
     message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
       ? BigInt(object.operatorId)
       : 0n;
+    message.ipAddress = object.ipAddress ?? "";
     return message;
   },
 };
@@ -2676,7 +2724,7 @@ export const GetSystemSettingsResponse: MessageFns<GetSystemSettingsResponse> = 
 };
 
 function createBaseUpdateSystemSettingsRequest(): UpdateSystemSettingsRequest {
-  return { logEnable: undefined, operatorId: 0n };
+  return { logEnable: undefined, operatorId: 0n, ipAddress: "" };
 }
 
 export const UpdateSystemSettingsRequest: MessageFns<UpdateSystemSettingsRequest> = {
@@ -2689,6 +2737,9 @@ export const UpdateSystemSettingsRequest: MessageFns<UpdateSystemSettingsRequest
         throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
       }
       writer.uint32(16).int64(message.operatorId);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(26).string(message.ipAddress);
     }
     return writer;
   },
@@ -2722,6 +2773,14 @@ export const UpdateSystemSettingsRequest: MessageFns<UpdateSystemSettingsRequest
             message.operatorId = reader.int64() as bigint;
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2746,6 +2805,11 @@ export const UpdateSystemSettingsRequest: MessageFns<UpdateSystemSettingsRequest
         : isSet(object.operator_id)
         ? BigInt(object.operator_id)
         : 0n,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
     };
   },
 
@@ -2756,6 +2820,9 @@ export const UpdateSystemSettingsRequest: MessageFns<UpdateSystemSettingsRequest
     }
     if (message.operatorId !== 0n) {
       obj.operatorId = message.operatorId.toString();
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
     }
     return obj;
   },
@@ -2769,6 +2836,7 @@ export const UpdateSystemSettingsRequest: MessageFns<UpdateSystemSettingsRequest
     message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
       ? BigInt(object.operatorId)
       : 0n;
+    message.ipAddress = object.ipAddress ?? "";
     return message;
   },
 };

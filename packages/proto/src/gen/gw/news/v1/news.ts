@@ -119,6 +119,8 @@ export interface CreateNewsRequest {
   authorId: bigint;
   /** the author's DNA path: who may delete the item is decided by it */
   authorDna: string;
+  /** The author's client address, for the operation log (create_news). */
+  ipAddress: string;
 }
 
 export interface CreateNewsResponse {
@@ -136,6 +138,12 @@ export interface DeleteNewsRequest {
    */
   callerDna: string;
   callerId: bigint;
+  /**
+   * Who deletes, for the operation log (delete_news): set also when caller_id is 0 (root's
+   * system news delete, which is not limited to any author).
+   */
+  operatorId: bigint;
+  ipAddress: string;
 }
 
 export interface DeleteNewsResponse {
@@ -711,7 +719,7 @@ export const NewsTarget: MessageFns<NewsTarget> = {
 };
 
 function createBaseCreateNewsRequest(): CreateNewsRequest {
-  return { target: undefined, title: "", content: "", days: undefined, authorId: 0n, authorDna: "" };
+  return { target: undefined, title: "", content: "", days: undefined, authorId: 0n, authorDna: "", ipAddress: "" };
 }
 
 export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
@@ -736,6 +744,9 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
     }
     if (message.authorDna !== "") {
       writer.uint32(50).string(message.authorDna);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(58).string(message.ipAddress);
     }
     return writer;
   },
@@ -801,6 +812,14 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
             message.authorDna = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -829,6 +848,11 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
         : isSet(object.author_dna)
         ? globalThis.String(object.author_dna)
         : "",
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
     };
   },
 
@@ -852,6 +876,9 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
     if (message.authorDna !== "") {
       obj.authorDna = message.authorDna;
     }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
     return obj;
   },
 
@@ -868,6 +895,7 @@ export const CreateNewsRequest: MessageFns<CreateNewsRequest> = {
     message.days = object.days ?? undefined;
     message.authorId = (object.authorId !== undefined && object.authorId !== null) ? BigInt(object.authorId) : 0n;
     message.authorDna = object.authorDna ?? "";
+    message.ipAddress = object.ipAddress ?? "";
     return message;
   },
 };
@@ -940,7 +968,7 @@ export const CreateNewsResponse: MessageFns<CreateNewsResponse> = {
 };
 
 function createBaseDeleteNewsRequest(): DeleteNewsRequest {
-  return { target: undefined, callerDna: "", callerId: 0n };
+  return { target: undefined, callerDna: "", callerId: 0n, operatorId: 0n, ipAddress: "" };
 }
 
 export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
@@ -956,6 +984,15 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
         throw new globalThis.Error("value provided for field message.callerId of type int64 too large");
       }
       writer.uint32(24).int64(message.callerId);
+    }
+    if (message.operatorId !== 0n) {
+      if (BigInt.asIntN(64, message.operatorId) !== message.operatorId) {
+        throw new globalThis.Error("value provided for field message.operatorId of type int64 too large");
+      }
+      writer.uint32(32).int64(message.operatorId);
+    }
+    if (message.ipAddress !== "") {
+      writer.uint32(42).string(message.ipAddress);
     }
     return writer;
   },
@@ -997,6 +1034,22 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
             message.callerId = reader.int64() as bigint;
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.operatorId = reader.int64() as bigint;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ipAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1022,6 +1075,16 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
         : isSet(object.caller_id)
         ? BigInt(object.caller_id)
         : 0n,
+      operatorId: isSet(object.operatorId)
+        ? BigInt(object.operatorId)
+        : isSet(object.operator_id)
+        ? BigInt(object.operator_id)
+        : 0n,
+      ipAddress: isSet(object.ipAddress)
+        ? globalThis.String(object.ipAddress)
+        : isSet(object.ip_address)
+        ? globalThis.String(object.ip_address)
+        : "",
     };
   },
 
@@ -1036,6 +1099,12 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
     if (message.callerId !== 0n) {
       obj.callerId = message.callerId.toString();
     }
+    if (message.operatorId !== 0n) {
+      obj.operatorId = message.operatorId.toString();
+    }
+    if (message.ipAddress !== "") {
+      obj.ipAddress = message.ipAddress;
+    }
     return obj;
   },
 
@@ -1049,6 +1118,10 @@ export const DeleteNewsRequest: MessageFns<DeleteNewsRequest> = {
       : undefined;
     message.callerDna = object.callerDna ?? "";
     message.callerId = (object.callerId !== undefined && object.callerId !== null) ? BigInt(object.callerId) : 0n;
+    message.operatorId = (object.operatorId !== undefined && object.operatorId !== null)
+      ? BigInt(object.operatorId)
+      : 0n;
+    message.ipAddress = object.ipAddress ?? "";
     return message;
   },
 };
