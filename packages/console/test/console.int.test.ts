@@ -150,9 +150,22 @@ describe('web console at /console/', () => {
     await root.getByLabel(/^Name/).fill(childName);
     await root.getByLabel('E-mail').fill(`${childName}@example.com`);
     await root.getByLabel('Credit granted (USD)').fill('10');
+    // The spec's optional fields: the API's refusal lands on its field, then a valid value is sent.
+    await root.getByRole('switch', { name: /More settings/ }).check();
+    const days = root.getByRole('textbox', { name: 'Credit valid for (days)' });
+    await days.fill('5000');
+    await root.getByRole('textbox', { name: 'Requests per minute' }).fill('600');
+    await root.getByRole('button', { name: 'Create' }).click();
+    await root.getByText(/^Days: /).waitFor();
+    await expectAccessible(root, 'subaccounts, a field refused');
+    await days.fill('30');
     await root.getByRole('button', { name: 'Create' }).click();
     childKey = (await root.getByTestId('new-subaccount-key').textContent()) ?? '';
     expect(childKey).toMatch(/^sk-/);
+    const created = (await (await gw.request(`/x-users/${childName}`)).json()) as {
+      users: Array<{ RPM: number }>;
+    };
+    expect(created.users[0]?.RPM).toBe(600);
     await root.getByRole('cell', { name: new RegExp(childName) }).waitFor();
     await expectAccessible(root, 'subaccounts');
     await screenshot(root, 'subaccounts');

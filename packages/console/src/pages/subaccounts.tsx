@@ -6,7 +6,9 @@ import {
   Modal,
   NumberInput,
   Select,
+  SimpleGrid,
   Stack,
+  Switch,
   Table,
   Text,
   Textarea,
@@ -50,23 +52,83 @@ async function listAccounts({ search, kind, value }: Query) {
   return unwrap(result).users;
 }
 
+/** The optional fields of POST /x-users, by the input each takes; only those filled are sent. */
+const CREATE_NUMBERS = [
+  ['Days', 'Credit valid for (days)', 0],
+  ['Rates', 'Rates', 4],
+  ['HardLimit', 'Hard limit (USD)', 4],
+  ['SoftLimit', 'Soft limit (USD)', 4],
+  ['AutoQuota', 'Auto quota (USD)', 4],
+  ['RPM', 'Requests per minute', 0],
+  ['RPH', 'Requests per hour', 0],
+  ['RPD', 'Requests per day', 0],
+  ['TPM', 'Tokens per minute', 0],
+  ['TPH', 'Tokens per hour', 0],
+  ['TPD', 'Tokens per day', 0],
+] as const;
+
+const CREATE_TEXTS = [
+  ['Alias', 'Alias'],
+  ['BillingEmail', 'Billing e-mail'],
+  ['AllowModels', 'Allowed models'],
+  ['AllowLevels', 'Allowed Levels'],
+  ['AllowIPs', 'Allowed IPs'],
+  ['Resources', 'Resources'],
+] as const;
+
+const CREATE_FIELDS = [
+  'Name',
+  'Email',
+  'CreditGranted',
+  ...CREATE_NUMBERS.map(([name]) => name),
+  ...CREATE_TEXTS.map(([name]) => name),
+  'ModelLimits',
+];
+
+/** POST /x-users with the spec's fields; an API message naming a field is shown on that field. */
 function CreateForm({ onCreated }: { onCreated: (key: string) => void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [credit, setCredit] = useState<number | string>(5);
+  const [more, setMore] = useState(false);
+  const [optional, setOptional] = useState<Record<string, string | number>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
+  const setField = (field: string, value: string | number) =>
+    setOptional((now) => ({ ...now, [field]: value }));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
-    const result = await api.POST('/x-users', {
-      body: { Name: name, Email: email, CreditGranted: Number(credit) },
-    });
+    setErrors({});
+    const body: Record<string, unknown> = { Name: name, Email: email, CreditGranted: Number(credit) };
+    for (const [field] of CREATE_NUMBERS) {
+      if (optional[field] !== undefined && optional[field] !== '') body[field] = Number(optional[field]);
+    }
+    for (const [field] of CREATE_TEXTS) {
+      if (String(optional[field] ?? '').trim()) body[field] = optional[field];
+    }
+    if (String(optional.ModelLimits ?? '').trim()) {
+      try {
+        body.ModelLimits = JSON.parse(String(optional.ModelLimits)) as unknown;
+      } catch {
+        setErrors({ ModelLimits: 'not valid JSON' });
+        return;
+      }
+    }
+    const result = await api.POST('/x-users', { body: body as never });
     if (result.error || !result.data) {
-      setError(errorMessage(result.error));
+      const message = errorMessage(result.error);
+      const field = fieldOfMessage(message, CREATE_FIELDS);
+      if (field) {
+        setErrors({ [field]: message });
+      } else {
+        setError(message);
+      }
       return;
     }
     setName('');
     setEmail('');
+    setOptional({});
     onCreated(result.data.User.SecretKey);
   };
   return (
@@ -78,6 +140,7 @@ function CreateForm({ onCreated }: { onCreated: (key: string) => void }) {
             label="Name"
             value={name}
             onChange={(event) => setName(event.currentTarget.value)}
+            error={errors.Name}
             required
           />
           <TextInput
@@ -85,6 +148,7 @@ function CreateForm({ onCreated }: { onCreated: (key: string) => void }) {
             type="email"
             value={email}
             onChange={(event) => setEmail(event.currentTarget.value)}
+            error={errors.Email}
             required
           />
           <NumberInput
@@ -93,8 +157,51 @@ function CreateForm({ onCreated }: { onCreated: (key: string) => void }) {
             onChange={setCredit}
             min={0}
             decimalScale={4}
+            error={errors.CreditGranted}
           />
         </Group>
+        <Switch
+          label="More settings (validity, limits, allowlists)"
+          checked={more}
+          onChange={(event) => setMore(event.currentTarget.checked)}
+        />
+        {more && (
+          <>
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              {CREATE_NUMBERS.map(([field, label, decimals]) => (
+                <NumberInput
+                  key={field}
+                  label={label}
+                  value={optional[field] ?? ''}
+                  onChange={(value) => setField(field, value)}
+                  min={0}
+                  decimalScale={decimals}
+                  allowDecimal={decimals > 0}
+                  error={errors[field]}
+                />
+              ))}
+            </SimpleGrid>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              {CREATE_TEXTS.map(([field, label]) => (
+                <TextInput
+                  key={field}
+                  label={label}
+                  value={optional[field] ?? ''}
+                  onChange={(event) => setField(field, event.currentTarget.value)}
+                  error={errors[field]}
+                />
+              ))}
+            </SimpleGrid>
+            <Textarea
+              label='Model limits (JSON: { "gpt-4o*": { "rpm": 60 } })'
+              value={optional.ModelLimits ?? ''}
+              onChange={(event) => setField('ModelLimits', event.currentTarget.value)}
+              error={errors.ModelLimits}
+              autosize
+              minRows={2}
+            />
+          </>
+        )}
         <FormError message={error} />
         <Group>
           <Button type="submit">Create</Button>
