@@ -245,6 +245,17 @@ describe('web console at /console/', () => {
     await visit(child, 'Usage and bills');
     await child.getByRole('cell', { name: MODEL }).waitFor();
     await expectAccessible(child, 'usage');
+    // The short forms of a span (`d`, `days`) find the calls a span before them did not.
+    const before = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+    for (const span of ['Today', 'Last 30 days']) {
+      await child.getByLabel('From (UTC)').fill(before);
+      await child.getByLabel('To (UTC)').fill(before);
+      await child.getByRole('button', { name: 'Show' }).click();
+      await child.getByText(/^0 requests · /).waitFor();
+      await child.getByRole('button', { name: span }).click();
+      await child.getByText(/^3 requests · /).waitFor();
+    }
+    await child.getByLabel('To (UTC)').fill(new Date().toISOString().slice(0, 10));
     await screenshot(child, 'usage-phone');
     // A span over 30 days has a fee: the page says so and asks first; Cancel calls nothing.
     const from = new Date(Date.now() - 59 * 86_400_000).toISOString().slice(0, 10);

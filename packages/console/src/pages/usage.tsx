@@ -48,22 +48,35 @@ function download(name: string, text: string) {
   URL.revokeObjectURL(url);
 }
 
+/** The first and last day a bill's rows cover, for the CSV file's name. */
+function spanName(rows: ReadonlyArray<{ aggregation_timestamp: number }>): string {
+  const first = rows.at(0);
+  const last = rows.at(-1);
+  return first && last ? `${day(first.aggregation_timestamp)}-${day(last.aggregation_timestamp)}` : 'empty';
+}
+
+type BillQuery = { s: string; e: string } | { days: string } | { d: string };
+
 /** The bill over a span of UTC days: per day, per model, chart and CSV export. */
 export function UsagePage() {
   const [start, setStart] = useState(isoDay(-6));
   const [end, setEnd] = useState(isoDay(0));
-  const [span, setSpan] = useState({ start, end, idempotencyKey: '' });
+  // A span is the query's own form: from and to (`s`, `e`), the last N days (`days`), or one day (`d`).
+  const [span, setSpan] = useState<{ query: BillQuery; idempotencyKey: string }>({
+    query: { s: start, e: end },
+    idempotencyKey: '',
+  });
   const [asking, setAsking] = useState<{ days: number; fee: number }>();
   const bill = useLoad(
     async () =>
       unwrap(
         await api.GET('/dashboard/bill', {
-          params: { query: { s: span.start, e: span.end } },
+          params: { query: span.query },
           // A paid query carries a key, so a repeat (a reload, a retry) is not charged again.
           headers: span.idempotencyKey ? { 'idempotency-key': span.idempotencyKey } : {},
         }),
       ),
-    [span.start, span.end, span.idempotencyKey],
+    [JSON.stringify(span.query), span.idempotencyKey],
   );
   const show = () => {
     const asked = spanFee(start, end);
@@ -71,8 +84,10 @@ export function UsagePage() {
       setAsking(asked);
       return;
     }
-    setSpan({ start, end, idempotencyKey: '' });
+    setSpan({ query: { s: start, e: end }, idempotencyKey: '' });
   };
+  /** Free spans (30 days at most) asked in the query's short forms. */
+  const quick = (query: BillQuery) => setSpan({ query, idempotencyKey: '' });
 
   return (
     <Stack>
@@ -91,6 +106,15 @@ export function UsagePage() {
           onChange={(event) => setEnd(event.currentTarget.value)}
         />
         <Button onClick={show}>Show</Button>
+        <Button variant="default" onClick={() => quick({ d: isoDay(0) })}>
+          Today
+        </Button>
+        <Button variant="default" onClick={() => quick({ days: '7' })}>
+          Last 7 days
+        </Button>
+        <Button variant="default" onClick={() => quick({ days: '30' })}>
+          Last 30 days
+        </Button>
       </Group>
       <Modal opened={asking !== undefined} onClose={() => setAsking(undefined)} title="This query has a fee">
         <Stack>
@@ -103,7 +127,7 @@ export function UsagePage() {
             <Button
               onClick={() => {
                 setAsking(undefined);
-                setSpan({ start, end, idempotencyKey: randomKey() });
+                setSpan({ query: { s: start, e: end }, idempotencyKey: randomKey() });
               }}
             >
               Pay {usd(asking?.fee ?? 0)} and show
@@ -139,7 +163,7 @@ export function UsagePage() {
                   {data.total_usage.requests} requests · {usd(data.total_usage.cost)} total
                   {data.query_fee > 0 ? ` · this query cost a fee of ${usd(data.query_fee)}` : ''}
                 </Text>
-                <Button variant="default" onClick={() => download(`bill-${span.start}-${span.end}.csv`, csv)}>
+                <Button variant="default" onClick={() => download(`bill-${spanName(data.data)}.csv`, csv)}>
                   Export CSV
                 </Button>
               </Group>
