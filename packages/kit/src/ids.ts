@@ -5,7 +5,6 @@ const PREFIX = {
   event: 'evt',
   request: 'req',
   ledger: 'led',
-  job: 'job',
 } as const;
 export type IdKind = keyof typeof PREFIX;
 
