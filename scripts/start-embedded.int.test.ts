@@ -1,53 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGw } from '../packages/cli/test/gw.js';
 import { clusterDir, embeddedDatabaseUrl, runningServer } from '../packages/cli/src/embedded-postgres.js';
-import { ALL_SERVICES, GRPC_SERVICES, localPorts, PORT_BASE_SPAN } from '../packages/kit/src/topology.js';
-import { inheritedEnv } from '../packages/testkit/src/config.js';
+import { ALL_SERVICES, GRPC_SERVICES, localPorts } from '../packages/kit/src/topology.js';
 import { queryOnce, waitFor } from '../packages/testkit/src/index.js';
 import { canConnect } from './lib/net.js';
-
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** A base whose whole span of ports is free (below the kernel's ephemeral range). */
-async function freeBase(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = randomInt(20_000, 32_000 - PORT_BASE_SPAN);
-    const free = await Promise.all(Array.from({ length: PORT_BASE_SPAN }, (_, i) => canListen(base + i)));
-    if (free.every(Boolean)) {
-      return base;
-    }
-  }
-  throw new Error('no free port span');
-}
-
-/** `npm start` as a user runs it: the launcher leads its own process group, like a shell job. */
-function launch(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: REPO,
-    env: { ...inheritedEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let text = '';
-  child.stdout.on('data', (data: Buffer) => (text += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (text += data.toString()));
-  return { child, output: () => text };
-}
+import { freeBase, launch, type Launched } from './launcher-fixture.js';
 
 /** Every process under pid (children, their children, …): pid and command line as `ps` shows it. */
 function descendants(pid: number): Array<{ pid: number; command: string }> {
@@ -82,7 +42,7 @@ describe('npm start without DATABASE_URL', () => {
   let dataDir: string;
   let base: number;
   let ports: ReturnType<typeof localPorts>;
-  let run: ReturnType<typeof launch>;
+  let run: Launched;
   let rootKey: string;
   let env: Record<string, string>;
   let privateParent: string;
@@ -98,7 +58,7 @@ describe('npm start without DATABASE_URL', () => {
     );
     return launched;
   };
-  const interrupted = async (launched: ReturnType<typeof launch>) => {
+  const interrupted = async (launched: Launched) => {
     const exited = new Promise<number | null>((resolve) => launched.child.once('exit', resolve));
     process.kill(-(launched.child.pid ?? 0), 'SIGINT');
     return exited;

@@ -1,51 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGw, startGw } from '../packages/cli/test/gw.js';
-import { ALL_SERVICES, localPorts, PORT_BASE_SPAN, splitAddress } from '../packages/kit/src/topology.js';
-import { inheritedEnv } from '../packages/testkit/src/config.js';
+import { ALL_SERVICES, localPorts, splitAddress } from '../packages/kit/src/topology.js';
 import { createTestDatabase, waitFor, type TestDatabase } from '../packages/testkit/src/index.js';
 import { canConnect } from './lib/net.js';
-
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** A base whose whole span of ports is free (below the kernel's ephemeral range). */
-async function freeBase(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = randomInt(20_000, 32_000 - PORT_BASE_SPAN);
-    const free = await Promise.all(Array.from({ length: PORT_BASE_SPAN }, (_, i) => canListen(base + i)));
-    if (free.every(Boolean)) {
-      return base;
-    }
-  }
-  throw new Error('no free port span');
-}
-
-function launch(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: REPO,
-    env: { ...inheritedEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let text = '';
-  child.stdout.on('data', (data: Buffer) => (text += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (text += data.toString()));
-  return { child, output: () => text };
-}
+import { freeBase, launch, type Launched } from './launcher-fixture.js';
 
 const endpoint = (url: string) => new URL(url);
 const answers = (url: string) => canConnect(endpoint(url).hostname, Number(endpoint(url).port));
@@ -55,7 +16,7 @@ describe('npm start with GW_PORT_BASE, and npx gw on the gateway it started', ()
   let dataDir: string;
   let base: number;
   let ports: ReturnType<typeof localPorts>;
-  let run: ReturnType<typeof launch>;
+  let run: Launched;
   let rootKey: string;
 
   beforeAll(async () => {

@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -19,23 +17,7 @@ import {
   GRPC_SERVICES,
   metricsAddressVariable,
 } from '../packages/kit/src/topology.js';
-import { inheritedEnv } from '../packages/testkit/src/config.js';
-
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-
-/** `npm start` as a user runs it: the launcher leads its own process group, like a shell job. */
-function launch(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: REPO,
-    env: { ...inheritedEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let text = '';
-  child.stdout.on('data', (data: Buffer) => (text += data.toString()));
-  child.stderr.on('data', (data: Buffer) => (text += data.toString()));
-  return { child, output: () => text };
-}
+import { launch, type Launched } from './launcher-fixture.js';
 
 describe('npm start', () => {
   let nats: RunningProcess;
@@ -98,7 +80,7 @@ describe('npm start', () => {
   }
 
   /** Ctrl-C in a terminal: SIGINT to the whole foreground process group. */
-  async function interrupted(run: { child: ChildProcess }) {
+  async function interrupted(run: Launched) {
     const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
     process.kill(-(run.child.pid ?? 0), 'SIGINT');
     return exited;
