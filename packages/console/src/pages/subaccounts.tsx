@@ -52,6 +52,8 @@ async function listAccounts({ search, kind, value }: Query) {
   return unwrap(result).users;
 }
 
+const MODEL_LIMITS_LABEL = 'Model limits (JSON: { "gpt-4o*": { "rpm": 60 } })';
+
 /** The optional fields of POST /x-users, by the input each takes; only those filled are sent. */
 const CREATE_NUMBERS = [
   ['Days', 'Credit valid for (days)', 0],
@@ -193,7 +195,7 @@ function CreateForm({ onCreated }: { onCreated: (key: string) => void }) {
               ))}
             </SimpleGrid>
             <Textarea
-              label='Model limits (JSON: { "gpt-4o*": { "rpm": 60 } })'
+              label={MODEL_LIMITS_LABEL}
               value={optional.ModelLimits ?? ''}
               onChange={(event) => setField('ModelLimits', event.currentTarget.value)}
               error={errors.ModelLimits}
@@ -344,7 +346,7 @@ function EditAccount({
           />
         ))}
         <Textarea
-          label='Model limits (JSON: { "gpt-4o*": { "rpm": 60 } })'
+          label={MODEL_LIMITS_LABEL}
           value={values.ModelLimits}
           onChange={(event) => set('ModelLimits', event.currentTarget.value)}
           error={errors.ModelLimits}
