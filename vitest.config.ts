@@ -31,7 +31,7 @@ export default defineConfig({
           ],
           exclude: ALWAYS_EXCLUDED,
           // The gateways these tests start run the services compiled, built once per run here.
-          globalSetup: ['packages/testkit/src/build-services.ts'],
+          globalSetup: ['packages/testkit/src/build-for-int-tests.ts'],
           env: { GW_TEST_SERVICES: 'compiled' },
           fileParallelism: false,
           testTimeout: 60_000,

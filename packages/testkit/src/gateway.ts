@@ -40,7 +40,7 @@ export interface GatewayOptions {
   compiledRoot?: (service: ServiceName) => string;
 }
 
-/** Each service's workspace folder, when the test run compiled them (see build-services.ts). */
+/** Each service's workspace folder, when the test run compiled them (see build-for-int-tests.ts). */
 const workspaceCompiled = runsCompiledServices()
   ? (service: ServiceName) => join(REPO, 'services', service)
   : undefined;
