@@ -70,8 +70,8 @@ export class MemorySpend implements SpendReservations {
     holds.set(input.callId, { nano: input.estimateNano, until: input.inFlightUntil, inFlight: true });
     return { ok: true };
   }
-  async hold(accountId: string, holdId: string, costNano: bigint, until: number) {
-    this.of(accountId).set(holdId, { nano: costNano, until, inFlight: false });
+  async hold(input: Parameters<SpendReservations['hold']>[0]) {
+    this.of(input.accountId).set(input.holdId, { nano: input.costNano, until: input.until, inFlight: false });
   }
   async release(accountId: string, callId: string) {
     this.of(accountId).delete(callId);

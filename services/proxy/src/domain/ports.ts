@@ -129,7 +129,13 @@ export interface SpendReservations {
     now: number;
   }): Promise<Reservation>;
   /** A served exchange's actual cost, held until `until`. */
-  hold(accountId: string, holdId: string, costNano: bigint, until: number): Promise<void>;
+  hold(input: {
+    accountId: string;
+    holdId: string;
+    costNano: bigint;
+    until: number;
+    now: number;
+  }): Promise<void>;
   /** The call ended: its in-flight estimate is released. */
   release(accountId: string, callId: string): Promise<void>;
 }

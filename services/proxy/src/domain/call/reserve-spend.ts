@@ -77,14 +77,15 @@ export function holdServedCost(
   if (!spend || !call.reservation) {
     return;
   }
-  const costNano = costOf(call.pool, spend, event);
+  const now = Date.now();
   void deps.spend
-    .hold(
-      call.caller.accountId,
-      `${call.reservation}:${exchange}`,
-      costNano,
-      Date.now() + deps.config.PROXY_SPEND_HOLD_MS,
-    )
+    .hold({
+      accountId: call.caller.accountId,
+      holdId: `${call.reservation}:${exchange}`,
+      costNano: costOf(call.pool, spend, event),
+      until: now + deps.config.PROXY_SPEND_HOLD_MS,
+      now,
+    })
     .catch((error: unknown) => call.log.warn({ err: error }, 'spend hold failed'));
 }
 

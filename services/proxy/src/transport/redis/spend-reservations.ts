@@ -2,43 +2,101 @@ import type { Redis } from 'ioredis';
 import type { Reservation, SpendReservations } from '../../domain/ports.js';
 
 /**
- * One hash per account (`<prefix>spend:<account>`): each field a hold, `<nano>|<until ms>|<f: in
- * flight, s: served>`. A reservation is one script, so replicas never admit past the balance
- * between them; holds past their time are dropped as the script reads them.
+ * Two keys per account, in one hash slot: a hash `<prefix>spend:{<account>}` of holds (field: the
+ * hold's id, value `<nano>|<f: in flight, s: served>`) beside the running totals `#held` and
+ * `#inflight`, and a sorted set `<prefix>spend:{<account>}:until` of the same ids by the time
+ * each lapses. A call reads the totals instead of every hold, and each hold is dropped once
+ * (released, or lapsed as a later script finds it), so the work per call stays constant however
+ * many holds a busy account has. Totals are changed with HINCRBY on the stored decimal text, so
+ * amounts stay exact.
  */
-const RESERVE = `
-local now = tonumber(ARGV[1])
-local held, inflight = 0, 0
-local entries = redis.call('HGETALL', KEYS[1])
-for i = 1, #entries, 2 do
-  local amount, untilMs, kind = string.match(entries[i + 1], '^(-?%d+)|(%d+)|(%a)$')
-  if (not untilMs) or tonumber(untilMs) <= now then
-    redis.call('HDEL', KEYS[1], entries[i])
-  else
-    held = held + tonumber(amount)
-    if kind == 'f' then inflight = inflight + 1 end
+const HOLDS = `
+local holds, lapse = KEYS[1], KEYS[2]
+
+local function negated(amount)
+  if string.sub(amount, 1, 1) == '-' then return string.sub(amount, 2) end
+  return '-' .. amount
+end
+
+local function drop(id)
+  local value = redis.call('HGET', holds, id)
+  if value then
+    local amount, kind = string.match(value, '^(-?%d+)|(%a)$')
+    if amount then
+      redis.call('HINCRBY', holds, '#held', negated(amount))
+      if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', -1) end
+    end
+    redis.call('HDEL', holds, id)
+  end
+  redis.call('ZREM', lapse, id)
+end
+
+local function dropLapsed(now)
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', lapse, '-inf', now, 'LIMIT', 0, 512)) do drop(id) end
+end
+
+local function add(id, amount, kind, untilMs, now)
+  drop(id)
+  redis.call('HSET', holds, id, amount .. '|' .. kind)
+  redis.call('HINCRBY', holds, '#held', amount)
+  if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', 1) end
+  redis.call('ZADD', lapse, untilMs, id)
+  local ttl = tonumber(untilMs) - now
+  if redis.call('PTTL', holds) < ttl then
+    redis.call('PEXPIRE', holds, ttl)
+    redis.call('PEXPIRE', lapse, ttl)
   end
 end
+`;
+
+/** ARGV: now, call id, estimate, balance, floor, max in flight, in-flight lapse time. */
+const RESERVE = `${HOLDS}
+local now = tonumber(ARGV[1])
+dropLapsed(now)
+local totals = redis.call('HMGET', holds, '#held', '#inflight')
+local held, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
 if inflight >= tonumber(ARGV[6]) then return 'in_flight' end
 if tonumber(ARGV[4]) - held <= tonumber(ARGV[5]) then return 'balance' end
-redis.call('HSET', KEYS[1], ARGV[2], ARGV[3] .. '|' .. ARGV[7] .. '|f')
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[7]) - now)
+add(ARGV[2], ARGV[3], 'f', ARGV[7], now)
 return 'ok'
 `;
 
+/** ARGV: now, hold id, cost, lapse time. */
+const HOLD = `${HOLDS}
+local now = tonumber(ARGV[1])
+dropLapsed(now)
+add(ARGV[2], ARGV[3], 's', ARGV[4], now)
+return 1
+`;
+
+/** ARGV: the call id. */
+const RELEASE = `${HOLDS}
+drop(ARGV[1])
+return 1
+`;
+
+type ScriptedRedis = Redis & {
+  gwReserveSpend(...args: string[]): Promise<'ok' | 'in_flight' | 'balance'>;
+  gwHoldSpend(...args: string[]): Promise<number>;
+  gwReleaseSpend(...args: string[]): Promise<number>;
+};
+
 export class RedisSpendReservations implements SpendReservations {
+  private readonly redis: ScriptedRedis;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('gwReserveSpend', { numberOfKeys: 1, lua: RESERVE });
+    redis.defineCommand('gwReserveSpend', { numberOfKeys: 2, lua: RESERVE });
+    redis.defineCommand('gwHoldSpend', { numberOfKeys: 2, lua: HOLD });
+    redis.defineCommand('gwReleaseSpend', { numberOfKeys: 2, lua: RELEASE });
+    this.redis = redis as ScriptedRedis;
   }
 
   async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
-    const answer = (await (
-      this.redis as unknown as { gwReserveSpend(...args: string[]): Promise<string> }
-    ).gwReserveSpend(
-      this.key(input.accountId),
+    const answer = await this.redis.gwReserveSpend(
+      ...this.keys(input.accountId),
       String(input.now),
       input.callId,
       String(input.estimateNano),
@@ -46,19 +104,27 @@ export class RedisSpendReservations implements SpendReservations {
       String(input.floorNano),
       String(input.maxInFlight),
       String(input.inFlightUntil),
-    )) as 'ok' | 'in_flight' | 'balance';
+    );
     return answer === 'ok' ? { ok: true } : { ok: false, reason: answer };
   }
 
-  async hold(accountId: string, holdId: string, costNano: bigint, until: number): Promise<void> {
-    await this.redis.hset(this.key(accountId), holdId, `${costNano}|${until}|s`);
+  async hold(input: Parameters<SpendReservations['hold']>[0]): Promise<void> {
+    await this.redis.gwHoldSpend(
+      ...this.keys(input.accountId),
+      String(input.now),
+      input.holdId,
+      String(input.costNano),
+      String(input.until),
+    );
   }
 
   async release(accountId: string, callId: string): Promise<void> {
-    await this.redis.hdel(this.key(accountId), callId);
+    await this.redis.gwReleaseSpend(...this.keys(accountId), callId);
   }
 
-  private key(accountId: string): string {
-    return `${this.prefix}spend:${accountId}`;
+  /** The account's holds and their lapse times, in one hash slot (a script touches both). */
+  private keys(accountId: string): [string, string] {
+    const holds = `${this.prefix}spend:{${accountId}}`;
+    return [holds, `${holds}:until`];
   }
 }

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { connectRedis, createLogger } from '@gw/kit';
+import { waitFor } from '@gw/testkit';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisSpendReservations } from '../src/transport/redis/spend-reservations.js';
+
+const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NOW = 1_800_000_000_000;
+const LAPSE = NOW + 15 * 60_000;
+
+describe('spend holds in Redis (running totals, each hold dropped once)', () => {
+  let redis: Redis;
+  const silent = createLogger('proxy-test', 'silent');
+  const fresh = () => {
+    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
+    return { prefix, spend: new RedisSpendReservations(redis, prefix) };
+  };
+  const reserve = (
+    spend: RedisSpendReservations,
+    callId: string,
+    overrides: Partial<Parameters<RedisSpendReservations['reserve']>[0]> = {},
+  ) =>
+    spend.reserve({
+      accountId: '7',
+      callId,
+      estimateNano: 100n,
+      balanceNano: 1_000n,
+      floorNano: 0n,
+      maxInFlight: 100,
+      inFlightUntil: LAPSE,
+      now: NOW,
+      ...overrides,
+    });
+
+  beforeAll(async () => {
+    redis = connectRedis(SHARED_REDIS, 'hotPath', silent, 'spend holds');
+    await waitFor(async () => redis.status === 'ready', 'connected to Redis', 5_000, 20);
+  });
+
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  it('admits while the balance less every hold stays above the floor, then refuses', async () => {
+    const { spend } = fresh();
+    const answers = [];
+    for (let index = 0; index < 11; index++) {
+      answers.push(await reserve(spend, `call-${index}`));
+    }
+    // 1 000 nano, 100 a call: the eleventh finds nothing left above the floor.
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(10);
+    expect(answers.at(-1)).toEqual({ ok: false, reason: 'balance' });
+  });
+
+  it('a released call and a served hold that lapsed stop counting; a live served hold counts', async () => {
+    const { spend } = fresh();
+    expect(await reserve(spend, 'a', { estimateNano: 1_000n })).toEqual({ ok: true });
+    expect(await reserve(spend, 'b')).toEqual({ ok: false, reason: 'balance' });
+    await spend.release('7', 'a');
+    expect(await reserve(spend, 'b')).toEqual({ ok: true });
+    await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 900n, until: NOW + 10_000, now: NOW });
+    expect(await reserve(spend, 'c')).toEqual({ ok: false, reason: 'balance' });
+    // Once the served hold lapses, only b's estimate is held.
+    expect(await reserve(spend, 'c', { now: NOW + 10_000 })).toEqual({ ok: true });
+  });
+
+  it('caps the calls in flight, and a released one frees its place', async () => {
+    const { spend } = fresh();
+    expect(await reserve(spend, 'a', { maxInFlight: 2 })).toEqual({ ok: true });
+    expect(await reserve(spend, 'b', { maxInFlight: 2 })).toEqual({ ok: true });
+    expect(await reserve(spend, 'c', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
+    await spend.release('7', 'a');
+    await spend.release('7', 'a');
+    expect(await reserve(spend, 'c', { maxInFlight: 2 })).toEqual({ ok: true });
+    expect(await reserve(spend, 'd', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
+  });
+
+  it('keeps only live holds: lapsed ones leave the keys as later calls come', async () => {
+    const { prefix, spend } = fresh();
+    for (let index = 0; index < 300; index++) {
+      await spend.hold({
+        accountId: '7',
+        holdId: `old-${index}`,
+        costNano: 1n,
+        until: NOW + 1_000,
+        now: NOW,
+      });
+    }
+    expect(await reserve(spend, 'new', { now: NOW + 1_000 })).toEqual({ ok: true });
+    const holds = await redis.hgetall(`${prefix}spend:{7}`);
+    expect(holds).toEqual({ '#held': '100', '#inflight': '1', new: '100|f' });
+    expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1)).toEqual(['new']);
+  });
+
+  it('keeps amounts beyond 2^53 nano exact in its totals', async () => {
+    const { prefix, spend } = fresh();
+    const big = 2n ** 60n + 1n;
+    await spend.hold({ accountId: '7', holdId: 'x', costNano: big, until: LAPSE, now: NOW });
+    await spend.hold({ accountId: '7', holdId: 'y', costNano: 3n, until: LAPSE, now: NOW });
+    expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe(String(big + 3n));
+    await spend.release('7', 'x');
+    expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('3');
+  });
+});
