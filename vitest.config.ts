@@ -16,6 +16,7 @@ export default defineConfig({
           include: [
             'packages/*/{src,test}/**/*.test.ts',
             'services/*/{src,test}/**/*.test.ts',
+            'scripts/**/*.test.ts',
             'deploy/test/**/*.test.ts',
           ],
           exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts'],

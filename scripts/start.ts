@@ -204,9 +204,14 @@ function launch(name: ServiceName): ManagedProcess {
         METRICS_ADDR: metricsAddress(name),
       },
       prefix: linePrefix(name, width),
-      onLine: (line) => {
-        createdRootKey ??= ROOT_KEY_LINE.exec(line)?.[1];
-      },
+      // Only accounts prints the key; the other services' lines are copied without a look.
+      ...(name === 'accounts'
+        ? {
+            onLine: (line: string) => {
+              createdRootKey ??= ROOT_KEY_LINE.exec(line)?.[1];
+            },
+          }
+        : {}),
     },
   );
   processes.push(managed);
