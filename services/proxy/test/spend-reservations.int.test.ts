@@ -76,6 +76,14 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await reserve(spend, 'd', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
   });
 
+  it('frees the place of a free call (an estimate of 0) too', async () => {
+    const { spend } = fresh();
+    expect(await reserve(spend, 'free', { maxInFlight: 1, estimateNano: 0n })).toEqual({ ok: true });
+    expect(await reserve(spend, 'next', { maxInFlight: 1 })).toEqual({ ok: false, reason: 'in_flight' });
+    await spend.release('7', 'free');
+    expect(await reserve(spend, 'next', { maxInFlight: 1 })).toEqual({ ok: true });
+  });
+
   it('keeps only live holds: lapsed ones leave the keys as later calls come', async () => {
     const { prefix, spend } = fresh();
     for (let index = 0; index < 300; index++) {

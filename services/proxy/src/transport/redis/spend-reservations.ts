@@ -13,7 +13,9 @@ import type { Reservation, SpendReservations } from '../../domain/ports.js';
 const HOLDS = `
 local holds, lapse = KEYS[1], KEYS[2]
 
+-- Redis reads no '-0' as an integer: a free call's hold is taken back as '0'.
 local function negated(amount)
+  if amount == '0' then return amount end
   if string.sub(amount, 1, 1) == '-' then return string.sub(amount, 2) end
   return '-' .. amount
 end
