@@ -13,6 +13,8 @@
  *   <prefix>mstep:<keyId>|<model>      int
  *   <prefix>switch:<ownerId>           hash   level → SwitchEntry (JSON)
  *   <prefix>lvlfail:<ownerId>:<level>  int    failures of the Level in the current one-minute window
+ *   <prefix>failing:<ownerId>          hash   keyId, or keyId|model → 1: it has counters a success resets
+ *                                             (a call served by a key not in it writes nothing)
  *
  * A sleep entry whose `until` has passed is awake; nothing needs to delete it.
  */
@@ -63,6 +65,7 @@ export function keyStateKeys(prefix: string) {
     pairSleeps: (keyId: string | bigint, model: string) => `${prefix}mstep:${keyModelField(keyId, model)}`,
     switched: (ownerId: string | bigint) => `${prefix}switch:${ownerId}`,
     levelFailures: (ownerId: string | bigint, level: number) => `${prefix}lvlfail:${ownerId}:${level}`,
+    failing: (ownerId: string | bigint) => `${prefix}failing:${ownerId}`,
   };
 }
 

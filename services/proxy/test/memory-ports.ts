@@ -81,7 +81,13 @@ export class MemorySpend implements SpendReservations {
 export class MemoryHealth implements KeyHealthStore {
   readonly failures: Array<[string, FailureClass]> = [];
   async state(): Promise<PoolState> {
-    return { sleeping: new Set(), sleepDetails: new Map(), switched: new Set(), cooledDown: [] };
+    return {
+      sleeping: new Set(),
+      sleepDetails: new Map(),
+      switched: new Set(),
+      cooledDown: [],
+      failing: new Set(),
+    };
   }
   async recordFailure(_owner: string, keyId: string, _level: number, failure: FailureClass) {
     this.failures.push([keyId, failure]);

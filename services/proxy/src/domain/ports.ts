@@ -22,6 +22,11 @@ export interface PoolState {
   switched: Set<number>;
   /** Levels whose cool-down has ended but are still marked: switch them back. */
   cooledDown: number[];
+  /**
+   * Keys, and `keyModelField(keyId, model)` pairs, with failures or sleeps a success must reset;
+   * a success of any other writes nothing.
+   */
+  failing: Set<string>;
 }
 
 /** Key failure counters, sleeping keys and switched Levels, shared by every proxy replica. */

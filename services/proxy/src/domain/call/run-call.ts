@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, keyModelField } from '@gw/kit';
+import type { PoolState } from '../ports.js';
 import { FailureClass } from '../key-health.js';
 import { recordFailure } from '../record-failure.js';
 import type { AdmittedCall, ServedBy, UpstreamCall } from './call.js';
@@ -87,7 +88,9 @@ async function tryKeys<Answer>(
           );
           continue;
         case 'served':
-          void deps.health.recordSuccess(call.caller.ownerId, key.id, step.model);
+          if (hasStateToReset(call.state, key.id, step.model)) {
+            void deps.health.recordSuccess(call.caller.ownerId, key.id, step.model);
+          }
           await upstream.serve(attempt.answer, served, callMeter(deps, call, served));
           return;
       }
@@ -96,6 +99,20 @@ async function tryKeys<Answer>(
   // No upstream served it: the call is not counted in its windows (one rule for every transport).
   void deps.limiter.refund(call.windows, call.admittedAt);
   throw exhausted(call, failures, skipReason);
+}
+
+/**
+ * A success resets the key's failure counters and wakes it (a probe found it healthy); a key with
+ * neither, as most calls find it, has nothing to write.
+ */
+function hasStateToReset(state: PoolState, keyId: string, model: string): boolean {
+  const pair = keyModelField(keyId, model);
+  return (
+    state.failing.has(keyId) ||
+    state.failing.has(pair) ||
+    state.sleeping.has(keyId) ||
+    state.sleeping.has(pair)
+  );
 }
 
 function exhausted(call: AdmittedCall, failures: readonly FailureClass[], skipReason?: string): AppError {

@@ -21,6 +21,21 @@ const keySleeps = serviceMetrics().counter(
   ['key_id', 'reason'],
 );
 
+/** The owner's sleeping keys, switched Levels, sleeping (key, model) pairs and failing keys. */
+const POOL_STATE = `
+return { redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]),
+  redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]) }
+`;
+
+/** A hash as HGETALL answers it inside a script: field, value, field, value… */
+function fieldsOf(flat: string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    fields[flat[index] as string] = flat[index + 1] as string;
+  }
+  return fields;
+}
+
 /**
  * Shared key state in Redis, in the layout of `@gw/kit` key-state.ts (keypool reads it for
  * /x-conf and clears it for DelKeys). Redis down: every key counts as awake, no Level as
@@ -29,14 +44,18 @@ const keySleeps = serviceMetrics().counter(
 export class RedisKeyHealth implements KeyHealthStore {
   private lastWarning = 0;
   private readonly keys: ReturnType<typeof keyStateKeys>;
+  private readonly redis: Redis & { gwPoolState(...keys: string[]): Promise<string[][]> };
 
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     prefix: string,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
     this.keys = keyStateKeys(prefix);
+    // One command for the four hashes a call reads: cheaper for both sides than MULTI and EXEC.
+    redis.defineCommand('gwPoolState', { numberOfKeys: 4, lua: POOL_STATE });
+    this.redis = redis as typeof this.redis;
   }
 
   async state(ownerId: string): Promise<PoolState> {
@@ -45,18 +64,22 @@ export class RedisKeyHealth implements KeyHealthStore {
       sleepDetails: new Map(),
       switched: new Set(),
       cooledDown: [],
+      failing: new Set(),
     };
     try {
-      const result = await this.redis
-        .multi()
-        .hgetall(this.keys.sleeping(ownerId))
-        .hgetall(this.keys.switched(ownerId))
-        .hgetall(this.keys.sleepingModels(ownerId))
-        .exec();
+      const hashes = await this.redis.gwPoolState(
+        this.keys.sleeping(ownerId),
+        this.keys.switched(ownerId),
+        this.keys.sleepingModels(ownerId),
+        this.keys.failing(ownerId),
+      );
+      const [sleeping, switched, sleepingModels, failing] = [0, 1, 2, 3].map((index) =>
+        fieldsOf(hashes[index] ?? []),
+      ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>];
       const now = this.now();
-      const sleeping = (result?.[0]?.[1] ?? {}) as Record<string, string>;
-      const switched = (result?.[1]?.[1] ?? {}) as Record<string, string>;
-      const sleepingModels = (result?.[2]?.[1] ?? {}) as Record<string, string>;
+      for (const field of Object.keys(failing)) {
+        state.failing.add(field);
+      }
       // Key sleeps and (key, model) sleeps share one set: their fields never collide.
       for (const [field, value] of [...Object.entries(sleeping), ...Object.entries(sleepingModels)]) {
         const entry = decodeSleep(value);
@@ -94,6 +117,8 @@ export class RedisKeyHealth implements KeyHealthStore {
         .get(this.keys.sleeps(keyId))
         .incr(levelKey)
         .pexpire(levelKey, LEVEL_FAILURE_WINDOW_MS, 'NX')
+        .hset(this.keys.failing(ownerId), keyId, '1')
+        .expire(this.keys.failing(ownerId), KEY_STATE_TTL_SECONDS)
         .exec();
       const consecutive = Number(result?.[0]?.[1] ?? 0);
       const step = Number(result?.[2]?.[1] ?? 0);
@@ -125,6 +150,8 @@ export class RedisKeyHealth implements KeyHealthStore {
         .incr(failures)
         .expire(failures, KEY_STATE_TTL_SECONDS)
         .get(this.keys.pairSleeps(keyId, model))
+        .hset(this.keys.failing(ownerId), keyModelField(keyId, model), '1')
+        .expire(this.keys.failing(ownerId), KEY_STATE_TTL_SECONDS)
         .exec();
       const consecutive = Number(result?.[0]?.[1] ?? 0);
       const step = Number(result?.[2]?.[1] ?? 0);
@@ -164,6 +191,7 @@ export class RedisKeyHealth implements KeyHealthStore {
           this.keys.pairSleeps(keyId, model),
         )
         .hdel(this.keys.sleeping(ownerId), keyId)
+        .hdel(this.keys.failing(ownerId), keyId, keyModelField(keyId, model))
         .exec();
     } catch (error) {
       this.warn(error);
