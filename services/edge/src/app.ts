@@ -6,6 +6,7 @@ import {
   type Logger,
   type Metrics,
 } from '@gw/kit';
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import { consoleDir } from './console/console-dir.js';
@@ -21,24 +22,22 @@ import { aiForwarding, type UpgradeHandler } from './proxy/forward.js';
 import { ROUTES } from './routes.js';
 
 /**
- * Builds the Express app (request ids, request metrics and access lines, JSON bodies, the route
- * table, 404 and the error shape) and the WebSocket upgrade handler the HTTP server needs beside it.
+ * Builds the edge's request listener: AI calls go straight to their hop (forward.ts), everything
+ * else to the Express app (request ids, request metrics and access lines, JSON bodies, the route
+ * table, the console, 404 and the error shape); and the WebSocket upgrade handler beside it.
  */
 export function buildApp(
   deps: EdgeDeps,
   log: Logger,
   metrics: Metrics,
   accessLog?: { readonly enabled: boolean },
-): { app: Express; upgrade: UpgradeHandler } {
+): { app: Express; listener: RequestListener; upgrade: UpgradeHandler } {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(assignRequestId);
   const observer = new HttpObserver(metrics, log, accessLog);
   app.use(observeRequests(observer));
-  // AI traffic streams through to the proxy: before the body parser, which must never see it.
-  const ai = aiForwarding(deps, log, observer);
-  app.use(ai.router);
   app.use(requireJsonContentType, jsonBody(deps.config.GW_BODY_LIMIT));
   app.use(withRequestContext);
 
@@ -64,5 +63,12 @@ export function buildApp(
   });
   app.use('/x-sign', signupErrorHandler(log));
   app.use(errorHandler(log));
-  return { app, upgrade: ai.upgrade };
+  // AI traffic streams through to the proxy, never through Express or its body parser.
+  const ai = aiForwarding(deps, log, observer);
+  const listener: RequestListener = (req, res) => {
+    if (!ai.serve(req, res)) {
+      void app(req, res);
+    }
+  };
+  return { app, listener, upgrade: ai.upgrade };
 }

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import {
   AppError,
   connectNats,
@@ -92,7 +93,7 @@ runService('edge', async (log, metrics) => {
 
   const accessLog = await watchAccessLog(configClient, nc, log);
 
-  const { app, upgrade } = buildApp(
+  const { listener, upgrade } = buildApp(
     {
       config,
       cache,
@@ -111,7 +112,7 @@ runService('edge', async (log, metrics) => {
     metrics,
     accessLog.accessLog,
   );
-  const server = app.listen(config.PORT, config.HOST, () => {
+  const server = createServer(listener).listen(config.PORT, config.HOST, () => {
     log.info({ port: config.PORT }, 'edge listening');
   });
   server.on('error', (error) => exitOnStartupFailure(log, error));

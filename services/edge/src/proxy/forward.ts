@@ -24,9 +24,9 @@ import {
   type RequestDetails,
 } from '@gw/kit';
 import type { accounts } from '@gw/proto';
-import express, { type RequestHandler, type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { clientOf, resolveCaller } from '../auth/authenticate.js';
+import { logServerSide, toAppError } from '../http/errors.js';
 import { ownerIdOf } from '../http/owner.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { assertMayCallAi } from './admission.js';
@@ -84,24 +84,50 @@ function effectiveLimits(account: accounts.Account): CallerIdentity['limits'] {
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
+/** The edge's AI traffic, taken before Express ever sees the request. */
+export interface AiForwarding {
+  /**
+   * Takes the request when it is an AI call the proxy answers (false: not one, the app serves it).
+   * AI calls skip Express: its router, its request and response wrappers and the middleware of
+   * management routes cost more CPU than the rest of the edge's hop did.
+   */
+  serve(req: IncomingMessage, res: ServerResponse): boolean;
+  /** WebSocket `GET /v1/realtime`. */
+  upgrade: UpgradeHandler;
+}
+
+const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
+
 /**
- * AI paths go to the proxy, except those the edge answers itself (the model listing: ROUTES); each
- * is named by its catalogue entry (unmatched when outside it: the proxy answers 404).
+ * The catalogue entry an AI path goes to the proxy under, `null` for an AI path outside the
+ * catalogue (the proxy answers it 404), or undefined when the edge serves the path itself: not an
+ * AI path, or the model listing (ROUTES).
  */
-const onlyAiPaths: RequestHandler = (req, res, next) => {
-  if (!isAiPath(req.path)) {
-    next('router');
-    return;
+function forwardedEndpoint(method: string, path: string): { path: string } | null | undefined {
+  if (!isAiPath(path)) {
+    return undefined;
   }
-  // One catalogue lookup per call: it both hands the model listing to ROUTES and names the route.
-  const endpoint = findAiEndpoint(req.method, req.path);
+  const endpoint = findAiEndpoint(method, path);
   if (endpoint?.answeredByEdge === true) {
-    next('router');
-    return;
+    return undefined;
   }
-  res.locals.route = endpoint?.path ?? UNMATCHED_ROUTE;
-  next();
-};
+  return endpoint ?? null;
+}
+
+/**
+ * The caller header of each cached account, encoded once: the cache hands out the same account
+ * object until accounts reports a change, and the floor is fixed for the process's life.
+ */
+const callerHeaders = new WeakMap<accounts.Account, string>();
+
+function callerHeaderOf(account: accounts.Account, apiBalanceFloorNano: bigint): string {
+  let header = callerHeaders.get(account);
+  if (header === undefined) {
+    header = encodeCaller(callerIdentity(account, apiBalanceFloorNano));
+    callerHeaders.set(account, header);
+  }
+  return header;
+}
 
 /**
  * Steps 1 and 2 of every AI call, HTTP or WebSocket, then the hop headers it is forwarded with
@@ -133,7 +159,7 @@ async function admitAiCall(
   delete req.headers['x-api-key'];
   delete req.headers.expect;
   req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;
-  req.headers[CALLER_HEADER] = encodeCaller(callerIdentity(account, deps.config.USER_API_BALANCE));
+  req.headers[CALLER_HEADER] = callerHeaderOf(account, deps.config.USER_API_BALANCE);
   req.headers[REQUEST_ID_HEADER] = requestId;
   return account;
 }
@@ -169,13 +195,12 @@ function cutHopWhenClientLeaves(proxyReq: ClientRequest, res: ServerResponse): v
 /**
  * The edge's hop of an AI call, HTTP or WebSocket: `admitAiCall` (authenticate, admission, hop
  * headers), then the request is streamed to the proxy and the answer back, without buffering
- * either (mounted before the JSON body parser).
+ * either. Each call is timed and written as one access line like every request (HttpObserver),
+ * with the upstream key and Level the proxy names.
  */
-export function aiForwarding(
-  deps: EdgeDeps,
-  log: Logger,
-  observer: HttpObserver,
-): { router: Router; upgrade: UpgradeHandler } {
+export function aiForwarding(deps: EdgeDeps, log: Logger, observer: HttpObserver): AiForwarding {
+  /** What the access line of each forwarded call says beyond the request itself. */
+  const accessOf = new WeakMap<ServerResponse, RequestDetails>();
   const proxy = createProxyMiddleware({
     target: `http://${deps.config.PROXY_ADDR}`,
     agent: new Agent({ keepAlive: true, maxSockets: 1024 }),
@@ -192,12 +217,12 @@ export function aiForwarding(
       proxyRes: (proxyRes, _req, res) => {
         const { [UPSTREAM_KEY_HEADER]: key, [UPSTREAM_LEVEL_HEADER]: level, ...passed } = proxyRes.headers;
         proxyRes.headers = passed;
-        const locals = (res as unknown as { locals: Record<string, unknown> }).locals;
-        if (typeof key === 'string') {
-          locals.upstreamKey = key;
+        const access = accessOf.get(res);
+        if (access && typeof key === 'string') {
+          access.keyId = key;
         }
-        if (typeof level === 'string') {
-          locals.upstreamLevel = Number(level);
+        if (access && typeof level === 'string') {
+          access.keyLevel = Number(level);
         }
         cutClientWhenAnswerBreaks(proxyRes, res);
       },
@@ -212,11 +237,31 @@ export function aiForwarding(
     },
   });
 
-  const router = express.Router();
-  router.use(onlyAiPaths, async (req, res, next) => {
-    res.locals.caller = await admitAiCall(deps, req, String(res.locals.requestId));
-    return proxy(req, res, next);
-  });
+  const serve = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const endpoint = forwardedEndpoint(req.method ?? 'GET', pathOf(req.url));
+    if (endpoint === undefined) {
+      return false;
+    }
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    const access: RequestDetails = { route: endpoint?.path ?? UNMATCHED_ROUTE };
+    accessOf.set(res, access);
+    observer.watch(req, res, requestId, () => access);
+    admitAiCall(deps, req, requestId)
+      .then(async (account) => {
+        access.accountId = String(account.id);
+        await proxy(req, res, () => {
+          // It has no path filter: it passes nothing on.
+          throw new AppError(ErrorCode.Internal, 'the AI hop passed the call on');
+        });
+      })
+      .catch((error: unknown) => {
+        const known = toAppError(error);
+        logServerSide(log, known);
+        sendHttpError(res, known);
+      });
+    return true;
+  };
 
   // WebSocket `GET /v1/realtime`: the same steps, then the socket is piped to the proxy.
   const upgrade: UpgradeHandler = (req, socket, head) => {
@@ -248,5 +293,5 @@ export function aiForwarding(
         refuseUpgrade(socket, refusal);
       });
   };
-  return { router, upgrade };
+  return { serve, upgrade };
 }
