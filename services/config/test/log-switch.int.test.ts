@@ -72,7 +72,8 @@ describe('LogEnable: the system-wide access-line switch', () => {
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
-    gw = await startGateway({ env: { LOG_LEVEL: 'info', GW_TENANCY: 'multi' } });
+    // Debug: the proxy writes its access lines at debug (the edge's info line says the same).
+    gw = await startGateway({ env: { LOG_LEVEL: 'debug', GW_TENANCY: 'multi' } });
     const key = await gw.request('/x-keys', {
       method: 'POST',
       json: { SecretKey: secret, Level: 1, Provider: mock.url },
