@@ -1,7 +1,6 @@
-import { AppError, ErrorCode, toHttp, type Logger } from '@gw/kit';
+import { AppError, ErrorCode, logServerSide, toAppError, toHttp, type Logger } from '@gw/kit';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { EdgeDeps } from '../../deps.js';
-import { logServerSide, toAppError } from '../errors.js';
 import { activationPage } from './activate/page.js';
 
 /**
