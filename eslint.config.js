@@ -58,6 +58,22 @@ const NO_DOMAIN_IO = {
     'The domain does no I/O: receive a port (store, clock, events) in deps instead (CONTRIBUTING.md, Layout).',
 };
 
+/**
+ * The codes a transport may raise itself (CONTRIBUTING.md, Errors): what it sees at its boundary,
+ * input it cannot read, a path it does not serve, a hop without the internal token, a dependency
+ * it calls that does not answer. Every other code is a rule's, chosen in the domain.
+ */
+const BOUNDARY_CODES = [
+  'InvalidRequest',
+  'PayloadTooLarge',
+  'UnsupportedMediaType',
+  'RequestTimeout',
+  'NotFound',
+  'Unauthenticated',
+  'Unavailable',
+];
+const CODE_MESSAGE = `A transport raises only ${BOUNDARY_CODES.join(', ')}, written as ErrorCode.<name>; every other code is chosen in the domain, and anything caught goes through the kit's toAppError (CONTRIBUTING.md, Errors).`;
+
 const restrictedImports = (patterns) => ['error', { paths: NO_ENV_IMPORT, patterns }];
 
 export default defineConfig(
@@ -170,6 +186,35 @@ export default defineConfig(
     files: ['services/*/src/domain/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': restrictedImports([...NO_OTHER_SERVICE, NO_DOMAIN_IO]),
+    },
+  },
+  // Transports choose only boundary codes (CONTRIBUTING.md, Errors).
+  {
+    files: ['services/*/src/transport/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `NewExpression[callee.name='AppError']:not([arguments.0.object.name='ErrorCode'][arguments.0.property.name=/^(${BOUNDARY_CODES.join('|')})$/])`,
+          message: CODE_MESSAGE,
+        },
+      ],
+    },
+  },
+  // A store answers with results; only the domain turns them into an AppError (CONTRIBUTING.md, Layout).
+  {
+    files: ['services/*/src/store/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='AppError']",
+          message:
+            'A store answers with results (a row, undefined, a refusal such as name_taken); only the domain turns them into an AppError (CONTRIBUTING.md, Layout).',
+        },
+      ],
     },
   },
   // console only in scripts and benchmarks: services log through pino (CONTRIBUTING.md, Logging).

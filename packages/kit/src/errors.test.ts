@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { AppError, ErrorCode, excerpt, isErrorCode, toGrpcStatus } from './errors.js';
+import { AppError, detailsOf, ErrorCode, excerpt, isErrorCode, toGrpcStatus } from './errors.js';
 
 /** One row per code: adding a code without a row fails the type check and the completeness test. */
 const EXPECTED_STATUS: Record<ErrorCode, status> = {
@@ -50,15 +50,15 @@ describe('isErrorCode', () => {
 
 describe('AppError', () => {
   it('carries its code, message and details', () => {
-    const error = new AppError(ErrorCode.InsufficientCredit, 'balance too low', { accountId: '7' });
+    const error = new AppError(ErrorCode.RateLimited, 'slow down', { retryAfterSeconds: 7 });
 
     expect(error).toBeInstanceOf(Error);
     expect(error).toBeInstanceOf(AppError);
     expect(error.name).toBe('AppError');
-    expect(error.code).toBe('insufficient_credit');
-    expect(error.message).toBe('balance too low');
-    expect(error.details).toEqual({ accountId: '7' });
-    expect(error.stack).toContain('balance too low');
+    expect(error.code).toBe('rate_limited');
+    expect(error.message).toBe('slow down');
+    expect(error.details).toEqual({ retryAfterSeconds: 7 });
+    expect(error.stack).toContain('slow down');
   });
 
   it('leaves details and cause undefined when not given', () => {
@@ -75,6 +75,14 @@ describe('AppError', () => {
 
     expect(error.cause).toBe(cause);
     expect(error.details).toBeUndefined();
+  });
+});
+
+describe('detailsOf', () => {
+  it('gives the details only for the code asked about', () => {
+    const error = new AppError(ErrorCode.Conflict, 'Name is already taken', { field: 'name' });
+    expect(detailsOf(error, ErrorCode.Conflict)).toEqual({ field: 'name' });
+    expect(detailsOf(error, ErrorCode.InvalidRequest)).toBeUndefined();
   });
 });
 

@@ -28,16 +28,65 @@ export function isErrorCode(value: string): value is ErrorCode {
   return codes.has(value);
 }
 
+/** The tightest window of one kind (requests or tokens): OpenAI's `x-ratelimit-*` headers say it. */
+export interface RateLimitWindow {
+  limit: number;
+  remaining: number;
+  /** Milliseconds until its oldest counted part stops counting. */
+  resetMs: number;
+}
+
+/** The windows a call is held to, at its admission or its refusal, each kind's tightest. */
+export interface RateLimitWindows {
+  requests?: RateLimitWindow;
+  tokens?: RateLimitWindow;
+}
+
+/**
+ * What an error of each code carries beside its message, as data: the transports render it (the
+ * HTTP mapper writes Retry-After and `x-ratelimit-*` from it) and gRPC carries it across a hop.
+ * A code mapped to `undefined` carries nothing; a wrong shape for a code does not compile.
+ */
+export interface ErrorDetails {
+  /** The request field that is wrong, as the client named it. */
+  invalid_request: { field: string };
+  unauthenticated: undefined;
+  forbidden: undefined;
+  model_not_allowed: undefined;
+  not_found: undefined;
+  /** The field whose value another record already holds (`name`, `email`). */
+  conflict: { field: string };
+  payload_too_large: undefined;
+  unsupported_media_type: undefined;
+  request_timeout: undefined;
+  insufficient_credit: undefined;
+  rate_limited: { retryAfterSeconds: number; windows?: RateLimitWindows };
+  quota_exceeded: undefined;
+  /** `reason`: what is down, for the operator's log (the client never sees it). */
+  unavailable: { retryAfterSeconds?: number; reason?: string };
+  internal: undefined;
+}
+
+/** The constructor's arguments, one tuple per code, so `details` must fit the code given. */
+type AppErrorArgs = {
+  [C in ErrorCode]: [code: C, message: string, details?: ErrorDetails[C], cause?: unknown];
+}[ErrorCode];
+
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly details: Record<string, unknown> | undefined;
+  readonly details: ErrorDetails[ErrorCode] | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, cause?: unknown) {
+  constructor(...[code, message, details, cause]: AppErrorArgs) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'AppError';
     this.code = code;
     this.details = details;
   }
+}
+
+/** The error's details when it has this code (the one place a code narrows its details). */
+export function detailsOf<C extends ErrorCode>(error: AppError, code: C): ErrorDetails[C] | undefined {
+  return error.code === code ? (error.details as ErrorDetails[C] | undefined) : undefined;
 }
 
 /**
@@ -59,7 +108,10 @@ export const MAX_ERROR_MESSAGE = 1024;
 /** Metadata key that carries the AppError code across gRPC. */
 export const ERROR_CODE_METADATA = 'gw-error-code';
 
-/** gRPC trailer with an error's `retryAfterSeconds`, so a 429 or 503 keeps its Retry-After across a hop. */
+/**
+ * gRPC trailer with an error's `retryAfterSeconds`, as peers of the release before the details
+ * trailer (`gw-error-details-bin`, grpc-errors.ts) send and read it; it goes in the release after.
+ */
 export const RETRY_AFTER_METADATA = 'gw-retry-after';
 
 export function toGrpcStatus(code: ErrorCode): GrpcStatus {

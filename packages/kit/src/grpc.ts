@@ -1,17 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { health } from '@gw/proto';
-import {
-  AppError,
-  ERROR_CODE_METADATA,
-  RETRY_AFTER_METADATA,
-  ErrorCode,
-  excerpt,
-  isErrorCode,
-  MAX_ERROR_MESSAGE,
-  toGrpcStatus,
-} from './errors.js';
-import { isStoreUnavailable } from './dependency-errors.js';
+import { fromServiceError, toServiceError } from './grpc-errors.js';
 import { newId } from './ids.js';
 import { INTERNAL_TOKEN_HEADER, sameSecret } from './internal-token.js';
 import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
@@ -58,28 +48,6 @@ function tokenInterceptor(token: string): grpc.ServerInterceptor {
       },
     });
   };
-}
-
-function toServiceError(error: unknown, log: Logger): Partial<grpc.ServiceError> {
-  const metadata = new grpc.Metadata();
-  if (error instanceof AppError) {
-    metadata.set(ERROR_CODE_METADATA, error.code);
-    const retryAfter = error.details?.retryAfterSeconds;
-    if (typeof retryAfter === 'number' && retryAfter > 0) {
-      metadata.set(RETRY_AFTER_METADATA, String(Math.ceil(retryAfter)));
-    }
-    // A message quoting a huge value would not fit in the status trailer and break the connection.
-    return { code: toGrpcStatus(error.code), details: excerpt(error.message, MAX_ERROR_MESSAGE), metadata };
-  }
-  if (isStoreUnavailable(error)) {
-    // A store that does not answer is the caller's 503 with Retry-After, not our bug.
-    log.warn({ err: error }, 'a backing store did not answer');
-    metadata.set(ERROR_CODE_METADATA, ErrorCode.Unavailable);
-    return { code: grpc.status.UNAVAILABLE, details: 'a backing store did not answer', metadata };
-  }
-  log.error({ err: error }, 'unexpected error in gRPC handler');
-  metadata.set(ERROR_CODE_METADATA, ErrorCode.Internal);
-  return { code: grpc.status.INTERNAL, details: 'internal error', metadata };
 }
 
 const ServingStatus = health.HealthCheckResponse_ServingStatus;
@@ -261,23 +229,6 @@ export type PromiseClient<C> = {
 interface GeneratedClientConstructor<C> {
   new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions): C;
   service: grpc.ServiceDefinition;
-}
-
-/** Translates a failed call back into the AppError the server raised (or `unavailable`). */
-export function fromServiceError(error: grpc.ServiceError): AppError {
-  const code = String(error.metadata.get(ERROR_CODE_METADATA)[0] ?? '');
-  if (isErrorCode(code)) {
-    const retryAfterSeconds = Number(error.metadata.get(RETRY_AFTER_METADATA)[0] ?? 0);
-    return new AppError(
-      code,
-      error.details || error.message,
-      retryAfterSeconds > 0 ? { retryAfterSeconds } : undefined,
-    );
-  }
-  if (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.DEADLINE_EXCEEDED) {
-    return new AppError(ErrorCode.Unavailable, 'a backing service did not answer in time', undefined, error);
-  }
-  return new AppError(ErrorCode.Internal, 'a backing service failed', undefined, error);
 }
 
 /**

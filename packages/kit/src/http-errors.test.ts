@@ -58,19 +58,50 @@ describe('sendHttpError', () => {
   /** The parts of a ServerResponse the writer uses, recording what it wrote. */
   function answerTo(url: string, originalUrl?: string) {
     const sent = { status: 0, body: undefined as unknown };
+    const headers: Record<string, string> = {};
     const res = {
       headersSent: false,
       req: { url, originalUrl },
-      writeHead(status: number) {
+      writeHead(status: number, written: Record<string, string>) {
         sent.status = status;
+        Object.assign(headers, written);
         return this;
       },
       end(text: string) {
         sent.body = JSON.parse(text);
       },
     };
-    return { res: res as unknown as ServerResponse, sent };
+    return { res: res as unknown as ServerResponse, sent, headers };
   }
+
+  it('renders a rate limit’s details as Retry-After and the x-ratelimit headers', () => {
+    const { res, headers } = answerTo('/v1/chat/completions');
+    const windows = { requests: { limit: 3, remaining: 0, resetMs: 59_500 } };
+    sendHttpError(
+      res,
+      new AppError(ErrorCode.RateLimited, 'slow down', { retryAfterSeconds: 59.5, windows }),
+    );
+    expect(headers).toEqual({
+      'content-type': 'application/json; charset=utf-8',
+      'retry-after': '60',
+      'x-ratelimit-limit-requests': '3',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': '1m0s',
+    });
+  });
+
+  it.each([
+    [new AppError(ErrorCode.Unavailable, 'down'), '1'],
+    [new AppError(ErrorCode.Unavailable, 'down', { retryAfterSeconds: 30, reason: 'redis' }), '30'],
+    [new AppError(ErrorCode.RateLimited, 'wait', { retryAfterSeconds: 2 }), '2'],
+    [new AppError(ErrorCode.RateLimited, 'session ended'), undefined],
+    [new AppError(ErrorCode.InvalidRequest, 'bad', { field: 'model' }), undefined],
+  ])('says when to come back only where the error does (%s)', (error, retryAfter) => {
+    const { res, headers } = answerTo('/x-users');
+    sendHttpError(res, error);
+    expect(headers['retry-after']).toBe(retryAfter);
+    expect(Object.keys(headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+  });
 
   it('answers in the spec shape on OpenAI-style paths', () => {
     const { res, sent } = answerTo('/v1/chat/completions');

@@ -1,7 +1,8 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorDialectOf, type ErrorDialect } from './ai-endpoints.js';
-import { AppError, ErrorCode } from './errors.js';
+import { AppError, detailsOf, ErrorCode } from './errors.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 
 /**
  * The one mapping from an ErrorCode to what a client sees, used by every transport that speaks
@@ -107,18 +108,19 @@ function requestPathOf(res: ServerResponse): string {
 }
 
 /**
- * Headers that go with an error: a 503 tells the client when to come back (in a second, or when
- * the error says so in `details.retryAfterSeconds`); `details.headers` adds its own (a 429's
- * rate-limit headers).
+ * Headers that go with an error, rendered from its details: a 429 or 503 tells the client when to
+ * come back (`retryAfterSeconds`; a 503 without it, in a second), and a 429 of a rate limit shows
+ * its windows (`x-ratelimit-*`).
  */
 function errorHeaders(error: AppError): Record<string, string> {
-  const extra = error.details?.headers;
+  const rateLimited = detailsOf(error, ErrorCode.RateLimited);
   const headers: Record<string, string> = {
-    ...(extra && typeof extra === 'object' ? (extra as Record<string, string>) : {}),
+    ...(rateLimited?.windows ? rateLimitHeaders(rateLimited.windows) : {}),
     'content-type': 'application/json; charset=utf-8',
   };
-  const retryAfter = error.details?.retryAfterSeconds;
-  if (typeof retryAfter === 'number' && retryAfter > 0) {
+  const retryAfter =
+    rateLimited?.retryAfterSeconds ?? detailsOf(error, ErrorCode.Unavailable)?.retryAfterSeconds;
+  if (retryAfter !== undefined && retryAfter > 0) {
     headers['retry-after'] = String(Math.ceil(retryAfter));
   } else if (error.code === ErrorCode.Unavailable) {
     headers['retry-after'] = '1';

@@ -26,6 +26,8 @@ export * from './audit.js';
 export * from './upstream-address.js';
 export * from './mail-queue.js';
 export * from './http-errors.js';
+export * from './caught-errors.js';
+export * from './rate-limit-headers.js';
 export * from './internal-token.js';
 export * from './api-key-hash.js';
 export * from './patterns.js';

@@ -1,4 +1,4 @@
-import { AppError, MAX_PATTERN_WILDCARDS } from '@gw/kit';
+import { AppError, detailsOf, ErrorCode, MAX_PATTERN_WILDCARDS } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
 import { checkAllowModels, checkModelLimits, checkModelMapper } from './account-values.js';
 
@@ -6,7 +6,9 @@ function refusedField(check: () => void): unknown {
   try {
     check();
   } catch (error) {
-    return error instanceof AppError ? { code: error.code, field: error.details?.field } : error;
+    return error instanceof AppError
+      ? { code: error.code, field: detailsOf(error, ErrorCode.InvalidRequest)?.field }
+      : error;
   }
   return 'accepted';
 }

@@ -7,6 +7,7 @@ export function takenError(field: 'name' | 'email'): AppError {
   return new AppError(
     ErrorCode.Conflict,
     field === 'name' ? 'Name is already taken' : 'Email is already registered',
+    { field },
   );
 }
 

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, detailsOf, ErrorCode } from '@gw/kit';
 import { createAccount } from './create-account.js';
 import { loadSignupOwner, signupUnavailable } from './signup-owner.js';
 import type { ClaimOutcome, SignupDeps } from './signup-ports.js';
@@ -25,10 +25,12 @@ async function claim(deps: SignupDeps, input: CompleteSignupInput): Promise<stri
   const { limits, hash } = deps.signupPolicy;
   const now = deps.clock.now();
   let outcome: ClaimOutcome;
-  if (input.token !== undefined && input.token !== '') {
-    outcome = isTokenShaped(input.token)
+  const token = input.token ?? '';
+  const byLink = token !== '';
+  if (byLink) {
+    outcome = isTokenShaped(token)
       ? await deps.signupStore.claimByToken(
-          { tokenHash: hash(`token:${input.token}`), nowMs: now.getTime() },
+          { tokenHash: hash(`token:${token}`), nowMs: now.getTime() },
           limits,
         )
       : { kind: 'invalid' };
@@ -51,7 +53,11 @@ async function claim(deps: SignupDeps, input: CompleteSignupInput): Promise<stri
     case 'claimed':
       return outcome.email;
     case 'invalid':
-      throw new AppError(ErrorCode.InvalidRequest, 'Invalid or expired verification code');
+      // The activation link's page names the link, the verify form's answer the code.
+      throw new AppError(
+        ErrorCode.InvalidRequest,
+        byLink ? 'Invalid or expired activation link' : 'Invalid or expired verification code',
+      );
     case 'wrong':
       throw new AppError(ErrorCode.InvalidRequest, 'Wrong verification code');
     case 'dead':
@@ -99,11 +105,12 @@ export async function completeSignup(deps: SignupDeps, input: CompleteSignupInpu
       if (!(error instanceof AppError)) {
         throw error;
       }
-      if (error.message === 'Name is already taken') {
+      const taken = detailsOf(error, ErrorCode.Conflict)?.field;
+      if (taken === 'name') {
         continue;
       }
-      if (error.message === 'Email is already registered') {
-        throw new AppError(ErrorCode.Conflict, 'Email already registered');
+      if (taken === 'email') {
+        throw new AppError(ErrorCode.Conflict, 'Email already registered', { field: 'email' });
       }
       if (error.code === ErrorCode.InsufficientCredit) {
         throw signupUnavailable('the signup owner cannot fund the signup credit', error);

@@ -117,9 +117,7 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
   await assertRoom(tx, to, amountNano, now, args.receiverBalanceNano);
   const pieces = await takeFromLots(tx, from.id, amountNano, now);
   if (!pieces) {
-    throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant', {
-      accountId: String(from.id),
-    });
+    throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant');
   }
   const receiverLedgerId = await tx.ledger.insert({
     idempotencyKey,

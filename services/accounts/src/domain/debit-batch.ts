@@ -43,7 +43,7 @@ export async function debitBatch(deps: AccountsDeps, items: DebitBatchItem[]): P
   for (const item of items) {
     const problem = debitInputProblem(item.amountNano, item.idempotencyKey);
     if (problem) {
-      throw new AppError(ErrorCode.InvalidRequest, problem, { idempotencyKey: item.idempotencyKey });
+      throw new AppError(ErrorCode.InvalidRequest, problem);
     }
   }
   const now = deps.clock.now();

@@ -68,9 +68,7 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     const existing = await tx.ledger.find(idempotencyKey, 'usage');
     if (existing) {
       if (existing.amountNano !== -amountNano) {
-        throw new AppError(ErrorCode.Conflict, 'this usage event was already charged with another amount', {
-          idempotencyKey,
-        });
+        throw new AppError(ErrorCode.Conflict, 'this usage event was already charged with another amount');
       }
       const lots = await tx.lots.live([existing.accountId], now);
       return {

@@ -96,7 +96,6 @@ async function deleteAs(
         throw new AppError(
           ErrorCode.InvalidRequest,
           `delete its subaccounts first: ${names.join(', ')}${children.length > 20 ? ` and ${children.length - 20} more` : ''}`,
-          { subaccounts: children.map((child) => String(child.id)) },
         );
       }
       const settled = await settleDelete(tx, target, parent, now);

@@ -44,7 +44,7 @@ export async function requestSignupCode(deps: SignupDeps, input: RequestSignupCo
   const email = normaliseSignupEmail(input.email);
   const owner = await loadSignupOwner(deps);
   if (await isRegistered(deps, owner, input.email, email)) {
-    throw new AppError(ErrorCode.Conflict, 'Email already registered');
+    throw new AppError(ErrorCode.Conflict, 'Email already registered', { field: 'email' });
   }
   const { limits, hash } = deps.signupPolicy;
   const now = deps.clock.now();

@@ -10,10 +10,12 @@ import {
   fromModelLimitsMessage,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
+  logServerSide,
   REALTIME_PATH,
   refuseUpgrade,
   REQUEST_ID_HEADER,
   sendHttpError,
+  toAppError,
   toHttp,
   UNMATCHED_ROUTE,
   UPSTREAM_KEY_HEADER,
@@ -282,13 +284,8 @@ export function aiForwarding(deps: EdgeDeps, log: Logger, observer: HttpObserver
         proxy.upgrade(req, socket as Parameters<typeof proxy.upgrade>[1], head);
       })
       .catch((error: unknown) => {
-        if (!(error instanceof AppError)) {
-          log.error({ err: error }, 'realtime upgrade failed');
-        }
-        const refusal =
-          error instanceof AppError
-            ? error
-            : new AppError(ErrorCode.Unavailable, 'authentication is unavailable right now');
+        const refusal = toAppError(error);
+        logServerSide(log, refusal, 'realtime upgrade: ');
         access.status = toHttp(refusal.code).status;
         refuseUpgrade(socket, refusal);
       });

@@ -1,5 +1,5 @@
 import { AppError, CompiledOnce, ErrorCode, type CallerIdentity, type PatternTable } from '@gw/kit';
-import { modelLimitTableOf, rateLimitHeaders, windowsFor, type LimitWindow, type Limits } from './limits.js';
+import { modelLimitTableOf, rateLimitWindows, windowsFor, type LimitWindow, type Limits } from './limits.js';
 import type { OwnerPool } from './pool.js';
 import type { Admission } from './ports.js';
 
@@ -35,7 +35,7 @@ const NAMES: Record<string, string> = {
   tpd: 'tokens per day',
 };
 
-/** A refused admission as the 429 clients back off from: Retry-After and the x-ratelimit headers. */
+/** A refused admission as the 429 clients back off from: when to try again, and the windows. */
 export function assertAdmitted(admission: Admission, now: number): void {
   if (admission.ok) {
     return;
@@ -51,7 +51,7 @@ export function assertAdmitted(admission: Admission, now: number): void {
     `Rate limit reached for ${what}. Try again in ${retryAfterSeconds}s.`,
     {
       retryAfterSeconds,
-      headers: rateLimitHeaders(admission.windows, now),
+      windows: rateLimitWindows(admission.windows, now),
     },
   );
 }

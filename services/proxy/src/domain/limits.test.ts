@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalLimiter } from './local-limiter.js';
-import { modelLimitTable, rateLimitHeaders, resetText, windowsFor, type LimitWindow } from './limits.js';
+import { modelLimitTable, rateLimitWindows, windowsFor, type LimitWindow } from './limits.js';
 
 describe('windowsFor', () => {
   const sources = {
@@ -113,10 +113,10 @@ describe('the sliding window, at its boundaries', () => {
   });
 });
 
-describe('rate-limit headers', () => {
-  it('show the tightest request and token windows as OpenAI clients read them', () => {
+describe('rateLimitWindows', () => {
+  it('shows the tightest request and token windows', () => {
     const now = 1_000_000;
-    const headers = rateLimitHeaders(
+    const shown = rateLimitWindows(
       [
         { window: { scope: 'a', field: 'rpm', limit: 10 }, count: 4, freesAt: now + 1_500 },
         { window: { scope: 'a', field: 'rpd', limit: 100 }, count: 99, freesAt: now + 3_600_000 },
@@ -124,27 +124,23 @@ describe('rate-limit headers', () => {
       ],
       now,
     );
-    expect(headers).toEqual({
-      'x-ratelimit-limit-requests': '100',
-      'x-ratelimit-remaining-requests': '1',
-      'x-ratelimit-reset-requests': '1h0m0s',
-      'x-ratelimit-limit-tokens': '1000',
-      'x-ratelimit-remaining-tokens': '750',
-      'x-ratelimit-reset-tokens': '6m0s',
+    expect(shown).toEqual({
+      requests: { limit: 100, remaining: 1, resetMs: 3_600_000 },
+      tokens: { limit: 1000, remaining: 750, resetMs: 360_000 },
     });
-    expect([resetText(20), resetText(1_000), resetText(61_000)]).toEqual(['20ms', '1s', '1m1s']);
   });
 
-  it('never say a window resets at once while it counts a call, as the first call of a window', () => {
+  it('never says a window resets at once while it counts a call, as the first call of a window', () => {
     const now = 1_000_250;
     // The store saw nothing before this call (freesAt = now); the call itself is counted.
-    const headers = rateLimitHeaders(
+    const shown = rateLimitWindows(
       [{ window: { scope: 'a', field: 'rpm', limit: 10 }, count: 1, freesAt: now }],
       now,
     );
-    expect(headers['x-ratelimit-remaining-requests']).toBe('9');
     // Its one-second bucket (from 1_000_000) stops counting a minute and a bucket later.
-    expect(headers['x-ratelimit-reset-requests']).toBe(resetText(1_000_000 + 60_000 + 1_000 - now));
-    expect(headers['x-ratelimit-reset-requests']).not.toBe('0ms');
+    expect(shown).toEqual({
+      requests: { limit: 10, remaining: 9, resetMs: 1_000_000 + 60_000 + 1_000 - now },
+    });
+    expect(shown.tokens).toBeUndefined();
   });
 });

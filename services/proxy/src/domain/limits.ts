@@ -1,4 +1,4 @@
-import { PatternTable } from '@gw/kit';
+import { PatternTable, type RateLimitWindows } from '@gw/kit';
 
 /**
  * Request and token rate limits: which windows a call is held to, and the sliding-window
@@ -199,18 +199,6 @@ export function isOver(window: LimitWindow, count: number): boolean {
   return isTokenField(window.field) ? count >= window.limit : count + 1 > window.limit;
 }
 
-/** `1s`, `6m0s`, `20ms`: durations as OpenAI's rate-limit reset headers write them. */
-export function resetText(ms: number): string {
-  if (ms < 1_000) {
-    return `${Math.max(0, Math.ceil(ms))}ms`;
-  }
-  const seconds = Math.ceil(ms / 1_000);
-  const hours = Math.floor(seconds / 3_600);
-  const minutes = Math.floor((seconds % 3_600) / 60);
-  const rest = seconds % 60;
-  return hours > 0 ? `${hours}h${minutes}m${rest}s` : minutes > 0 ? `${minutes}m${rest}s` : `${rest}s`;
-}
-
 /**
  * When a window's counted amount has all stopped counting. A store reports no time (`now`) when
  * nothing was counted before this call; the call it has just counted is in the current bucket,
@@ -225,14 +213,15 @@ function resetAt(seen: { window: LimitWindow; count: number; freesAt: number }, 
 }
 
 /**
- * The headers OpenAI clients read to back off: for requests and for tokens, the window with the
- * least room left (its limit, what remains, when its oldest part frees).
+ * What clients are told to back off by (the HTTP mapper writes it as `x-ratelimit-*`): for
+ * requests and for tokens, the window with the least room left (its limit, what remains, when its
+ * oldest part frees).
  */
-export function rateLimitHeaders(
+export function rateLimitWindows(
   windows: ReadonlyArray<{ window: LimitWindow; count: number; freesAt: number }>,
   now: number,
-): Record<string, string> {
-  const headers: Record<string, string> = {};
+): RateLimitWindows {
+  const shown: RateLimitWindows = {};
   for (const [kind, tokens] of [
     ['requests', false],
     ['tokens', true],
@@ -241,10 +230,12 @@ export function rateLimitHeaders(
       .filter(({ window }) => isTokenField(window.field) === tokens)
       .sort((a, b) => a.window.limit - a.count - (b.window.limit - b.count))[0];
     if (tightest) {
-      headers[`x-ratelimit-limit-${kind}`] = String(tightest.window.limit);
-      headers[`x-ratelimit-remaining-${kind}`] = String(Math.max(0, tightest.window.limit - tightest.count));
-      headers[`x-ratelimit-reset-${kind}`] = resetText(resetAt(tightest, now) - now);
+      shown[kind] = {
+        limit: tightest.window.limit,
+        remaining: Math.max(0, tightest.window.limit - tightest.count),
+        resetMs: resetAt(tightest, now) - now,
+      };
     }
   }
-  return headers;
+  return shown;
 }

@@ -1,4 +1,4 @@
-import { AppError, type CallerIdentity } from '@gw/kit';
+import { AppError, ErrorCode, type CallerIdentity } from '@gw/kit';
 import { claimProbe, earliestWake, type RecordFailureDeps } from './record-failure.js';
 import type { PoolState } from './ports.js';
 import type { OwnerPool } from './pool.js';
@@ -41,7 +41,7 @@ export async function planCall(
     );
     const wake = earliestWake(state, candidates, planned.plan.modelMapped);
     if (wake !== undefined) {
-      throw new AppError(refusal.code, refusal.message, {
+      throw new AppError(ErrorCode.Unavailable, planned.message, {
         retryAfterSeconds: Math.max(1, Math.ceil((wake - now()) / 1000)),
       });
     }

@@ -1,7 +1,6 @@
-import { AppError, ErrorCode, toHttp, type Logger } from '@gw/kit';
+import { AppError, ErrorCode, logServerSide, toAppError, toHttp, type Logger } from '@gw/kit';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { EdgeDeps } from '../../deps.js';
-import { logServerSide, toAppError } from '../errors.js';
 import { activationPage } from './activate/page.js';
 
 /**
@@ -39,15 +38,11 @@ export function signupErrorHandler(log: Logger): ErrorRequestHandler {
     logServerSide(log, known, 'signup: ');
     const status = signupStatus(known, res);
     if (res.locals[HTML_ERRORS] === true) {
-      const message =
-        known.message === 'Invalid or expired verification code'
-          ? 'Invalid or expired activation link'
-          : known.message;
       res
         .status(status)
         .type('html')
         // Signing up again is offered only where sign-up is on.
-        .send(activationPage(false, 'Activation failed', message, status !== 404));
+        .send(activationPage(false, 'Activation failed', known.message, status !== 404));
       return;
     }
     res.status(status).json({ success: false, message: known.message });

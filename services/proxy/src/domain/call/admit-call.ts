@@ -1,5 +1,5 @@
 import { assertAdmitted, callWindows } from '../call-limits.js';
-import { rateLimitHeaders } from '../limits.js';
+import { rateLimitWindows } from '../limits.js';
 import { planCall } from '../plan-call.js';
 import { switchBackCooledLevels } from '../record-failure.js';
 import type { ParsedRequest } from '../request.js';
@@ -55,7 +55,7 @@ export async function admitCall(
     admittedAt,
     state,
     plan,
-    limitHeaders: rateLimitHeaders(admission.windows, admittedAt),
+    limitWindows: rateLimitWindows(admission.windows, admittedAt),
     reservation,
   };
 }

@@ -1,4 +1,4 @@
-import type { AiEndpoint, CallerIdentity, Logger, RequestDetails } from '@gw/kit';
+import type { AiEndpoint, CallerIdentity, Logger, RateLimitWindows, RequestDetails } from '@gw/kit';
 import type { FailureClass } from '../key-health.js';
 import type { LimitWindow } from '../limits.js';
 import type { OwnerPool, PoolKey } from '../pool.js';
@@ -28,8 +28,8 @@ export interface AdmittedCall extends OpenedCall {
   admittedAt: number;
   state: PoolState;
   plan: RoutePlan;
-  /** The `x-ratelimit-*` headers of the windows at admission, for the client. */
-  limitHeaders: Record<string, string>;
+  /** The windows at admission, for the client (the `x-ratelimit-*` headers). */
+  limitWindows: RateLimitWindows;
   /** The id its estimated cost is held under while in flight; undefined when nothing is held. */
   reservation: string | undefined;
 }

@@ -107,7 +107,12 @@ export class GrpcKeySource implements KeySource {
         }),
       });
     } catch (error) {
-      throw new AppError(ErrorCode.Unavailable, 'the key pool could not be loaded', { ownerId }, error);
+      throw new AppError(
+        ErrorCode.Unavailable,
+        'the key pool could not be loaded',
+        { reason: `the key pool of owner ${ownerId}` },
+        error,
+      );
     }
   }
 }

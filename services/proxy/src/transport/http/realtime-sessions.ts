@@ -1,5 +1,6 @@
-import { AppError, ErrorCode, realtimeErrorEvent } from '@gw/kit';
+import { realtimeErrorEvent } from '@gw/kit';
 import type WebSocket from 'ws';
+import { sessionEnded } from '../../domain/session-refusals.js';
 
 /** Account changes that end the account's open sessions (every reason but a plain update). */
 const ENDING_REASONS: Record<string, string> = {
@@ -52,7 +53,7 @@ export class RealtimeSessions implements SessionRegistry {
       return 0;
     }
     for (const client of sessions) {
-      client.send(realtimeErrorEvent(new AppError(ErrorCode.Forbidden, `session ended: ${why}`)));
+      client.send(realtimeErrorEvent(sessionEnded(why)));
       client.close(1008, 'session ended');
     }
     return sessions.size;

@@ -1,4 +1,4 @@
-import { AppError, callerMayUseModel, ErrorCode, realtimeErrorEvent } from '@gw/kit';
+import { AppError, ErrorCode, realtimeErrorEvent } from '@gw/kit';
 import WebSocket, { type RawData } from 'ws';
 import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import type { AdmittedCall, CallMeter, UpstreamCall } from '../../domain/call/call.js';
@@ -6,6 +6,7 @@ import { classifyStatus, FailureClass } from '../../domain/key-health.js';
 import { ProviderType } from '../../domain/pool.js';
 import { forwardableRequestHeaders } from '../../domain/providers.js';
 import { parseJson } from '../../domain/sse.js';
+import { sessionModelRefusal, sessionTokensSpent } from '../../domain/session-refusals.js';
 import { readUsage } from '../../domain/usage.js';
 import { openUpstreamSocket, type Frame } from '../upstream/websocket.js';
 import type { UpgradeExchange } from './exchange.js';
@@ -70,8 +71,10 @@ export function realtimeUpstreamCall(
       const outcome = attempt.status === undefined ? undefined : classifyStatus(attempt.status);
       if (outcome?.kind === 'client_error') {
         // The client's own fault (an unknown model, a bad parameter): no other key would differ.
-        const code = attempt.status === 404 ? ErrorCode.NotFound : ErrorCode.InvalidRequest;
-        throw new AppError(code, `upstream refused the session (${attempt.status})`);
+        const message = `upstream refused the session (${attempt.status})`;
+        throw attempt.status === 404
+          ? new AppError(ErrorCode.NotFound, message)
+          : new AppError(ErrorCode.InvalidRequest, message);
       }
       return {
         kind: 'failed',
@@ -100,9 +103,7 @@ function serveSession(
 
   const endWhenTokensSpent = async () => {
     if (!(await meter.tokensLeft()) && client) {
-      client.send(
-        realtimeErrorEvent(new AppError(ErrorCode.RateLimited, 'token rate limit reached: session ended')),
-      );
+      client.send(realtimeErrorEvent(sessionTokensSpent()));
       client.close(1008, 'rate limit reached');
     }
   };
@@ -157,12 +158,9 @@ function serveSession(
           // Binary frames get the same check: a model named in one is a model named.
           const frame = parseJson(frameText(data)) as { session?: { model?: unknown } } | undefined;
           const named = frame?.session?.model;
-          if (typeof named === 'string' && !callerMayUseModel(call.caller, named)) {
-            accepted.send(
-              realtimeErrorEvent(
-                new AppError(ErrorCode.ModelNotAllowed, `model ${named} is not allowed for this key`),
-              ),
-            );
+          const refusal = typeof named === 'string' ? sessionModelRefusal(call.caller, named) : undefined;
+          if (refusal) {
+            accepted.send(realtimeErrorEvent(refusal));
             return;
           }
           toUpstream(data, isBinary);

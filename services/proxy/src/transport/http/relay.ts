@@ -1,4 +1,4 @@
-import { findAiEndpoint } from '@gw/kit';
+import { findAiEndpoint, rateLimitHeaders } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { admitCall } from '../../domain/call/admit-call.js';
 import { openCall } from '../../domain/call/open-call.js';
@@ -39,7 +39,7 @@ export async function relay(deps: ProxyDeps, { req, res, log, details }: HttpExc
   const request = await parseRequest(call.endpoint, contentType, raw);
 
   const admitted = await admitCall(deps, call, request);
-  for (const [name, value] of Object.entries(admitted.limitHeaders)) {
+  for (const [name, value] of Object.entries(rateLimitHeaders(admitted.limitWindows))) {
     res.setHeader(name, value);
   }
   await runCall(deps, admitted, httpUpstreamCall(deps, admitted, { req, res }));

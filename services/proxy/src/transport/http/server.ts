@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import {
   AppError,
-  clientErrorOf,
   ErrorCode,
   HttpObserver,
+  logServerSide,
   refuseUpgrade,
   runWithContext,
   sendHttpError,
+  toAppError,
   toHttp,
   UNMATCHED_ROUTE,
   type Logger,
@@ -18,20 +19,11 @@ import { Drain } from './drain.js';
 import { requestIdOf } from './hop.js';
 import { HTTP_ROUTES, UPGRADE_ROUTES } from './routes.js';
 
-/**
- * An AppError becomes its mapped answer, a library's complaint about the request its 4xx; anything
- * else is ours: logged once with its stack and answered 500.
- */
+/** What a route threw as its answer, logged by the kit's rule (ours once with its stack). */
 function asAppError(error: unknown, log: Logger): AppError {
-  if (error instanceof AppError) {
-    return error;
-  }
-  const client = clientErrorOf(error);
-  if (client) {
-    return client;
-  }
-  log.error({ err: error }, 'request failed');
-  return new AppError(ErrorCode.Internal, 'internal error');
+  const known = toAppError(error);
+  logServerSide(log, known);
+  return known;
 }
 
 const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';

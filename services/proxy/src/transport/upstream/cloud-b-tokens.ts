@@ -69,7 +69,7 @@ export class CloudBTokens {
     const { client_email: email, private_key: privateKey } = key.config;
     if (typeof email !== 'string' || typeof privateKey !== 'string') {
       throw new AppError(ErrorCode.Unavailable, 'cloud_b key has no client_email or private_key', {
-        keyId: key.id,
+        reason: `cloud_b key ${key.id}`,
       });
     }
     const assertion = serviceAccountAssertion(
@@ -89,12 +89,14 @@ export class CloudBTokens {
     });
     if (!response.ok) {
       throw new AppError(ErrorCode.Unavailable, `token endpoint answered ${response.status}`, {
-        keyId: key.id,
+        reason: `cloud_b key ${key.id}`,
       });
     }
     const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
     if (typeof body.access_token !== 'string') {
-      throw new AppError(ErrorCode.Unavailable, 'token endpoint sent no access_token', { keyId: key.id });
+      throw new AppError(ErrorCode.Unavailable, 'token endpoint sent no access_token', {
+        reason: `cloud_b key ${key.id}`,
+      });
     }
     setExpiry(this.now() + (typeof body.expires_in === 'number' ? body.expires_in : 3600) * 1000);
     return body.access_token;
