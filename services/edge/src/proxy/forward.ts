@@ -28,7 +28,6 @@ import {
 import type { accounts } from '@gw/proto';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { clientOf, resolveCaller } from '../auth/authenticate.js';
-import { logServerSide, toAppError } from '../http/errors.js';
 import { ownerIdOf } from '../http/owner.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { assertMayCallAi } from './admission.js';
