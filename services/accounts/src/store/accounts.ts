@@ -1,5 +1,6 @@
-import { column, rowsChanged, rowsOf } from '@gw/kit';
+import { bigintText, column, rowsChanged, rowsOf } from '@gw/kit';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { childDna } from '../domain/dna.js';
 import { nameScopeOf } from '../domain/tenancy.js';
 import type { NewAccount } from '../domain/model.js';
@@ -18,6 +19,12 @@ import { queryAccountPage } from './account-list.js';
 import { escapeLike, live, lookupCondition, takenBy, toRecord } from './account-rows.js';
 import type { Executor } from './executor.js';
 import { accounts } from './schema.js';
+
+/** The id drawn from the accounts sequence. */
+const DrawnIdRow = z.object({ id: bigintText });
+
+/** How much of the debt absorbDebt lowered (no row: no such account). */
+const AbsorbedRow = z.object({ absorbed: bigintText });
 
 /** The account rows over drizzle, on the database or inside one transaction. */
 export class DrizzleAccounts implements AccountsRepository, AccountWrites {
@@ -154,8 +161,11 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
       const drawn = await this.db.execute(
         sql`SELECT nextval(pg_get_serial_sequence('accounts.accounts', 'id'))::text AS id`,
       );
-      const [drawnRow] = rowsOf<{ id: string } | undefined>(drawn);
-      const id = BigInt(drawnRow?.id ?? '0');
+      const [drawnRow] = rowsOf(drawn, DrawnIdRow);
+      if (!drawnRow) {
+        throw new Error('the accounts sequence drew no id');
+      }
+      const { id } = drawnRow;
       const [row] = await this.db
         .insert(accounts)
         .values({
@@ -237,8 +247,8 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
       FROM (SELECT id, debt_nano FROM accounts.accounts WHERE id = ${accountId} FOR NO KEY UPDATE) AS old
       WHERE a.id = old.id
       RETURNING LEAST(old.debt_nano, ${amountNano}::bigint)::text AS absorbed`);
-    const [row] = rowsOf<{ absorbed: string } | undefined>(result);
-    return BigInt(row?.absorbed ?? '0');
+    const [row] = rowsOf(result, AbsorbedRow);
+    return row?.absorbed ?? 0n;
   }
 
   async addDebt(accountId: bigint, amountNano: bigint) {
