@@ -21,6 +21,7 @@ import {
 } from './domain/signup-rules.js';
 import { DrizzleAccountsStore } from './store/accounts-store.js';
 import { RedisSignupStore } from './store/redis-signup-store.js';
+import { warmAccountReads } from './store/warm-up.js';
 import { accountsHandlers } from './transport/grpc/accounts-service.js';
 import { queueSignupMail } from './transport/jobs/signup-mail.js';
 import { mailSpendAlerts } from './transport/jobs/spend-alerts.js';
@@ -80,6 +81,7 @@ runService('accounts', async (log) => {
     definition: pb.AccountsServiceService,
     handlers: accountsHandlers(deps),
     dependencies: { postgres: () => database.ping() },
+    warmUp: () => database.warm((tx) => warmAccountReads(tx, deps.clock.now())),
   });
 
   return [

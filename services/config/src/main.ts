@@ -14,6 +14,7 @@ import {
 import { config as configPb } from '@gw/proto';
 import { loadConfigServiceConfig } from './config.js';
 import { DrizzleConfigStore } from './store/config-store.js';
+import { warmConfigReads } from './store/warm-up.js';
 import { configHandlers } from './transport/grpc/config-service.js';
 import { natsConfigEvents } from './transport/nats/config-events.js';
 
@@ -46,6 +47,7 @@ runService('config', async (log) => {
     definition: configPb.ConfigServiceService,
     handlers: configHandlers(deps),
     dependencies: { postgres: () => database.ping() },
+    warmUp: () => database.warm(warmConfigReads),
   });
 
   return [

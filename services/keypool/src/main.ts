@@ -18,6 +18,7 @@ import { dnsResolver } from './net/dns-resolver.js';
 import { grpcLevelAutoConfig } from './transport/grpc/level-auto-config.js';
 import { DrizzleKeysStore } from './store/keys-store.js';
 import { RedisSleepStore } from './store/sleep-store.js';
+import { warmKeyReads } from './store/warm-up.js';
 import { keypoolHandlers } from './transport/grpc/keypool-service.js';
 import { natsPoolEvents } from './transport/nats/pool-events.js';
 
@@ -60,6 +61,7 @@ runService('keypool', async (log) => {
     definition: pb.KeypoolServiceService,
     handlers: keypoolHandlers(deps),
     dependencies: { postgres: () => database.ping() },
+    warmUp: () => database.warm(warmKeyReads),
   });
 
   return [
