@@ -8,6 +8,7 @@ import {
   openServiceDatabase,
   startGrpcService,
   connectRedis,
+  systemClock,
 } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
 import { loadAccountsConfig } from './config.js';
@@ -45,7 +46,7 @@ runService('accounts', async (log) => {
   const deps = {
     store: new DrizzleAccountsStore(database.db),
     events: natsAccountEvents(nc, await createAuditPublisher(nc, log)),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     alerts,
     policy: { apiBalanceFloorNano: config.USER_API_BALANCE, tenancy: config.GW_TENANCY },
     signupStore: new RedisSignupStore(signupRedis, config.GW_SIGNUP_PREFIX),

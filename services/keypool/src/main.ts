@@ -11,6 +11,7 @@ import {
   selfAddressesOf,
   startGrpcService,
   connectRedis,
+  systemClock,
 } from '@gw/kit';
 import { config as configPb, keypool as pb } from '@gw/proto';
 import { loadKeypoolConfig } from './config.js';
@@ -48,7 +49,7 @@ runService('keypool', async (log) => {
     sleeps: new RedisSleepStore(redis, config.GW_KEY_STATE_PREFIX),
     events: natsPoolEvents(nc, await createAuditPublisher(nc, log)),
     autoConfig: grpcLevelAutoConfig(configClient, log),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     self: selfAddressesOf(config),
     tenantPrivate: config.GW_TENANT_PRIVATE_CIDRS,
   };

@@ -12,7 +12,7 @@ import type {
   ListQuery,
   OrderColumn,
 } from '../../src/domain/ports/accounts.js';
-import type { Clock } from '../../src/domain/ports/deps.js';
+import type { Clock } from '@gw/kit';
 import type { AccountRow, Tables } from './tables.js';
 import { draw } from './tables.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/domain/ports/deps.js';
+import type { Clock } from '@gw/kit';
 import type { Ledger, LedgerKind, LedgerRow } from '../../src/domain/ports/ledger.js';
 import { draw, type Tables } from './tables.js';
 

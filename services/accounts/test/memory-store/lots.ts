@@ -1,5 +1,5 @@
 import type { CreditLot } from '../../src/domain/model.js';
-import type { Clock } from '../../src/domain/ports/deps.js';
+import type { Clock } from '@gw/kit';
 import type { LotTake, LotWrites, NewLot } from '../../src/domain/ports/lots.js';
 import { draw, type Tables } from './tables.js';
 

@@ -1,4 +1,5 @@
-import type { AccountsStore, AccountsTx, Clock } from '../../src/domain/ports/deps.js';
+import type { Clock } from '@gw/kit';
+import type { AccountsStore, AccountsTx } from '../../src/domain/ports/deps.js';
 import { MemoryAccounts } from './accounts.js';
 import { MemoryConservationReport } from './conservation.js';
 import { MemoryIdempotencyKeys } from './idempotency.js';

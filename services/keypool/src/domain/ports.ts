@@ -1,4 +1,4 @@
-import type { AddressList, SecretBox, SelfAddresses } from '@gw/kit';
+import type { AddressList, Clock, SecretBox, SelfAddresses } from '@gw/kit';
 import type { KeyFilter, KeyRecord, KeyRow, SleepingKey } from './model.js';
 
 export interface KeysStore {
@@ -66,10 +66,6 @@ export interface LevelAutoConfig {
     operatorId: bigint;
     ipAddress: string;
   }): Promise<Record<string, number>>;
-}
-
-export interface Clock {
-  now(): Date;
 }
 
 export interface KeypoolDeps {
