@@ -42,7 +42,7 @@ export async function moneyWorld(
   options: { apiBalanceFloorNano?: bigint; tenancy?: 'single' | 'multi' } = {},
 ): Promise<MoneyWorld> {
   const clock = new TestClock(START);
-  const store = new MemoryAccountsStore(clock);
+  const store = new MemoryAccountsStore();
   const changed: MoneyWorld['changed'] = [];
   const audits: AuditEntry[] = [];
   const softLimitAlerts: MoneyWorld['softLimitAlerts'] = [];
