@@ -10,6 +10,7 @@ import {
   resolveAddresses,
   selfAddressesOf,
   startGrpcService,
+  systemClock,
 } from '@gw/kit';
 import { config as configPb } from '@gw/proto';
 import { loadConfigServiceConfig } from './config.js';
@@ -32,6 +33,7 @@ runService('config', async (log) => {
   const nc = await connectNats(config.NATS_URL, 'config', log);
   const deps = {
     store: new DrizzleConfigStore(database.db),
+    clock: systemClock,
     box,
     events: natsConfigEvents(nc, await createAuditPublisher(nc, log)),
     self: selfAddressesOf(config),
