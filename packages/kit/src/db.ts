@@ -15,8 +15,20 @@ export interface DatabaseHandle {
   db: Database;
   /** One `SELECT 1`: resolves when the database answers (health's probe). */
   ping(): Promise<unknown>;
+  /**
+   * Opens a few connections at once (WARM_CONNECTIONS, never more than the pool) and runs
+   * `reads` on each, in a read-only transaction: what a replica does before it reports ready.
+   */
+  warm(reads: (tx: DatabaseTransaction) => Promise<unknown>): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * How many connections a replica opens before it reports ready. Enough that a first burst is not
+ * queued behind connection set-ups, a few only: replicas share PostgreSQL's 100 connections, and
+ * the rest of the pool opens as load needs it.
+ */
+const WARM_CONNECTIONS = 3;
 
 export interface OpenDatabaseOptions {
   /**
@@ -48,9 +60,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       `DATABASE_URL is not set: the ${options.schema} schema needs a PostgreSQL (npm start runs an embedded one and sets it)`,
     );
   }
+  const poolSize = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.poolSize ?? 10,
+    max: poolSize,
     // A database that does not answer fails a new connection within the callers' deadline
     // (503), instead of holding the request until the caller gave up.
     connectionTimeoutMillis: 1_500,
@@ -70,9 +83,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       client.release();
     }
   });
+  const db = drizzlePg({ client: pool }) as unknown as Database;
   return {
-    db: drizzlePg({ client: pool }) as unknown as Database,
+    db,
     ping: () => pool.query('SELECT 1'),
+    async warm(reads) {
+      // The transactions run together, so each holds a connection of its own.
+      await Promise.all(
+        Array.from({ length: Math.min(WARM_CONNECTIONS, poolSize) }, () =>
+          db.transaction(async (tx) => {
+            await tx.execute(sql`SET TRANSACTION READ ONLY`);
+            await reads(tx);
+          }),
+        ),
+      );
+    },
     close: () => pool.end(),
   };
 }

@@ -99,6 +99,11 @@ export class GrpcServer {
        * 1 s, and Check('<name>') answers for that store alone, so health says which part is down.
        */
       dependencies?: Record<string, DependencyProbe>;
+      /**
+       * What the first requests need made ready (connections opened, statements run once): the
+       * server binds, reports NOT_SERVING while this runs, and SERVING once it resolved.
+       */
+      warmUp?: () => Promise<unknown>;
     },
   ) {
     this.metrics = new GrpcServerMetrics(options.metrics ?? serviceMetrics());
@@ -179,7 +184,7 @@ export class GrpcServer {
     return this;
   }
 
-  /** Binds, marks every service SERVING and resolves with the bound port. */
+  /** Binds, warms up, then marks every service SERVING and resolves with the bound port. */
   async start(): Promise<number> {
     const port = await new Promise<number>((resolve, reject) => {
       this.server.bindAsync(
@@ -188,6 +193,7 @@ export class GrpcServer {
         (error, bound) => (error ? reject(error) : resolve(bound)),
       );
     });
+    await this.options.warmUp?.();
     for (const name of this.statuses.keys()) {
       this.statuses.set(name, ServingStatus.SERVING);
     }

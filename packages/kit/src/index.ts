@@ -1,4 +1,5 @@
 export * from './config.js';
+export * from './clock.js';
 export * from './db.js';
 export * from './raw-sql.js';
 export * from './errors.js';

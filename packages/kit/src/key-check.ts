@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from './db.js';
 import type { SecretBox } from './secret-box.js';
 import { rowsOf } from './raw-sql.js';
+
+/** The key-check row, as `SELECT cipher` answers it. */
+const CipherRow = z.object({ cipher: z.string() });
 
 /** Where a service keeps its key-check cipher (one row). */
 export interface KeyCheckStore {
@@ -43,7 +47,7 @@ export function sqlKeyCheckStore(db: Database, schema: string): KeyCheckStore {
   const table = sql.raw(`${schema}.key_check`);
   const read = async () => {
     const result: unknown = await db.execute(sql`SELECT cipher FROM ${table} WHERE id = 1`);
-    return rowsOf<{ cipher: string }>(result)[0]?.cipher;
+    return rowsOf(result, CipherRow)[0]?.cipher;
   };
   return {
     readKeyCheck: read,
@@ -60,7 +64,7 @@ type Executor = Pick<Database, 'execute'>;
 export async function lockKeyCheck(db: Executor, schema: string): Promise<string | undefined> {
   const table = sql.raw(`${schema}.key_check`);
   const result: unknown = await db.execute(sql`SELECT cipher FROM ${table} WHERE id = 1 FOR UPDATE`);
-  return rowsOf<{ cipher: string }>(result)[0]?.cipher;
+  return rowsOf(result, CipherRow)[0]?.cipher;
 }
 
 /** Stores the key-check cipher, replacing the one there (a key rotation). */

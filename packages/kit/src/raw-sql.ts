@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 
 /**
  * One column of a batch as ONE array parameter (cast it in the statement: `${column(...)}::bigint[]`),
@@ -10,10 +11,20 @@ export function column<T>(rows: readonly T[], pick: (row: T) => string | boolean
   return sql`${sql.param(rows.map(pick))}`;
 }
 
-/** The rows a raw `execute` answered (node-postgres reports them as `rows`). */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
+/**
+ * The rows a raw `execute` answered (node-postgres reports them as `rows`), each checked against
+ * the statement's row schema and converted once, here: a column missing, renamed or NULL that the
+ * statement does not allow fails at the read, naming it, instead of reaching the domain as a 0.
+ */
+export function rowsOf<Row extends z.ZodType>(result: unknown, row: Row): Array<z.output<Row>> {
+  return z.array(row).parse((result as { rows: unknown }).rows);
 }
+
+/** A bigint column as a raw statement answers it: text (cast with `::text`), read as a bigint. */
+export const bigintText = z
+  .string()
+  .regex(/^-?\d+$/)
+  .transform((text) => BigInt(text));
 
 /** How many rows a raw `execute` changed: node-postgres reports rowCount (other drivers affectedRows). */
 export function rowsChanged(result: unknown): number {

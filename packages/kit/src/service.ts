@@ -29,6 +29,8 @@ export async function startGrpcService<S>(args: {
   handlers?: AsyncHandlers<S>;
   /** The stores it cannot serve without, by name (health reports each). */
   dependencies?: Record<string, DependencyProbe>;
+  /** Run after binding and before reporting SERVING (see GrpcServer): a replica is ready once warm. */
+  warmUp?: () => Promise<unknown>;
 }): Promise<RunningService> {
   const { host, port } = splitAddress(args.address);
   const server = new GrpcServer({
@@ -37,6 +39,7 @@ export async function startGrpcService<S>(args: {
     token: args.token,
     log: args.log,
     ...(args.dependencies ? { dependencies: args.dependencies } : {}),
+    ...(args.warmUp ? { warmUp: args.warmUp } : {}),
   });
   if (args.definition && args.handlers) {
     server.add<S>(args.definition, args.handlers);

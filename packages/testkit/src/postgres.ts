@@ -49,3 +49,18 @@ export async function queryOnce<T = Record<string, unknown>>(url: string, text: 
     await client.end();
   }
 }
+
+/**
+ * Takes an ACCESS EXCLUSIVE lock on a table, on a connection of its own, and holds it until the
+ * answered function is called: every statement that reads the table waits meanwhile.
+ */
+export async function holdTableLock(url: string, table: string): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+  return async () => {
+    await client.query('ROLLBACK');
+    await client.end();
+  };
+}

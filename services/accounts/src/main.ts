@@ -8,6 +8,7 @@ import {
   openServiceDatabase,
   startGrpcService,
   connectRedis,
+  systemClock,
 } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
 import { loadAccountsConfig } from './config.js';
@@ -21,6 +22,7 @@ import {
 } from './domain/signup-rules.js';
 import { DrizzleAccountsStore } from './store/accounts-store.js';
 import { RedisSignupStore } from './store/redis-signup-store.js';
+import { warmAccountReads } from './store/warm-up.js';
 import { accountsHandlers } from './transport/grpc/accounts-service.js';
 import { queueSignupMail } from './transport/jobs/signup-mail.js';
 import { mailSpendAlerts } from './transport/jobs/spend-alerts.js';
@@ -44,7 +46,7 @@ runService('accounts', async (log) => {
   const deps = {
     store: new DrizzleAccountsStore(database.db),
     events: natsAccountEvents(nc, await createAuditPublisher(nc, log)),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     alerts,
     policy: { apiBalanceFloorNano: config.USER_API_BALANCE, tenancy: config.GW_TENANCY },
     signupStore: new RedisSignupStore(signupRedis, config.GW_SIGNUP_PREFIX),
@@ -80,6 +82,7 @@ runService('accounts', async (log) => {
     definition: pb.AccountsServiceService,
     handlers: accountsHandlers(deps),
     dependencies: { postgres: () => database.ping() },
+    warmUp: () => database.warm((tx) => warmAccountReads(tx, deps.clock.now())),
   });
 
   return [

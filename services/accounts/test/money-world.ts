@@ -5,7 +5,8 @@ import { checkConservation } from '../src/domain/check-conservation.js';
 import { createAccount, type AccountFields, type CreatedAccount } from '../src/domain/create-account.js';
 import { DAY_MS } from '../src/domain/lots.js';
 import type { AccountRecord } from '../src/domain/model.js';
-import type { AccountsDeps, AuditEntry, Clock } from '../src/domain/ports/deps.js';
+import type { Clock } from '@gw/kit';
+import type { AccountsDeps, AuditEntry } from '../src/domain/ports/deps.js';
 import { MemoryAccountsStore } from './memory-store/memory-store.js';
 import type { Tables } from './memory-store/tables.js';
 
@@ -41,7 +42,7 @@ export async function moneyWorld(
   options: { apiBalanceFloorNano?: bigint; tenancy?: 'single' | 'multi' } = {},
 ): Promise<MoneyWorld> {
   const clock = new TestClock(START);
-  const store = new MemoryAccountsStore(clock);
+  const store = new MemoryAccountsStore();
   const changed: MoneyWorld['changed'] = [];
   const audits: AuditEntry[] = [];
   const softLimitAlerts: MoneyWorld['softLimitAlerts'] = [];

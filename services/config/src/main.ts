@@ -10,10 +10,12 @@ import {
   resolveAddresses,
   selfAddressesOf,
   startGrpcService,
+  systemClock,
 } from '@gw/kit';
 import { config as configPb } from '@gw/proto';
 import { loadConfigServiceConfig } from './config.js';
 import { DrizzleConfigStore } from './store/config-store.js';
+import { warmConfigReads } from './store/warm-up.js';
 import { configHandlers } from './transport/grpc/config-service.js';
 import { natsConfigEvents } from './transport/nats/config-events.js';
 
@@ -31,6 +33,7 @@ runService('config', async (log) => {
   const nc = await connectNats(config.NATS_URL, 'config', log);
   const deps = {
     store: new DrizzleConfigStore(database.db),
+    clock: systemClock,
     box,
     events: natsConfigEvents(nc, await createAuditPublisher(nc, log)),
     self: selfAddressesOf(config),
@@ -46,6 +49,7 @@ runService('config', async (log) => {
     definition: configPb.ConfigServiceService,
     handlers: configHandlers(deps),
     dependencies: { postgres: () => database.ping() },
+    warmUp: () => database.warm(warmConfigReads),
   });
 
   return [

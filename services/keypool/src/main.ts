@@ -11,6 +11,7 @@ import {
   selfAddressesOf,
   startGrpcService,
   connectRedis,
+  systemClock,
 } from '@gw/kit';
 import { config as configPb, keypool as pb } from '@gw/proto';
 import { loadKeypoolConfig } from './config.js';
@@ -18,6 +19,7 @@ import { dnsResolver } from './net/dns-resolver.js';
 import { grpcLevelAutoConfig } from './transport/grpc/level-auto-config.js';
 import { DrizzleKeysStore } from './store/keys-store.js';
 import { RedisSleepStore } from './store/sleep-store.js';
+import { warmKeyReads } from './store/warm-up.js';
 import { keypoolHandlers } from './transport/grpc/keypool-service.js';
 import { natsPoolEvents } from './transport/nats/pool-events.js';
 
@@ -47,7 +49,7 @@ runService('keypool', async (log) => {
     sleeps: new RedisSleepStore(redis, config.GW_KEY_STATE_PREFIX),
     events: natsPoolEvents(nc, await createAuditPublisher(nc, log)),
     autoConfig: grpcLevelAutoConfig(configClient, log),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     self: selfAddressesOf(config),
     tenantPrivate: config.GW_TENANT_PRIVATE_CIDRS,
   };
@@ -60,6 +62,7 @@ runService('keypool', async (log) => {
     definition: pb.KeypoolServiceService,
     handlers: keypoolHandlers(deps),
     dependencies: { postgres: () => database.ping() },
+    warmUp: () => database.warm(warmKeyReads),
   });
 
   return [

@@ -5,6 +5,7 @@ import {
   openServiceDatabase,
   runService,
   startGrpcService,
+  systemClock,
 } from '@gw/kit';
 import { news as pb } from '@gw/proto';
 import { loadNewsConfig } from './config.js';
@@ -18,7 +19,7 @@ runService('news', async (log) => {
   const nc = await connectNats(config.NATS_URL, 'news', log);
   const deps = {
     store: new DrizzleNewsStore(database.db),
-    clock: { now: () => new Date() },
+    clock: systemClock,
     limits: {
       maxItemsPerAuthor: config.NEWS_MAX_ITEMS_PER_AUTHOR,
       postsPerMinute: config.NEWS_POSTS_PER_MINUTE,

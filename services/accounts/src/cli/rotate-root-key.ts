@@ -7,6 +7,7 @@ import {
   createAuditPublisher,
   openServiceDatabase,
   runCommand,
+  systemClock,
   type Logger,
   type NatsConnection,
 } from '@gw/kit';
@@ -39,7 +40,11 @@ runCommand('root-key', async (log) => {
   try {
     const audit = nc ? await createAuditPublisher(nc, log) : undefined;
     const events = nc && audit ? natsAccountEvents(nc, audit) : UNANNOUNCED;
-    const { rootId, key } = await recoverRootKey({ store: new DrizzleAccountsStore(database.db), events });
+    const { rootId, key } = await recoverRootKey({
+      store: new DrizzleAccountsStore(database.db),
+      events,
+      clock: systemClock,
+    });
     process.stdout.write(`New root API key (shown once, keep it safe): ${key}\n`);
     if (nc && audit) {
       await audit.settled();

@@ -42,6 +42,7 @@ describe('writtenAccount', () => {
             emailKey,
           },
           root.dna,
+          world.clock.now(),
         ),
       );
     const byName = await insert('root', 'someone@example.com');

@@ -76,6 +76,7 @@ export async function bootstrapRoot(
             await tx.accounts.insert(
               { ...root, nameKey: nameKey(root.name), emailKey: emailKey(root.email) },
               '.',
+              deps.clock.now(),
             ),
           ),
     )

@@ -105,7 +105,7 @@ export async function chargeLocked(
   if (!(await tx.lots.take(takes))) {
     throw new Error('a locked lot did not hold its planned amount');
   }
-  await tx.accounts.applyCharges(writes);
+  await tx.accounts.applyCharges(writes, now);
   return outcomes;
 }
 

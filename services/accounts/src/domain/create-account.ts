@@ -116,82 +116,89 @@ async function createAs(
   // so the work inside stays short.
   const ancestors = isOwnerLike(preCheck) ? [] : await loadAncestors(deps.store.accounts, preCheck);
   const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx.idempotency, idempotency, 'create', async (): Promise<AccountView & { tenantId: bigint }> => {
-      // Locking the parent row serialises its grants, so concurrent creations cannot overdraw it.
-      const caller = await tx.accounts.lock(input.callerId);
-      if (!caller) {
-        throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
-      }
-      const ownerId = isOwner ? null : caller.isRoot ? caller.id : caller.ownerId;
-      const scope = nameScopeOf({ isRoot: false, isOwner, parentId: caller.id, ownerId }, caller.id);
-      const taken = await tx.accounts.nameOrEmailTaken(scope, nameKey(name), emailKey(email));
-      if (taken) {
-        throw takenError(taken);
-      }
-      const inherited = Object.fromEntries(INHERITED_FIELDS.map((field) => [field, caller[field]]));
-      const described = describeKey(key);
-      const record: NewAccount = {
-        ...(inherited as Pick<AccountRecord, (typeof INHERITED_FIELDS)[number]>),
-        parentId: caller.id,
-        ownerId,
-        name,
-        email,
-        alias: fields.alias ?? name,
-        billingEmail: fields.billingEmail ?? email,
-        qrCode: fields.qrCode ?? '',
-        isOwner,
-        isRoot: false,
-        level: fields.level ?? caller.level,
-        gear: fields.gear ?? caller.gear,
-        role: fields.role ?? caller.role,
-        tier: fields.tier ?? caller.tier,
-        factor: fields.factor ?? caller.factor,
-        status: true,
-        suspended: false,
-        suspendedBy: null,
-        disabledBy: null,
-        hardLimitNano: fields.hardLimitNano ?? 0n,
-        softLimitNano: fields.softLimitNano ?? 0n,
-        dailyLimitNano: fields.dailyLimitNano ?? 0n,
-        userLimitNano: fields.userLimitNano ?? 0n,
-        autoQuotaNano: fields.autoQuotaNano ?? 0n,
-        keyHash: described.hash,
-        keyPrefix: described.prefix,
-        keyLast4: described.last4,
-      };
-      for (const field of INHERITED_FIELDS) {
-        if (fields[field] !== undefined) {
-          (record as unknown as Record<string, unknown>)[field] = fields[field];
+    runOnce(
+      tx.idempotency,
+      idempotency,
+      'create',
+      now,
+      async (): Promise<AccountView & { tenantId: bigint }> => {
+        // Locking the parent row serialises its grants, so concurrent creations cannot overdraw it.
+        const caller = await tx.accounts.lock(input.callerId);
+        if (!caller) {
+          throw new AppError(ErrorCode.Unauthenticated, 'the calling account no longer exists');
         }
-      }
-      if (fields.allowModels !== undefined) {
-        // `*` gives the child what its creator may use; only an owner's means "everything".
-        record.allowModels = applyAllowModels(
-          '',
-          fields.allowModels,
-          isOwnerLike(caller) ? '' : caller.allowModels,
+        const ownerId = isOwner ? null : caller.isRoot ? caller.id : caller.ownerId;
+        const scope = nameScopeOf({ isRoot: false, isOwner, parentId: caller.id, ownerId }, caller.id);
+        const taken = await tx.accounts.nameOrEmailTaken(scope, nameKey(name), emailKey(email));
+        if (taken) {
+          throw takenError(taken);
+        }
+        const inherited = Object.fromEntries(INHERITED_FIELDS.map((field) => [field, caller[field]]));
+        const described = describeKey(key);
+        const record: NewAccount = {
+          ...(inherited as Pick<AccountRecord, (typeof INHERITED_FIELDS)[number]>),
+          parentId: caller.id,
+          ownerId,
+          name,
+          email,
+          alias: fields.alias ?? name,
+          billingEmail: fields.billingEmail ?? email,
+          qrCode: fields.qrCode ?? '',
+          isOwner,
+          isRoot: false,
+          level: fields.level ?? caller.level,
+          gear: fields.gear ?? caller.gear,
+          role: fields.role ?? caller.role,
+          tier: fields.tier ?? caller.tier,
+          factor: fields.factor ?? caller.factor,
+          status: true,
+          suspended: false,
+          suspendedBy: null,
+          disabledBy: null,
+          hardLimitNano: fields.hardLimitNano ?? 0n,
+          softLimitNano: fields.softLimitNano ?? 0n,
+          dailyLimitNano: fields.dailyLimitNano ?? 0n,
+          userLimitNano: fields.userLimitNano ?? 0n,
+          autoQuotaNano: fields.autoQuotaNano ?? 0n,
+          keyHash: described.hash,
+          keyPrefix: described.prefix,
+          keyLast4: described.last4,
+        };
+        for (const field of INHERITED_FIELDS) {
+          if (fields[field] !== undefined) {
+            (record as unknown as Record<string, unknown>)[field] = fields[field];
+          }
+        }
+        if (fields.allowModels !== undefined) {
+          // `*` gives the child what its creator may use; only an owner's means "everything".
+          record.allowModels = applyAllowModels(
+            '',
+            fields.allowModels,
+            isOwnerLike(caller) ? '' : caller.allowModels,
+          );
+        }
+        const actor = [caller, ...ancestors];
+        assertWithinActor(caller, actor, record, actor, setFields(fields));
+        const created = writtenAccount(
+          await tx.accounts.insert(
+            { ...record, nameKey: nameKey(name), emailKey: emailKey(email) },
+            caller.dna,
+            now,
+          ),
         );
-      }
-      const actor = [caller, ...ancestors];
-      assertWithinActor(caller, actor, record, actor, setFields(fields));
-      const created = writtenAccount(
-        await tx.accounts.insert(
-          { ...record, nameKey: nameKey(name), emailKey: emailKey(email) },
-          caller.dna,
-        ),
-      );
-      await moveCredit(tx, {
-        from: caller,
-        to: created,
-        receiverBalanceNano: 0n,
-        amountNano: input.creditGrantedNano,
-        days,
-        idempotencyKey: `create:${created.id}`,
-        now,
-      });
-      const view = viewOf(created, await tx.lots.live([created.id], now), now);
-      return { ...view, tenantId: reportedTenant(caller, created) ?? 0n };
-    }),
+        await moveCredit(tx, {
+          from: caller,
+          to: created,
+          receiverBalanceNano: 0n,
+          amountNano: input.creditGrantedNano,
+          days,
+          idempotencyKey: `create:${created.id}`,
+          now,
+        });
+        const view = viewOf(created, await tx.lots.live([created.id], now), now);
+        return { ...view, tenantId: reportedTenant(caller, created) ?? 0n };
+      },
+    ),
   );
   const { tenantId, ...view } = value;
   if (!replayed) {

@@ -90,27 +90,33 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
   }
   const cap = expiryAfterDays(now, args.days);
   if (from.isRoot) {
-    const receiverLedgerId = await tx.ledger.insert({
-      idempotencyKey,
-      kind: 'mint',
-      accountId: to.id,
-      counterpartyId: from.id,
-      amountNano,
-    });
+    const receiverLedgerId = await tx.ledger.insert(
+      {
+        idempotencyKey,
+        kind: 'mint',
+        accountId: to.id,
+        counterpartyId: from.id,
+        amountNano,
+      },
+      now,
+    );
     if (receiverLedgerId === undefined) {
       return false;
     }
     await assertRoom(tx, to, amountNano, now, args.receiverBalanceNano);
-    await creditPieces(tx, to.id, [{ amountNano, expiresAt: cap }], receiverLedgerId);
+    await creditPieces(tx, to.id, [{ amountNano, expiresAt: cap }], receiverLedgerId, now);
     return true;
   }
-  const senderLedgerId = await tx.ledger.insert({
-    idempotencyKey,
-    kind: 'grant',
-    accountId: from.id,
-    counterpartyId: to.id,
-    amountNano: -amountNano,
-  });
+  const senderLedgerId = await tx.ledger.insert(
+    {
+      idempotencyKey,
+      kind: 'grant',
+      accountId: from.id,
+      counterpartyId: to.id,
+      amountNano: -amountNano,
+    },
+    now,
+  );
   if (senderLedgerId === undefined) {
     return false;
   }
@@ -119,18 +125,21 @@ export async function moveCredit(tx: AccountsTx, args: CreditMovement): Promise<
   if (!pieces) {
     throw new AppError(ErrorCode.InsufficientCredit, 'your balance is too low for this grant');
   }
-  const receiverLedgerId = await tx.ledger.insert({
-    idempotencyKey,
-    kind: 'grant',
-    accountId: to.id,
-    counterpartyId: from.id,
-    amountNano,
-  });
+  const receiverLedgerId = await tx.ledger.insert(
+    {
+      idempotencyKey,
+      kind: 'grant',
+      accountId: to.id,
+      counterpartyId: from.id,
+      amountNano,
+    },
+    now,
+  );
   if (receiverLedgerId === undefined) {
     throw new AppError(ErrorCode.Conflict, 'idempotency key already used for this account');
   }
   const capped = pieces.map((piece) => ({ ...piece, expiresAt: earlier(piece.expiresAt, cap) }));
-  await creditPieces(tx, to.id, capped, receiverLedgerId);
+  await creditPieces(tx, to.id, capped, receiverLedgerId, now);
   return true;
 }
 
@@ -144,6 +153,7 @@ export async function creditPieces(
   accountId: bigint,
   pieces: readonly CreditPiece[],
   ledgerId: bigint,
+  now: Date,
 ): Promise<void> {
   const total = pieces.reduce((sum, piece) => sum + piece.amountNano, 0n);
   let absorbed = await tx.accounts.absorbDebt(accountId, total);
@@ -158,7 +168,7 @@ export async function creditPieces(
     }
   }
   for (const [at, amountNano] of byExpiry) {
-    await tx.lots.insert({ accountId, amountNano, expiresAt: new Date(at), ledgerId });
+    await tx.lots.insert({ accountId, amountNano, expiresAt: new Date(at), ledgerId }, now);
   }
 }
 
@@ -190,13 +200,16 @@ export async function clawBack(tx: AccountsTx, args: Omit<CreditMovement, 'days'
     throw new AppError(ErrorCode.InvalidRequest, 'amount must be positive');
   }
   const { refundNano, feeNano } = refundOf(amountNano);
-  const feeLedgerId = await tx.ledger.insert({
-    idempotencyKey,
-    kind: 'fee',
-    accountId: from.id,
-    counterpartyId: null,
-    amountNano: -feeNano,
-  });
+  const feeLedgerId = await tx.ledger.insert(
+    {
+      idempotencyKey,
+      kind: 'fee',
+      accountId: from.id,
+      counterpartyId: null,
+      amountNano: -feeNano,
+    },
+    now,
+  );
   if (feeLedgerId === undefined) {
     return false;
   }
@@ -210,13 +223,16 @@ export async function clawBack(tx: AccountsTx, args: Omit<CreditMovement, 'days'
   if (refundNano === 0n) {
     return true;
   }
-  const senderLedgerId = await tx.ledger.insert({
-    idempotencyKey,
-    kind: to.isRoot ? 'mint' : 'clawback',
-    accountId: from.id,
-    counterpartyId: to.id,
-    amountNano: -refundNano,
-  });
+  const senderLedgerId = await tx.ledger.insert(
+    {
+      idempotencyKey,
+      kind: to.isRoot ? 'mint' : 'clawback',
+      accountId: from.id,
+      counterpartyId: to.id,
+      amountNano: -refundNano,
+    },
+    now,
+  );
   if (senderLedgerId === undefined) {
     throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
   }
@@ -224,17 +240,20 @@ export async function clawBack(tx: AccountsTx, args: Omit<CreditMovement, 'days'
     return true;
   }
   await assertRoom(tx, to, refundNano, now);
-  const receiverLedgerId = await tx.ledger.insert({
-    idempotencyKey,
-    kind: 'clawback',
-    accountId: to.id,
-    counterpartyId: from.id,
-    amountNano: refundNano,
-  });
+  const receiverLedgerId = await tx.ledger.insert(
+    {
+      idempotencyKey,
+      kind: 'clawback',
+      accountId: to.id,
+      counterpartyId: from.id,
+      amountNano: refundNano,
+    },
+    now,
+  );
   if (receiverLedgerId === undefined) {
     throw new AppError(ErrorCode.Conflict, 'this movement was already recorded');
   }
-  await creditPieces(tx, to.id, dropEarliest(pieces, feeNano), receiverLedgerId);
+  await creditPieces(tx, to.id, dropEarliest(pieces, feeNano), receiverLedgerId, now);
   return true;
 }
 

@@ -98,7 +98,7 @@ export async function debitBatch(deps: AccountsDeps, items: DebitBatchItem[]): P
         newAmounts.set(accountId, { target, amountNano: sum.amountNano + item.amountNano });
       }
     }
-    await tx.ledger.insertMany(rows);
+    await tx.ledger.insertMany(rows, now);
     return { results: answers, charges: await chargeLocked(tx, [...newAmounts.values()], now) };
   });
   await announceCharges(deps, charges, chargeKeyOf(items.map((item) => item.idempotencyKey)));

@@ -82,13 +82,16 @@ export async function debit(deps: AccountsDeps, input: DebitInput): Promise<Debi
     if (input.requireCover) {
       await assertCovers(tx, account, amountNano, now);
     }
-    const ledgerId = await tx.ledger.insert({
-      idempotencyKey,
-      kind: 'usage',
-      accountId: account.id,
-      counterpartyId: null,
-      amountNano: -amountNano,
-    });
+    const ledgerId = await tx.ledger.insert(
+      {
+        idempotencyKey,
+        kind: 'usage',
+        accountId: account.id,
+        counterpartyId: null,
+        amountNano: -amountNano,
+      },
+      now,
+    );
     if (ledgerId === undefined) {
       throw new AppError(ErrorCode.Conflict, 'this usage event was already charged');
     }

@@ -79,7 +79,7 @@ async function deleteAs(
   const now = deps.clock.now();
 
   const { value, replayed } = await deps.store.transaction((tx) =>
-    runOnce(tx.idempotency, idempotency, 'delete', async (): Promise<StoredDelete> => {
+    runOnce(tx.idempotency, idempotency, 'delete', now, async (): Promise<StoredDelete> => {
       const found = await findInTenant(tx.accounts, caller, lookup);
       if (!mayDelete(caller, found) || found.parentId === null) {
         throw new AppError(ErrorCode.Forbidden, 'only the parent or the owner may delete this account');
@@ -99,7 +99,7 @@ async function deleteAs(
         );
       }
       const settled = await settleDelete(tx, target, parent, now);
-      await tx.accounts.markDeleted(target.id);
+      await tx.accounts.markDeleted(target.id, now);
       return {
         id: target.id,
         name: target.name,

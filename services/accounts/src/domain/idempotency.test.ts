@@ -15,6 +15,7 @@ function fakeTx(stored?: StoredIdempotency) {
 }
 
 const HASH = 'a'.repeat(64);
+const AT = new Date('2026-01-02T03:04:05Z');
 
 describe('snapshots', () => {
   it('keep bigint and Date through JSON', () => {
@@ -26,9 +27,15 @@ describe('snapshots', () => {
 describe('runOnce', () => {
   it('runs the work and stores its answer for a new key', async () => {
     const { tx, saved } = fakeTx();
-    const result = await runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => ({
-      amount: 3n,
-    }));
+    const result = await runOnce(
+      tx,
+      { callerId: 1n, key: 'k', requestHash: HASH },
+      'update',
+      AT,
+      async () => ({
+        amount: 3n,
+      }),
+    );
     expect(result).toEqual({ value: { amount: 3n }, replayed: false });
     expect(saved).toHaveLength(1);
   });
@@ -40,10 +47,16 @@ describe('runOnce', () => {
       response: encodeSnapshot({ amount: 3n }),
     });
     let ran = false;
-    const result = await runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => {
-      ran = true;
-      return { amount: 4n };
-    });
+    const result = await runOnce(
+      tx,
+      { callerId: 1n, key: 'k', requestHash: HASH },
+      'update',
+      AT,
+      async () => {
+        ran = true;
+        return { amount: 4n };
+      },
+    );
     expect(result).toEqual({ value: { amount: 3n }, replayed: true });
     expect(ran).toBe(false);
   });
@@ -51,11 +64,11 @@ describe('runOnce', () => {
   it('refuses another request under the same key with a conflict', async () => {
     const { tx } = fakeTx({ requestHash: 'b'.repeat(64), operation: 'update', response: '{}' });
     await expect(
-      runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', async () => 1),
+      runOnce(tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'update', AT, async () => 1),
     ).rejects.toMatchObject({ code: 'conflict' });
     const other = fakeTx({ requestHash: HASH, operation: 'create', response: '{}' });
     await expect(
-      runOnce(other.tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'delete', async () => 1),
+      runOnce(other.tx, { callerId: 1n, key: 'k', requestHash: HASH }, 'delete', AT, async () => 1),
     ).rejects.toMatchObject({ code: 'conflict' });
   });
 

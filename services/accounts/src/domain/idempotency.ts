@@ -55,7 +55,7 @@ export function decodeSnapshot(text: string): unknown {
 }
 
 /**
- * Runs `work` once per (caller, key) inside the caller's transaction: the claim row, the money
+ * Runs `work` once per (caller, key) inside the caller's transaction, the claim made `at`: the claim row, the money
  * movement and the stored answer commit together or not at all. The same key with the same
  * request replays the stored answer; with another request it is a conflict and nothing moves.
  */
@@ -63,12 +63,13 @@ export async function runOnce<T>(
   keys: IdempotencyKeys,
   request: IdempotencyRequest,
   operation: string,
+  at: Date,
   work: () => Promise<T>,
 ): Promise<{ value: T; replayed: boolean }> {
   if (request.key === '') {
     return { value: await work(), replayed: false };
   }
-  const stored = await keys.claim(request.callerId, request.key, request.requestHash, operation);
+  const stored = await keys.claim(request.callerId, request.key, request.requestHash, operation, at);
   if (stored) {
     if (stored.requestHash !== request.requestHash || stored.operation !== operation) {
       throw new AppError(ErrorCode.Conflict, 'this Idempotency-Key was already used for another request');

@@ -8,7 +8,7 @@ import { replaceKey } from './replace-key.js';
  * rotation through /x-root, without the old key or the confirm phrase.
  */
 export async function recoverRootKey(
-  deps: Pick<AccountsDeps, 'store' | 'events'>,
+  deps: Pick<AccountsDeps, 'store' | 'events' | 'clock'>,
 ): Promise<{ rootId: bigint; key: string }> {
   const root = await deps.store.accounts.findRoot();
   if (!root) {

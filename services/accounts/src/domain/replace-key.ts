@@ -8,7 +8,7 @@ import type { AccountsDeps } from './ports/deps.js';
  * and last four characters for the operation log.
  */
 export async function replaceKey(
-  deps: Pick<AccountsDeps, 'store' | 'events'>,
+  deps: Pick<AccountsDeps, 'store' | 'events' | 'clock'>,
   accountId: bigint,
   key: string,
 ): Promise<{ prefix: string; last4: string }> {
@@ -21,7 +21,7 @@ export async function replaceKey(
     if (await tx.accounts.keyHashTaken(described.hash)) {
       throw new AppError(ErrorCode.InvalidRequest, 'this key cannot be used');
     }
-    await tx.accounts.setKey(locked.id, described);
+    await tx.accounts.setKey(locked.id, described, deps.clock.now());
     return locked.keyHash;
   });
   deps.events.accountChanged(accountId, 'rotated', oldHash);

@@ -40,20 +40,26 @@ export async function settleDelete(
   const { refundNano, feeNano } = refundOf(held - paid);
 
   if (refundNano > 0n) {
-    await tx.ledger.insert({
-      idempotencyKey: key,
-      kind: 'refund',
-      accountId: target.id,
-      counterpartyId: parent.id,
-      amountNano: -refundNano,
-    });
-    const parentLeg = await tx.ledger.insert({
-      idempotencyKey: key,
-      kind: 'refund',
-      accountId: parent.id,
-      counterpartyId: target.id,
-      amountNano: refundNano,
-    });
+    await tx.ledger.insert(
+      {
+        idempotencyKey: key,
+        kind: 'refund',
+        accountId: target.id,
+        counterpartyId: parent.id,
+        amountNano: -refundNano,
+      },
+      now,
+    );
+    const parentLeg = await tx.ledger.insert(
+      {
+        idempotencyKey: key,
+        kind: 'refund',
+        accountId: parent.id,
+        counterpartyId: target.id,
+        amountNano: refundNano,
+      },
+      now,
+    );
     if (parentLeg === undefined) {
       throw new AppError(ErrorCode.Conflict, 'this account was already refunded');
     }
@@ -62,16 +68,19 @@ export async function settleDelete(
       ...piece,
       expiresAt: piece.expiresAt < cap ? piece.expiresAt : cap,
     }));
-    await creditPieces(tx, parent.id, refunded, parentLeg);
+    await creditPieces(tx, parent.id, refunded, parentLeg, now);
   }
   if (feeNano > 0n) {
-    await tx.ledger.insert({
-      idempotencyKey: key,
-      kind: 'fee',
-      accountId: target.id,
-      counterpartyId: null,
-      amountNano: -feeNano,
-    });
+    await tx.ledger.insert(
+      {
+        idempotencyKey: key,
+        kind: 'fee',
+        accountId: target.id,
+        counterpartyId: null,
+        amountNano: -feeNano,
+      },
+      now,
+    );
   }
   const debtMovedNano = target.debtNano - paid;
   if (debtMovedNano > 0n) {
@@ -89,24 +98,30 @@ async function moveDebt(
   key: string,
   now: Date,
 ): Promise<void> {
-  await tx.ledger.insert({
-    idempotencyKey: key,
-    kind: parent.isRoot ? 'mint' : 'debt',
-    accountId: target.id,
-    counterpartyId: parent.id,
-    amountNano: debtNano,
-  });
+  await tx.ledger.insert(
+    {
+      idempotencyKey: key,
+      kind: parent.isRoot ? 'mint' : 'debt',
+      accountId: target.id,
+      counterpartyId: parent.id,
+      amountNano: debtNano,
+    },
+    now,
+  );
   await tx.accounts.absorbDebt(target.id, debtNano);
   if (parent.isRoot) {
     return;
   }
-  await tx.ledger.insert({
-    idempotencyKey: key,
-    kind: 'debt',
-    accountId: parent.id,
-    counterpartyId: target.id,
-    amountNano: -debtNano,
-  });
+  await tx.ledger.insert(
+    {
+      idempotencyKey: key,
+      kind: 'debt',
+      accountId: parent.id,
+      counterpartyId: target.id,
+      amountNano: -debtNano,
+    },
+    now,
+  );
   const plan = planSpendUpTo(await tx.lots.lockSpendable([parent.id], now), debtNano, now);
   if (!(await tx.lots.take(plan.steps))) {
     throw new AppError(ErrorCode.Conflict, 'the balance changed during the delete; try again');

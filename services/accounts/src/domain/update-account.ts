@@ -130,7 +130,7 @@ async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: Update
 
   const turnsOff = fields.status === false || fields.suspended === true;
   const { value, replayed, below } = await deps.store.transaction(async (tx) => {
-    const once = await runOnce(tx.idempotency, idempotency, 'update', async () => {
+    const once = await runOnce(tx.idempotency, idempotency, 'update', now, async () => {
       const found = await findInTenant(tx.accounts, caller, lookup);
       if (found.id === caller.id) {
         checkSelfUpdate(set, credit);
@@ -192,7 +192,9 @@ async function updateAs(deps: AccountsDeps, caller: AccountRecord, input: Update
         patch.spendBlocked = isHardLimitReached(fields.hardLimitNano, spendOf(target, now).monthSpendNano);
       }
       const updated =
-        Object.keys(patch).length > 0 ? writtenAccount(await tx.accounts.update(target.id, patch)) : target;
+        Object.keys(patch).length > 0
+          ? writtenAccount(await tx.accounts.update(target.id, patch, now))
+          : target;
 
       const key = movementKey(caller, input);
       if (credit > 0n) {

@@ -1,5 +1,6 @@
-import { column, rowsChanged, rowsOf } from '@gw/kit';
+import { bigintText, column, rowsChanged, rowsOf } from '@gw/kit';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { childDna } from '../domain/dna.js';
 import { nameScopeOf } from '../domain/tenancy.js';
 import type { NewAccount } from '../domain/model.js';
@@ -18,6 +19,12 @@ import { queryAccountPage } from './account-list.js';
 import { escapeLike, live, lookupCondition, takenBy, toRecord } from './account-rows.js';
 import type { Executor } from './executor.js';
 import { accounts } from './schema.js';
+
+/** The id drawn from the accounts sequence. */
+const DrawnIdRow = z.object({ id: bigintText });
+
+/** How much of the debt absorbDebt lowered (no row: no such account). */
+const AbsorbedRow = z.object({ absorbed: bigintText });
 
 /** The account rows over drizzle, on the database or inside one transaction. */
 export class DrizzleAccounts implements AccountsRepository, AccountWrites {
@@ -148,14 +155,17 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return clash.nameKey === nameKey ? ('name' as const) : ('email' as const);
   }
 
-  async insert(account: NewAccount & { nameKey: string; emailKey: string }, parentDna: string) {
+  async insert(account: NewAccount & { nameKey: string; emailKey: string }, parentDna: string, at: Date) {
     try {
       // The DNA needs the new id, so the id is drawn from the sequence first.
       const drawn = await this.db.execute(
         sql`SELECT nextval(pg_get_serial_sequence('accounts.accounts', 'id'))::text AS id`,
       );
-      const [drawnRow] = rowsOf<{ id: string } | undefined>(drawn);
-      const id = BigInt(drawnRow?.id ?? '0');
+      const [drawnRow] = rowsOf(drawn, DrawnIdRow);
+      if (!drawnRow) {
+        throw new Error('the accounts sequence drew no id');
+      }
+      const { id } = drawnRow;
       const [row] = await this.db
         .insert(accounts)
         .values({
@@ -168,8 +178,8 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
           daySpendNano: 0n,
           monthSpendNano: 0n,
           debtNano: 0n,
-          createdAt: sql`now()`,
-          updatedAt: sql`now()`,
+          createdAt: at,
+          updatedAt: at,
         })
         .returning();
       if (!row) {
@@ -181,11 +191,11 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     }
   }
 
-  async update(id: bigint, patch: AccountPatch): Promise<AccountWrite> {
+  async update(id: bigint, patch: AccountPatch, at: Date): Promise<AccountWrite> {
     try {
       const [row] = await this.db
         .update(accounts)
-        .set({ ...patch, updatedAt: sql`now()` })
+        .set({ ...patch, updatedAt: at })
         .where(and(eq(accounts.id, id), live))
         .returning();
       return row ? { written: toRecord(row) } : { refused: 'not_found' };
@@ -194,10 +204,10 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     }
   }
 
-  async setKey(id: bigint, key: { hash: string; prefix: string; last4: string }) {
+  async setKey(id: bigint, key: { hash: string; prefix: string; last4: string }, at: Date) {
     await this.db
       .update(accounts)
-      .set({ keyHash: key.hash, keyPrefix: key.prefix, keyLast4: key.last4, updatedAt: sql`now()` })
+      .set({ keyHash: key.hash, keyPrefix: key.prefix, keyLast4: key.last4, updatedAt: at })
       .where(eq(accounts.id, id));
   }
 
@@ -206,7 +216,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
     return rows.length > 0;
   }
 
-  async applyCharges(charges: readonly AccountCharge[]) {
+  async applyCharges(charges: readonly AccountCharge[], at: Date) {
     if (charges.length === 0) {
       return;
     }
@@ -217,7 +227,7 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
              day_spend_nano = c.day_spend_nano, day_start = c.day_start,
              month_spend_nano = c.month_spend_nano, month_start = c.month_start,
              spend_blocked = c.spend_blocked, soft_alert_month = c.soft_alert_month,
-             updated_at = now()
+             updated_at = ${at}
         FROM unnest(${of((c) => String(c.accountId))}::bigint[],
                     ${of((c) => String(c.addDebtNano))}::bigint[],
                     ${of((c) => String(c.spend.daySpendNano))}::bigint[],
@@ -237,8 +247,8 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
       FROM (SELECT id, debt_nano FROM accounts.accounts WHERE id = ${accountId} FOR NO KEY UPDATE) AS old
       WHERE a.id = old.id
       RETURNING LEAST(old.debt_nano, ${amountNano}::bigint)::text AS absorbed`);
-    const [row] = rowsOf<{ absorbed: string } | undefined>(result);
-    return BigInt(row?.absorbed ?? '0');
+    const [row] = rowsOf(result, AbsorbedRow);
+    return row?.absorbed ?? 0n;
   }
 
   async addDebt(accountId: bigint, amountNano: bigint) {
@@ -256,17 +266,17 @@ export class DrizzleAccounts implements AccountsRepository, AccountWrites {
       .orderBy(asc(accounts.id));
   }
 
-  async markDeleted(id: bigint) {
+  async markDeleted(id: bigint, at: Date) {
     // Unique columns get a per-row prefix so the name, e-mail and key are free again.
     await this.db
       .update(accounts)
       .set({
-        deletedAt: sql`now()`,
+        deletedAt: at,
         status: false,
         nameKey: sql`'deleted:' || ${accounts.id} || ':' || ${accounts.nameKey}`,
         emailKey: sql`'deleted:' || ${accounts.id} || ':' || ${accounts.emailKey}`,
         keyHash: sql`'deleted:' || ${accounts.id}`,
-        updatedAt: sql`now()`,
+        updatedAt: at,
       })
       .where(eq(accounts.id, id));
   }

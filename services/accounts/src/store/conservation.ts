@@ -1,7 +1,20 @@
-import { rowsOf } from '@gw/kit';
+import { bigintText, rowsOf } from '@gw/kit';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { ConservationReport, ConservationRow } from '../domain/ports/conservation.js';
 import type { Executor } from './executor.js';
+
+/** One owner tree's sums, as the statement below answers them. */
+const TotalsRow = z.object({
+  owner_id: bigintText,
+  minted: bigintText,
+  transfers: bigintText,
+  usage: bigintText,
+  fees: bigintText,
+  live: bigintText,
+  expired: bigintText,
+  debt: bigintText,
+});
 
 /** The conservation sums per owner tree, in one statement over accounts, ledger and lots. */
 export class DrizzleConservationReport implements ConservationReport {
@@ -31,16 +44,15 @@ export class DrizzleConservationReport implements ConservationReport {
         GROUP BY a.owner_id
       ) c ON c.owner_id = o.owner_id
       ORDER BY o.owner_id`);
-    const rows = rowsOf<Record<string, string>>(result);
-    return rows.map((row): ConservationRow => ({
-      ownerId: BigInt(row.owner_id ?? '0'),
-      mintedNano: BigInt(row.minted ?? '0'),
-      transfersInNano: BigInt(row.transfers ?? '0'),
-      lotsNano: BigInt(row.live ?? '0'),
-      debtNano: BigInt(row.debt ?? '0'),
-      usageNano: BigInt(row.usage ?? '0'),
-      feesNano: BigInt(row.fees ?? '0'),
-      expiredNano: BigInt(row.expired ?? '0'),
+    return rowsOf(result, TotalsRow).map((row): ConservationRow => ({
+      ownerId: row.owner_id,
+      mintedNano: row.minted,
+      transfersInNano: row.transfers,
+      lotsNano: row.live,
+      debtNano: row.debt,
+      usageNano: row.usage,
+      feesNano: row.fees,
+      expiredNano: row.expired,
     }));
   }
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { IdempotencyKeys } from '../domain/ports/idempotency.js';
 import type { Executor } from './executor.js';
 import { idempotencyKeys } from './schema.js';
@@ -7,10 +7,10 @@ import { idempotencyKeys } from './schema.js';
 export class DrizzleIdempotencyKeys implements IdempotencyKeys {
   constructor(private readonly db: Executor) {}
 
-  async claim(callerId: bigint, key: string, requestHash: string, operation: string) {
+  async claim(callerId: bigint, key: string, requestHash: string, operation: string, at: Date) {
     const claimed = await this.db
       .insert(idempotencyKeys)
-      .values({ callerId, key, requestHash, operation, response: '', createdAt: sql`now()` })
+      .values({ callerId, key, requestHash, operation, response: '', createdAt: at })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     if (claimed.length === 1) {

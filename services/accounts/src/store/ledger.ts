@@ -8,23 +8,23 @@ import { ledger } from './schema.js';
 export class DrizzleLedger implements Ledger {
   constructor(private readonly db: Executor) {}
 
-  async insert(row: LedgerRow) {
+  async insert(row: LedgerRow, at: Date) {
     const [inserted] = await this.db
       .insert(ledger)
-      .values({ ...row, createdAt: sql`now()` })
+      .values({ ...row, createdAt: at })
       .onConflictDoNothing()
       .returning({ id: ledger.id });
     return inserted?.id;
   }
 
-  async insertMany(rows: readonly LedgerRow[]) {
+  async insertMany(rows: readonly LedgerRow[], at: Date) {
     if (rows.length === 0) {
       return;
     }
     await this.db.execute(sql`
       INSERT INTO accounts.ledger (idempotency_key, kind, account_id, counterparty_id, amount_nano,
              description, created_at)
-      SELECT *, now() FROM unnest(
+      SELECT *, ${at}::timestamptz FROM unnest(
         ${column(rows, (row) => row.idempotencyKey)}::text[],
         ${column(rows, (row) => row.kind)}::text[],
         ${column(rows, (row) => String(row.accountId))}::bigint[],

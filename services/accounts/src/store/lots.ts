@@ -39,14 +39,14 @@ export class DrizzleLots implements LotWrites {
     return rowsChanged(result) === takes.length;
   }
 
-  async insert(lot: NewLot) {
+  async insert(lot: NewLot, at: Date) {
     await this.db.insert(creditLots).values({
       accountId: lot.accountId,
       grantedNano: lot.amountNano,
       remainingNano: lot.amountNano,
       expiresAt: lot.expiresAt,
       ledgerId: lot.ledgerId,
-      createdAt: sql`now()`,
+      createdAt: at,
     });
   }
 

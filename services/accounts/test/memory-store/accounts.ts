@@ -12,7 +12,6 @@ import type {
   ListQuery,
   OrderColumn,
 } from '../../src/domain/ports/accounts.js';
-import type { Clock } from '../../src/domain/ports/deps.js';
 import type { AccountRow, Tables } from './tables.js';
 import { draw } from './tables.js';
 
@@ -53,13 +52,10 @@ function compare(a: unknown, b: unknown): number {
 /**
  * The account rows in memory, with the schema's rules: unique name, e-mail, key hash, DNA and
  * root; soft delete frees the unique columns; a name or e-mail clash is reported, any other
- * clash throws like a database error. `clock` stands for the database's now().
+ * clash throws like a database error.
  */
 export class MemoryAccounts implements AccountsRepository, AccountWrites {
-  constructor(
-    private readonly tables: () => Tables,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly tables: () => Tables) {}
 
   private get rows(): Map<bigint, AccountRow> {
     return this.tables().accounts;
@@ -180,9 +176,9 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
   async insert(
     account: NewAccount & { nameKey: string; emailKey: string },
     parentDna: string,
+    at: Date,
   ): Promise<AccountWrite> {
     const id = draw(this.tables(), 'account');
-    const now = this.clock.now();
     const row: AccountRow = {
       ...structuredClone(account),
       id,
@@ -196,8 +192,8 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
       monthStart: null,
       debtNano: 0n,
       keyLastUsedAt: null,
-      createdAt: now,
-      updatedAt: now,
+      createdAt: at,
+      updatedAt: at,
       deletedAt: null,
       softAlertMonth: null,
     };
@@ -209,12 +205,12 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
     return { written: toRecord(row) };
   }
 
-  async update(id: bigint, patch: AccountPatch): Promise<AccountWrite> {
+  async update(id: bigint, patch: AccountPatch, at: Date): Promise<AccountWrite> {
     const row = this.liveRow(id);
     if (!row) {
       return { refused: 'not_found' };
     }
-    const next: AccountRow = { ...row, ...structuredClone(patch), updatedAt: this.clock.now() };
+    const next: AccountRow = { ...row, ...structuredClone(patch), updatedAt: at };
     const refused = this.uniqueClash(next);
     if (refused) {
       return refused;
@@ -223,12 +219,12 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
     return { written: toRecord(next) };
   }
 
-  async setKey(id: bigint, key: { hash: string; prefix: string; last4: string }) {
+  async setKey(id: bigint, key: { hash: string; prefix: string; last4: string }, at: Date) {
     this.change(id, {
       keyHash: key.hash,
       keyPrefix: key.prefix,
       keyLast4: key.last4,
-      updatedAt: this.clock.now(),
+      updatedAt: at,
     });
   }
 
@@ -236,10 +232,10 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
     return [...this.rows.values()].some((row) => row.keyHash === hash);
   }
 
-  async applyCharges(charges: readonly AccountCharge[]) {
+  async applyCharges(charges: readonly AccountCharge[], at: Date) {
     for (const { accountId, spend, addDebtNano } of charges) {
       await this.addDebt(accountId, addDebtNano);
-      this.change(accountId, { ...spend, updatedAt: this.clock.now() });
+      this.change(accountId, { ...spend, updatedAt: at });
     }
   }
 
@@ -267,16 +263,16 @@ export class MemoryAccounts implements AccountsRepository, AccountWrites {
       .map((row) => ({ id: row.id, name: row.name }));
   }
 
-  async markDeleted(id: bigint) {
+  async markDeleted(id: bigint, at: Date) {
     const row = this.rows.get(id);
     if (row) {
       this.change(id, {
-        deletedAt: this.clock.now(),
+        deletedAt: at,
         status: false,
         nameKey: `deleted:${id}:${row.nameKey}`,
         emailKey: `deleted:${id}:${row.emailKey}`,
         keyHash: `deleted:${id}`,
-        updatedAt: this.clock.now(),
+        updatedAt: at,
       });
     }
   }

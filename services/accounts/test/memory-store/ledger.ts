@@ -1,15 +1,11 @@
-import type { Clock } from '../../src/domain/ports/deps.js';
 import type { Ledger, LedgerKind, LedgerRow } from '../../src/domain/ports/ledger.js';
 import { draw, type Tables } from './tables.js';
 
 /** The ledger in memory, unique per (idempotency key, account, kind) like the table. */
 export class MemoryLedger implements Ledger {
-  constructor(
-    private readonly tables: () => Tables,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly tables: () => Tables) {}
 
-  async insert(row: LedgerRow) {
+  async insert(row: LedgerRow, at: Date) {
     const tables = this.tables();
     const clash = tables.ledger.some(
       (entry) =>
@@ -21,13 +17,13 @@ export class MemoryLedger implements Ledger {
       return undefined;
     }
     const id = draw(tables, 'ledger');
-    tables.ledger.push({ ...row, id, createdAt: this.clock.now() });
+    tables.ledger.push({ ...row, id, createdAt: at });
     return id;
   }
 
-  async insertMany(rows: readonly LedgerRow[]) {
+  async insertMany(rows: readonly LedgerRow[], at: Date) {
     for (const row of rows) {
-      await this.insert(row);
+      await this.insert(row, at);
     }
   }
 

@@ -1,14 +1,10 @@
 import type { CreditLot } from '../../src/domain/model.js';
-import type { Clock } from '../../src/domain/ports/deps.js';
 import type { LotTake, LotWrites, NewLot } from '../../src/domain/ports/lots.js';
 import { draw, type Tables } from './tables.js';
 
 /** Credit lots in memory: live means something left and unexpired, earliest expiry first, then id. */
 export class MemoryLots implements LotWrites {
-  constructor(
-    private readonly tables: () => Tables,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly tables: () => Tables) {}
 
   async live(accountIds: readonly bigint[], now: Date): Promise<CreditLot[]> {
     return [...this.tables().lots.values()]
@@ -38,7 +34,7 @@ export class MemoryLots implements LotWrites {
     return taken === takes.length;
   }
 
-  async insert(lot: NewLot) {
+  async insert(lot: NewLot, at: Date) {
     const tables = this.tables();
     const id = draw(tables, 'lot');
     tables.lots.set(id, {
@@ -48,7 +44,7 @@ export class MemoryLots implements LotWrites {
       remainingNano: lot.amountNano,
       expiresAt: new Date(lot.expiresAt),
       ledgerId: lot.ledgerId,
-      createdAt: this.clock.now(),
+      createdAt: at,
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { AccountsStore, AccountsTx, Clock } from '../../src/domain/ports/deps.js';
+import type { AccountsStore, AccountsTx } from '../../src/domain/ports/deps.js';
 import { MemoryAccounts } from './accounts.js';
 import { MemoryConservationReport } from './conservation.js';
 import { MemoryIdempotencyKeys } from './idempotency.js';
@@ -10,7 +10,7 @@ import { emptyTables, type Tables } from './tables.js';
 /**
  * The accounts store ports in memory, with the semantics of the SQL stores: transactions run
  * one at a time (as the row locks serialise money movements), each on a copy of the tables
- * that replaces them only when the work succeeds. `clock` stands for the database's now().
+ * that replaces them only when the work succeeds.
  */
 export class MemoryAccountsStore implements AccountsStore {
   private committed: Tables = emptyTables();
@@ -20,10 +20,10 @@ export class MemoryAccountsStore implements AccountsStore {
   readonly operations: MemoryOperationLog;
   readonly conservation: MemoryConservationReport;
 
-  constructor(private readonly clock: Clock) {
+  constructor() {
     const tables = () => this.committed;
-    this.accounts = new MemoryAccounts(tables, clock);
-    this.lots = new MemoryLots(tables, clock);
+    this.accounts = new MemoryAccounts(tables);
+    this.lots = new MemoryLots(tables);
     this.operations = new MemoryOperationLog(tables);
     this.conservation = new MemoryConservationReport(tables);
   }
@@ -33,9 +33,9 @@ export class MemoryAccountsStore implements AccountsStore {
       const working = structuredClone(this.committed);
       const tables = () => working;
       const result = await work({
-        accounts: new MemoryAccounts(tables, this.clock),
-        lots: new MemoryLots(tables, this.clock),
-        ledger: new MemoryLedger(tables, this.clock),
+        accounts: new MemoryAccounts(tables),
+        lots: new MemoryLots(tables),
+        ledger: new MemoryLedger(tables),
         idempotency: new MemoryIdempotencyKeys(tables),
       });
       this.committed = working;

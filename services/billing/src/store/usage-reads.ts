@@ -1,6 +1,19 @@
-import { column, rowsOf, type Database } from '@gw/kit';
+import { bigintText, column, rowsOf, type Database } from '@gw/kit';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { UsageQuery, UsageReads, UsageRow } from '../domain/ports.js';
+
+/** One group of rollups, as the statement below answers it. */
+const UsageGroupRow = z.object({
+  account_id: bigintText,
+  day: z.string(),
+  model: z.string(),
+  requests: bigintText,
+  prompt: bigintText,
+  completion: bigintText,
+  cached: bigintText,
+  cost: bigintText,
+});
 
 /** Bills read the rollups only (one row per account × day × model), never the records. */
 export class DrizzleUsageReads implements UsageReads {
@@ -18,15 +31,15 @@ export class DrizzleUsageReads implements UsageReads {
        WHERE account_id = ANY(${ids}::bigint[]) AND day BETWEEN ${query.startDay}::date AND ${query.endDay}::date
        GROUP BY 1, 2, 3
        ORDER BY 1, 2, 3`);
-    return rowsOf<Record<string, string>>(result).map((row) => ({
-      accountId: BigInt(row.account_id ?? '0'),
-      day: row.day ?? '',
-      model: row.model ?? '',
-      requests: BigInt(row.requests ?? '0'),
-      promptTokens: BigInt(row.prompt ?? '0'),
-      completionTokens: BigInt(row.completion ?? '0'),
-      cachedTokens: BigInt(row.cached ?? '0'),
-      costNano: BigInt(row.cost ?? '0'),
+    return rowsOf(result, UsageGroupRow).map((row) => ({
+      accountId: row.account_id,
+      day: row.day,
+      model: row.model,
+      requests: row.requests,
+      promptTokens: row.prompt,
+      completionTokens: row.completion,
+      cachedTokens: row.cached,
+      costNano: row.cost,
     }));
   }
 }

@@ -1,6 +1,15 @@
-import { column, rowsOf, transactionWithinDeadline, type Database } from '@gw/kit';
+import { bigintText, column, rowsOf, transactionWithinDeadline, type Database } from '@gw/kit';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { StoredCharge, UsageRecord, UsageStore } from '../domain/ports.js';
+
+/** A stored record's charge, as the SELECT after the insert answers it. */
+const StoredChargeRow = z.object({
+  event_id: z.string(),
+  account_id: bigintText,
+  model: z.string(),
+  cost_nano: bigintText,
+});
 
 /** Usage records and rollups over drizzle: one transaction and three statements per batch. */
 export class DrizzleUsageStore implements UsageStore {
@@ -54,11 +63,11 @@ export class DrizzleUsageStore implements UsageStore {
         SELECT event_id, account_id::text AS account_id, model, cost_nano::text AS cost_nano
           FROM billing.usage_records
          WHERE event_id = ANY(${column(records, (r) => r.eventId)}::text[])`);
-      return rowsOf<Record<string, string>>(stored).map((row) => ({
-        eventId: row.event_id ?? '',
-        accountId: BigInt(row.account_id ?? '0'),
-        model: row.model ?? '',
-        costNano: BigInt(row.cost_nano ?? '0'),
+      return rowsOf(stored, StoredChargeRow).map((row) => ({
+        eventId: row.event_id,
+        accountId: row.account_id,
+        model: row.model,
+        costNano: row.cost_nano,
       }));
     });
   }

@@ -39,6 +39,7 @@ export async function autoConfigLevels(
       input.ownerId,
       'LEVEL_MAPPER',
       [...mapping].map(([pattern, level]) => `${pattern}=${level}`).join(','),
+      deps.clock.now(),
     );
     return { version: await tx.bumpVersion(input.ownerId), added };
   });

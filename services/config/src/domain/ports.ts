@@ -1,4 +1,4 @@
-import type { AddressList, SecretBox, SelfAddresses } from '@gw/kit';
+import type { AddressList, Clock, SecretBox, SelfAddresses } from '@gw/kit';
 
 /** The system-wide settings (root's POST /x-conf switches) and their version. */
 export interface SystemSettings {
@@ -14,14 +14,15 @@ export interface ConfigStore {
   /** Version 0 and the defaults until the first change. */
   systemSettings(): Promise<SystemSettings>;
   /** Applies the given fields (unset: unchanged) and bumps the version, atomically. */
-  updateSystemSettings(change: { logEnable?: boolean }): Promise<SystemSettings>;
+  updateSystemSettings(change: { logEnable?: boolean }, at: Date): Promise<SystemSettings>;
   transaction<T>(work: (tx: ConfigTx) => Promise<T>): Promise<T>;
 }
 
 export interface ConfigTx {
   /** Serialises the owner's writers and returns the stored values. */
   lockOwner(ownerId: bigint): Promise<Record<string, string>>;
-  put(ownerId: bigint, key: string, value: string): Promise<void>;
+  /** Stores one value, changed `at`. */
+  put(ownerId: bigint, key: string, value: string, at: Date): Promise<void>;
   remove(ownerId: bigint, keys: readonly string[]): Promise<void>;
   bumpVersion(ownerId: bigint): Promise<bigint>;
 }
@@ -47,6 +48,7 @@ export interface Resolver {
 
 export interface ConfigDeps {
   store: ConfigStore;
+  clock: Clock;
   box: SecretBox;
   events: ConfigEvents;
   /** The gateway's own endpoints, never a mail server. */

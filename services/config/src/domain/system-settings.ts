@@ -15,7 +15,7 @@ export async function updateSystemSettings(
   change: { logEnable?: boolean },
   by: { operatorId: bigint; ipAddress: string },
 ): Promise<SystemSettings> {
-  const settings = await deps.store.updateSystemSettings(change);
+  const settings = await deps.store.updateSystemSettings(change, deps.clock.now());
   deps.events.systemUpdated(settings.version);
   if (change.logEnable !== undefined) {
     deps.events.audit({

@@ -33,6 +33,7 @@ function changedKeys(set: readonly string[], reset: readonly string[]): string {
  * The change is then logged as update_config with the key names only (EMAIL_PASS's value never).
  */
 export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): Promise<OwnerConfig> {
+  const now = deps.clock.now();
   const { version, stored, set, removed } = await deps.store.transaction(async (tx) => {
     const current = new Map(Object.entries(await tx.lockOwner(input.ownerId)));
     const next = applyConfigChanges(Object.fromEntries(current), input.values, {
@@ -60,7 +61,7 @@ export async function updateConfig(deps: ConfigDeps, input: UpdateConfigInput): 
       const storedValue = SECRET_KEYS.includes(key as ConfigKey)
         ? deps.box.seal(value, passAad(input.ownerId))
         : value;
-      await tx.put(input.ownerId, key, storedValue);
+      await tx.put(input.ownerId, key, storedValue, now);
       current.set(key, storedValue);
       set.push(key);
     }

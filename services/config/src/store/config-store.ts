@@ -25,13 +25,13 @@ class Tx implements ConfigTx {
     return readValues(this.db, ownerId, false);
   }
 
-  async put(ownerId: bigint, key: string, value: string) {
+  async put(ownerId: bigint, key: string, value: string, at: Date) {
     await this.db
       .insert(ownerConfigs)
-      .values({ ownerId, key, value, updatedAt: sql`now()` })
+      .values({ ownerId, key, value, updatedAt: at })
       .onConflictDoUpdate({
         target: [ownerConfigs.ownerId, ownerConfigs.key],
-        set: { value, updatedAt: sql`now()` },
+        set: { value, updatedAt: at },
       });
   }
 
@@ -79,17 +79,17 @@ export class DrizzleConfigStore implements ConfigStore {
     return row ?? { version: 0n, logEnable: true };
   }
 
-  async updateSystemSettings(change: { logEnable?: boolean }): Promise<SystemSettings> {
+  async updateSystemSettings(change: { logEnable?: boolean }, at: Date): Promise<SystemSettings> {
     // One statement: the row is made on the first change, and concurrent changes serialise on it.
     const [row] = await this.db
       .insert(systemSettings)
-      .values({ id: 1, logEnable: change.logEnable ?? true, version: 1n, updatedAt: sql`now()` })
+      .values({ id: 1, logEnable: change.logEnable ?? true, version: 1n, updatedAt: at })
       .onConflictDoUpdate({
         target: systemSettings.id,
         set: {
           logEnable: change.logEnable ?? sql`${systemSettings.logEnable}`,
           version: sql`${systemSettings.version} + 1`,
-          updatedAt: sql`now()`,
+          updatedAt: at,
         },
       })
       .returning({ version: systemSettings.version, logEnable: systemSettings.logEnable });

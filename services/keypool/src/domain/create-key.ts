@@ -59,7 +59,7 @@ async function createKeyAs(
     ...changes,
   } as KeyRow;
   const { record, version } = await deps.store.transaction(async (tx) => {
-    const inserted = await tx.insert(row);
+    const inserted = await tx.insert(row, deps.clock.now());
     return { record: inserted, version: await tx.bumpVersion(input.ownerId, input.ownerIsRoot) };
   });
   deps.events.keysChanged(input.ownerId, version);

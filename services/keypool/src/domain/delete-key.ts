@@ -36,7 +36,7 @@ async function deleteKeyAs(
     }
     return tx.bumpVersion(input.ownerId);
   });
-  await deps.sleeps.clear(input.ownerId, [input.id]);
+  await deps.sleeps.clear(input.ownerId, [input.id], deps.clock.now());
   deps.events.keysChanged(input.ownerId, version);
   deps.events.audit({
     action: 'delete_key',

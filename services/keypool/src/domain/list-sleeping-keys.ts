@@ -9,7 +9,7 @@ export async function listSleepingKeys(
   deps: KeypoolDeps,
   input: { ownerId: bigint },
 ): Promise<SleepingKey[]> {
-  return (await deps.sleeps.list(input.ownerId)).sort((a, b) =>
+  return (await deps.sleeps.list(input.ownerId, deps.clock.now())).sort((a, b) =>
     a.keyId === b.keyId ? a.model.localeCompare(b.model) : a.keyId < b.keyId ? -1 : 1,
   );
 }

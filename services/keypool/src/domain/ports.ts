@@ -1,4 +1,4 @@
-import type { AddressList, SecretBox, SelfAddresses } from '@gw/kit';
+import type { AddressList, Clock, SecretBox, SelfAddresses } from '@gw/kit';
 import type { KeyFilter, KeyRecord, KeyRow, SleepingKey } from './model.js';
 
 export interface KeysStore {
@@ -16,9 +16,9 @@ export interface KeysStore {
 
 /** Writes; each one runs with the owner's version bump in the same transaction. */
 export interface KeysTx {
-  insert(row: KeyRow): Promise<KeyRecord>;
+  insert(row: KeyRow, at: Date): Promise<KeyRecord>;
   lock(ownerId: bigint, id: bigint): Promise<KeyRecord | undefined>;
-  update(ownerId: bigint, id: bigint, changes: Partial<KeyRow>): Promise<KeyRecord>;
+  update(ownerId: bigint, id: bigint, changes: Partial<KeyRow>, at: Date): Promise<KeyRecord>;
   delete(ownerId: bigint, id: bigint): Promise<boolean>;
   /** ownerIsRoot true marks the pool as root's (it stays marked: an owner never stops being root). */
   bumpVersion(ownerId: bigint, ownerIsRoot?: boolean): Promise<bigint>;
@@ -26,16 +26,17 @@ export interface KeysTx {
 
 /** Sleeping keys live in Redis with a TTL so every proxy replica agrees. */
 export interface SleepStore {
-  /** Keys asleep, and (key, model) pairs asleep, of the owner. */
-  list(ownerId: bigint): Promise<SleepingKey[]>;
+  /** Keys asleep, and (key, model) pairs asleep, of the owner at `now`. */
+  list(ownerId: bigint, now: Date): Promise<SleepingKey[]>;
   /** Consecutive sleeps so far (kept for a day after the last one). */
   times(ownerId: bigint, keyId: bigint): Promise<number>;
-  put(ownerId: bigint, keyId: bigint, durationMs: number, times: number): Promise<void>;
+  /** Puts a key to sleep for durationMs from `now`. */
+  put(ownerId: bigint, keyId: bigint, durationMs: number, times: number, now: Date): Promise<void>;
   /**
    * Wakes the given keys (and their pairs), or every key and pair of the owner; returns how many
-   * sleeps it ended.
+   * sleeps it ended (those still running at `now`).
    */
-  clear(ownerId: bigint, keyIds: readonly bigint[] | 'all'): Promise<number>;
+  clear(ownerId: bigint, keyIds: readonly bigint[] | 'all', now: Date): Promise<number>;
 }
 
 /** Name resolution for the Provider check; undefined when the name does not resolve now. */
@@ -66,10 +67,6 @@ export interface LevelAutoConfig {
     operatorId: bigint;
     ipAddress: string;
   }): Promise<Record<string, number>>;
-}
-
-export interface Clock {
-  now(): Date;
 }
 
 export interface KeypoolDeps {

@@ -15,6 +15,6 @@ export async function sleepKey(
   }
   const times = (await deps.sleeps.times(input.ownerId, input.keyId)) + 1;
   const durationMs = input.durationMs > 0 ? input.durationMs : sleepLength(times);
-  await deps.sleeps.put(input.ownerId, input.keyId, durationMs, times);
+  await deps.sleeps.put(input.ownerId, input.keyId, durationMs, times, deps.clock.now());
   return { keyId: input.keyId, model: '', remainingMs: durationMs, sleepTimes: times };
 }

@@ -44,7 +44,7 @@ async function updateKeyAs(
     if (!(await tx.lock(input.ownerId, input.id))) {
       throw new AppError(ErrorCode.NotFound, `key ${input.id} does not exist`);
     }
-    const updated = await tx.update(input.ownerId, input.id, changes);
+    const updated = await tx.update(input.ownerId, input.id, changes, deps.clock.now());
     return { record: updated, version: await tx.bumpVersion(input.ownerId, input.ownerIsRoot) };
   });
   deps.events.keysChanged(input.ownerId, version);

@@ -26,10 +26,10 @@ function conditions(ownerId: bigint, filter: KeyFilter): SQL | undefined {
 class Tx implements KeysTx {
   constructor(private readonly db: Executor) {}
 
-  async insert(row: KeyRow): Promise<KeyRecord> {
+  async insert(row: KeyRow, at: Date): Promise<KeyRecord> {
     const [inserted] = await this.db
       .insert(providerKeys)
-      .values({ ...row, createdAt: sql`now()`, updatedAt: sql`now()` })
+      .values({ ...row, createdAt: at, updatedAt: at })
       .returning();
     if (!inserted) {
       throw new Error('insert returned no row');
@@ -46,10 +46,10 @@ class Tx implements KeysTx {
     return row;
   }
 
-  async update(ownerId: bigint, id: bigint, changes: Partial<KeyRow>): Promise<KeyRecord> {
+  async update(ownerId: bigint, id: bigint, changes: Partial<KeyRow>, at: Date): Promise<KeyRecord> {
     const [row] = await this.db
       .update(providerKeys)
-      .set({ ...changes, updatedAt: sql`now()` })
+      .set({ ...changes, updatedAt: at })
       .where(and(eq(providerKeys.ownerId, ownerId), eq(providerKeys.id, id)))
       .returning();
     if (!row) {

@@ -13,17 +13,16 @@ export class RedisSleepStore implements SleepStore {
   constructor(
     private readonly redis: Redis,
     prefix: string,
-    private readonly now: () => number = Date.now,
   ) {
     this.keys = keyStateKeys(prefix);
   }
 
-  async list(ownerId: bigint): Promise<SleepingKey[]> {
+  async list(ownerId: bigint, at: Date): Promise<SleepingKey[]> {
     const [keys, pairs] = await Promise.all([
       this.redis.hgetall(this.keys.sleeping(ownerId)),
       this.redis.hgetall(this.keys.sleepingModels(ownerId)),
     ]);
-    const now = this.now();
+    const now = at.getTime();
     const sleeping: SleepingKey[] = [];
     const add = (keyId: string, model: string, value: string) => {
       const entry = decodeSleep(value);
@@ -54,21 +53,21 @@ export class RedisSleepStore implements SleepStore {
     return Number((await this.redis.get(this.keys.sleeps(keyId))) ?? 0);
   }
 
-  async put(ownerId: bigint, keyId: bigint, durationMs: number, times: number): Promise<void> {
+  async put(ownerId: bigint, keyId: bigint, durationMs: number, times: number, now: Date): Promise<void> {
     await this.redis
       .multi()
       .hset(
         this.keys.sleeping(ownerId),
         String(keyId),
-        encodeSleep({ until: this.now() + durationMs, failure: 'manual', step: times }),
+        encodeSleep({ until: now.getTime() + durationMs, failure: 'manual', step: times }),
       )
       .set(this.keys.sleeps(keyId), String(times), 'EX', KEY_STATE_TTL_SECONDS)
       .del(this.keys.failures(keyId))
       .exec();
   }
 
-  async clear(ownerId: bigint, keyIds: readonly bigint[] | 'all'): Promise<number> {
-    const asleep = await this.list(ownerId);
+  async clear(ownerId: bigint, keyIds: readonly bigint[] | 'all', now: Date): Promise<number> {
+    const asleep = await this.list(ownerId, now);
     const wanted = (keyId: string) => keyIds === 'all' || keyIds.includes(BigInt(keyId));
     const keyFields = Object.keys(await this.redis.hgetall(this.keys.sleeping(ownerId))).filter(wanted);
     const pairs = Object.keys(await this.redis.hgetall(this.keys.sleepingModels(ownerId))).flatMap(

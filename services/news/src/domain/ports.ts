@@ -1,3 +1,5 @@
+import type { Clock } from '@gw/kit';
+
 /** The three scopes of news; the target of a user item is an account, of a dna item a path. */
 export type NewsTarget =
   { scope: 'system' } | { scope: 'user'; accountId: bigint } | { scope: 'dna'; dna: string };
@@ -58,10 +60,6 @@ export interface NewsStore {
 export interface PostingLimits {
   maxItemsPerAuthor: number;
   postsPerMinute: number;
-}
-
-export interface Clock {
-  now(): Date;
 }
 
 /** One operation-log entry (gw.audit.<action>): a title excerpt and the target, never the content. */

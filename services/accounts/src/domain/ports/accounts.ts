@@ -125,20 +125,22 @@ export interface AccountWrites extends AccountReads {
     emailKey: string,
     exceptId?: bigint,
   ): Promise<'name' | 'email' | undefined>;
+  /** Inserts the account, created and updated `at`. */
   insert(
     account: NewAccount & { nameKey: string; emailKey: string },
     parentDna: string,
+    at: Date,
   ): Promise<AccountWrite>;
-  update(id: bigint, patch: AccountPatch): Promise<AccountWrite>;
-  setKey(id: bigint, key: { hash: string; prefix: string; last4: string }): Promise<void>;
+  update(id: bigint, patch: AccountPatch, at: Date): Promise<AccountWrite>;
+  setKey(id: bigint, key: { hash: string; prefix: string; last4: string }, at: Date): Promise<void>;
   keyHashTaken(hash: string): Promise<boolean>;
   /** Writes many usage charges' spend and debt, one row each, in one write. */
-  applyCharges(charges: readonly AccountCharge[]): Promise<void>;
+  applyCharges(charges: readonly AccountCharge[], at: Date): Promise<void>;
   /** Lowers the account's debt by up to amountNano; returns how much it lowered it. */
   absorbDebt(accountId: bigint, amountNano: bigint): Promise<bigint>;
   addDebt(accountId: bigint, amountNano: bigint): Promise<void>;
   /** Live direct children (delete refuses an account that has some). */
   liveChildren(id: bigint): Promise<Array<{ id: bigint; name: string }>>;
   /** Soft delete: the row leaves every lookup and frees its name, e-mail and key. */
-  markDeleted(id: bigint): Promise<void>;
+  markDeleted(id: bigint, at: Date): Promise<void>;
 }

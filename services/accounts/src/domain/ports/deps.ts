@@ -1,3 +1,4 @@
+import type { Clock } from '@gw/kit';
 import type { AccountsRepository, AccountWrites } from './accounts.js';
 import type { ConservationReport } from './conservation.js';
 import type { IdempotencyKeys } from './idempotency.js';
@@ -48,10 +49,6 @@ export interface AuditEntry {
   status?: 'success' | 'failed';
   /** The owner whose tree the target is in, when the operator acts from outside it (root). */
   tenantId?: bigint;
-}
-
-export interface Clock {
-  now(): Date;
 }
 
 export interface AccountsPolicy {

@@ -15,6 +15,7 @@ export interface IdempotencyKeys {
     key: string,
     requestHash: string,
     operation: string,
+    at: Date,
   ): Promise<StoredIdempotency | undefined>;
   saveResponse(callerId: bigint, key: string, response: string): Promise<void>;
 }

@@ -16,10 +16,10 @@ export interface LedgerRow {
 
 /** The money ledger, inside a transaction: one row per balance change, unique per (key, account, kind). */
 export interface Ledger {
-  /** Inserts a row; undefined when (key, account, kind) is already recorded. */
-  insert(row: LedgerRow): Promise<bigint | undefined>;
-  /** Inserts rows in one statement; a row whose (key, account, kind) is recorded is skipped. */
-  insertMany(rows: readonly LedgerRow[]): Promise<void>;
+  /** Inserts a row created `at`; undefined when (key, account, kind) is already recorded. */
+  insert(row: LedgerRow, at: Date): Promise<bigint | undefined>;
+  /** Inserts rows created `at` in one statement; a row whose (key, account, kind) is recorded is skipped. */
+  insertMany(rows: readonly LedgerRow[], at: Date): Promise<void>;
   /** The earliest row of each of these idempotency keys of this kind, on any account. */
   findMany(
     keys: readonly string[],

@@ -29,5 +29,6 @@ export interface LotWrites extends LotReads {
    * others may have been taken then, so the caller must abandon the transaction.
    */
   take(takes: readonly LotTake[]): Promise<boolean>;
-  insert(lot: NewLot): Promise<void>;
+  /** Inserts a lot created `at`. */
+  insert(lot: NewLot, at: Date): Promise<void>;
 }
