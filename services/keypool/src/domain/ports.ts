@@ -28,9 +28,6 @@ export interface KeysTx {
 export interface SleepStore {
   /** Keys asleep, and (key, model) pairs asleep, of the owner. */
   list(ownerId: bigint): Promise<SleepingKey[]>;
-  /** Consecutive sleeps so far (kept for a day after the last one). */
-  times(ownerId: bigint, keyId: bigint): Promise<number>;
-  put(ownerId: bigint, keyId: bigint, durationMs: number, times: number): Promise<void>;
   /**
    * Wakes the given keys (and their pairs), or every key and pair of the owner; returns how many
    * sleeps it ended.

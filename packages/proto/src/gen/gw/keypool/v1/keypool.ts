@@ -272,17 +272,6 @@ export interface ListSleepingKeysResponse {
   keys: SleepingKey[];
 }
 
-export interface SleepKeyRequest {
-  ownerId: bigint;
-  keyId: bigint;
-  /** 0: the escalating schedule (5, 15, then 30 minutes) */
-  durationMs: bigint;
-}
-
-export interface SleepKeyResponse {
-  key?: SleepingKey | undefined;
-}
-
 export interface WakeKeysRequest {
   ownerId: bigint;
   /** empty: every sleeping key of the owner */
@@ -3536,189 +3525,6 @@ export const ListSleepingKeysResponse: MessageFns<ListSleepingKeysResponse> = {
   },
 };
 
-function createBaseSleepKeyRequest(): SleepKeyRequest {
-  return { ownerId: 0n, keyId: 0n, durationMs: 0n };
-}
-
-export const SleepKeyRequest: MessageFns<SleepKeyRequest> = {
-  encode(message: SleepKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.ownerId !== 0n) {
-      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
-        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
-      }
-      writer.uint32(8).int64(message.ownerId);
-    }
-    if (message.keyId !== 0n) {
-      if (BigInt.asIntN(64, message.keyId) !== message.keyId) {
-        throw new globalThis.Error("value provided for field message.keyId of type int64 too large");
-      }
-      writer.uint32(16).int64(message.keyId);
-    }
-    if (message.durationMs !== 0n) {
-      if (BigInt.asIntN(64, message.durationMs) !== message.durationMs) {
-        throw new globalThis.Error("value provided for field message.durationMs of type int64 too large");
-      }
-      writer.uint32(24).int64(message.durationMs);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): SleepKeyRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSleepKeyRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.ownerId = reader.int64() as bigint;
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.keyId = reader.int64() as bigint;
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.durationMs = reader.int64() as bigint;
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): SleepKeyRequest {
-    return {
-      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
-      keyId: isSet(object.keyId) ? BigInt(object.keyId) : isSet(object.key_id) ? BigInt(object.key_id) : 0n,
-      durationMs: isSet(object.durationMs)
-        ? BigInt(object.durationMs)
-        : isSet(object.duration_ms)
-        ? BigInt(object.duration_ms)
-        : 0n,
-    };
-  },
-
-  toJSON(message: SleepKeyRequest): unknown {
-    const obj: any = {};
-    if (message.ownerId !== 0n) {
-      obj.ownerId = message.ownerId.toString();
-    }
-    if (message.keyId !== 0n) {
-      obj.keyId = message.keyId.toString();
-    }
-    if (message.durationMs !== 0n) {
-      obj.durationMs = message.durationMs.toString();
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<SleepKeyRequest>, I>>(base?: I): SleepKeyRequest {
-    return SleepKeyRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<SleepKeyRequest>, I>>(object: I): SleepKeyRequest {
-    const message = createBaseSleepKeyRequest();
-    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
-    message.keyId = (object.keyId !== undefined && object.keyId !== null) ? BigInt(object.keyId) : 0n;
-    message.durationMs = (object.durationMs !== undefined && object.durationMs !== null)
-      ? BigInt(object.durationMs)
-      : 0n;
-    return message;
-  },
-};
-
-function createBaseSleepKeyResponse(): SleepKeyResponse {
-  return { key: undefined };
-}
-
-export const SleepKeyResponse: MessageFns<SleepKeyResponse> = {
-  encode(message: SleepKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== undefined) {
-      SleepingKey.encode(message.key, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): SleepKeyResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSleepKeyResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.key = SleepingKey.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): SleepKeyResponse {
-    return { key: isSet(object.key) ? SleepingKey.fromJSON(object.key) : undefined };
-  },
-
-  toJSON(message: SleepKeyResponse): unknown {
-    const obj: any = {};
-    if (message.key !== undefined) {
-      obj.key = SleepingKey.toJSON(message.key);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<SleepKeyResponse>, I>>(base?: I): SleepKeyResponse {
-    return SleepKeyResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<SleepKeyResponse>, I>>(object: I): SleepKeyResponse {
-    const message = createBaseSleepKeyResponse();
-    message.key = (object.key !== undefined && object.key !== null) ? SleepingKey.fromPartial(object.key) : undefined;
-    return message;
-  },
-};
-
 function createBaseWakeKeysRequest(): WakeKeysRequest {
   return { ownerId: 0n, keyIds: [] };
 }
@@ -4058,6 +3864,11 @@ export const ReloadKeysResponse: MessageFns<ReloadKeysResponse> = {
   },
 };
 
+/**
+ * Removed RPCs, whose names are never reused (protobuf has no `reserved` for RPCs):
+ * - SleepKey (with SleepKeyRequest and SleepKeyResponse), removed 2026-11: no process called it;
+ *   the proxies put keys to sleep in Redis themselves (packages/kit/src/key-state.ts).
+ */
 export type KeypoolServiceService = typeof KeypoolServiceService;
 export const KeypoolServiceService = {
   listKeys: {
@@ -4145,15 +3956,6 @@ export const KeypoolServiceService = {
       Buffer.from(ListSleepingKeysResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListSleepingKeysResponse => ListSleepingKeysResponse.decode(value),
   },
-  sleepKey: {
-    path: "/gw.keypool.v1.KeypoolService/SleepKey" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: SleepKeyRequest): Buffer => Buffer.from(SleepKeyRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): SleepKeyRequest => SleepKeyRequest.decode(value),
-    responseSerialize: (value: SleepKeyResponse): Buffer => Buffer.from(SleepKeyResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): SleepKeyResponse => SleepKeyResponse.decode(value),
-  },
   wakeKeys: {
     path: "/gw.keypool.v1.KeypoolService/WakeKeys" as const,
     requestStream: false as const,
@@ -4185,7 +3987,6 @@ export interface KeypoolServiceServer extends UntypedServiceImplementation {
   encryptSecret: handleUnaryCall<EncryptSecretRequest, EncryptSecretResponse>;
   decryptSecret: handleUnaryCall<DecryptSecretRequest, DecryptSecretResponse>;
   listSleepingKeys: handleUnaryCall<ListSleepingKeysRequest, ListSleepingKeysResponse>;
-  sleepKey: handleUnaryCall<SleepKeyRequest, SleepKeyResponse>;
   wakeKeys: handleUnaryCall<WakeKeysRequest, WakeKeysResponse>;
   /** Bumps the pool version and publishes gw.keys.changed so every proxy reloads (POST /x-conf LoadKeys). */
   reloadKeys: handleUnaryCall<ReloadKeysRequest, ReloadKeysResponse>;
@@ -4326,21 +4127,6 @@ export interface KeypoolServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListSleepingKeysResponse) => void,
-  ): ClientUnaryCall;
-  sleepKey(
-    request: SleepKeyRequest,
-    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
-  ): ClientUnaryCall;
-  sleepKey(
-    request: SleepKeyRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
-  ): ClientUnaryCall;
-  sleepKey(
-    request: SleepKeyRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
   ): ClientUnaryCall;
   wakeKeys(
     request: WakeKeysRequest,
