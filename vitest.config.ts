@@ -17,6 +17,7 @@ export default defineConfig({
             'packages/*/{src,test}/**/*.test.ts',
             'services/*/{src,test}/**/*.test.ts',
             'deploy/test/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts'],
         },
