@@ -47,7 +47,7 @@ export interface ProviderKey {
   createdAt: string;
   updatedAt: string;
   /**
-   * The provider-type configuration (always set). The sensitive field (cloud_b private_key) is
+   * The provider-type configuration (always set). The sensitive field (Vertex AI's private_key) is
    * plaintext only inside GetSnapshot and "[encrypted]" everywhere else.
    */
   config?: KeyConfig | undefined;
@@ -55,10 +55,11 @@ export interface ProviderKey {
 
 /**
  * A key's Config, shaped by its provider type. No provider_type set: the standard type, which
- * has no fields.
+ * has no fields. The HTTP API names the types by the `provider_type` values it has always used:
+ * `cloud_a` for Azure OpenAI, `cloud_b` for Google Vertex AI (packages/kit/src/key-config.ts).
  */
 export interface KeyConfig {
-  providerType?: { $case: "cloudA"; value: CloudAConfig } | { $case: "cloudB"; value: CloudBConfig } | {
+  providerType?: { $case: "azureOpenai"; value: AzureOpenAiConfig } | { $case: "vertexAi"; value: VertexAiConfig } | {
     $case: "anthropic";
     value: AnthropicConfig;
   } | undefined;
@@ -71,7 +72,11 @@ export interface KeyConfig {
 export interface AnthropicConfig {
 }
 
-export interface CloudAConfig {
+/**
+ * Azure OpenAI: the Provider is the resource's endpoint; calls go to a deployment with an
+ * `api-version`, the secret in the `api-key` header.
+ */
+export interface AzureOpenAiConfig {
   /** Model pattern → deployment name (wildcards allowed, `*` the default). Unset: none given. */
   modelMapping?:
     | DeploymentMapping
@@ -99,7 +104,11 @@ export interface ApiVersions {
   images?: string | undefined;
 }
 
-export interface CloudBConfig {
+/**
+ * Google Vertex AI's OpenAI-compatible endpoints: a service account's JWT, signed with
+ * private_key, is exchanged for an access token.
+ */
+export interface VertexAiConfig {
   /** includes the project and location */
   baseUrl: string;
   projectId: string;
@@ -563,11 +572,11 @@ function createBaseKeyConfig(): KeyConfig {
 export const KeyConfig: MessageFns<KeyConfig> = {
   encode(message: KeyConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     switch (message.providerType?.$case) {
-      case "cloudA":
-        CloudAConfig.encode(message.providerType.value, writer.uint32(10).fork()).join();
+      case "azureOpenai":
+        AzureOpenAiConfig.encode(message.providerType.value, writer.uint32(10).fork()).join();
         break;
-      case "cloudB":
-        CloudBConfig.encode(message.providerType.value, writer.uint32(18).fork()).join();
+      case "vertexAi":
+        VertexAiConfig.encode(message.providerType.value, writer.uint32(18).fork()).join();
         break;
       case "anthropic":
         AnthropicConfig.encode(message.providerType.value, writer.uint32(26).fork()).join();
@@ -594,7 +603,7 @@ export const KeyConfig: MessageFns<KeyConfig> = {
               break;
             }
 
-            message.providerType = { $case: "cloudA", value: CloudAConfig.decode(reader, reader.uint32()) };
+            message.providerType = { $case: "azureOpenai", value: AzureOpenAiConfig.decode(reader, reader.uint32()) };
             continue;
           }
           case 2: {
@@ -602,7 +611,7 @@ export const KeyConfig: MessageFns<KeyConfig> = {
               break;
             }
 
-            message.providerType = { $case: "cloudB", value: CloudBConfig.decode(reader, reader.uint32()) };
+            message.providerType = { $case: "vertexAi", value: VertexAiConfig.decode(reader, reader.uint32()) };
             continue;
           }
           case 3: {
@@ -627,14 +636,14 @@ export const KeyConfig: MessageFns<KeyConfig> = {
 
   fromJSON(object: any): KeyConfig {
     return {
-      providerType: isSet(object.cloudA)
-        ? { $case: "cloudA", value: CloudAConfig.fromJSON(object.cloudA) }
-        : isSet(object.cloud_a)
-        ? { $case: "cloudA", value: CloudAConfig.fromJSON(object.cloud_a) }
-        : isSet(object.cloudB)
-        ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloudB) }
-        : isSet(object.cloud_b)
-        ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloud_b) }
+      providerType: isSet(object.azureOpenai)
+        ? { $case: "azureOpenai", value: AzureOpenAiConfig.fromJSON(object.azureOpenai) }
+        : isSet(object.azure_openai)
+        ? { $case: "azureOpenai", value: AzureOpenAiConfig.fromJSON(object.azure_openai) }
+        : isSet(object.vertexAi)
+        ? { $case: "vertexAi", value: VertexAiConfig.fromJSON(object.vertexAi) }
+        : isSet(object.vertex_ai)
+        ? { $case: "vertexAi", value: VertexAiConfig.fromJSON(object.vertex_ai) }
         : isSet(object.anthropic)
         ? { $case: "anthropic", value: AnthropicConfig.fromJSON(object.anthropic) }
         : undefined,
@@ -643,10 +652,10 @@ export const KeyConfig: MessageFns<KeyConfig> = {
 
   toJSON(message: KeyConfig): unknown {
     const obj: any = {};
-    if (message.providerType?.$case === "cloudA") {
-      obj.cloudA = CloudAConfig.toJSON(message.providerType.value);
-    } else if (message.providerType?.$case === "cloudB") {
-      obj.cloudB = CloudBConfig.toJSON(message.providerType.value);
+    if (message.providerType?.$case === "azureOpenai") {
+      obj.azureOpenai = AzureOpenAiConfig.toJSON(message.providerType.value);
+    } else if (message.providerType?.$case === "vertexAi") {
+      obj.vertexAi = VertexAiConfig.toJSON(message.providerType.value);
     } else if (message.providerType?.$case === "anthropic") {
       obj.anthropic = AnthropicConfig.toJSON(message.providerType.value);
     }
@@ -659,15 +668,18 @@ export const KeyConfig: MessageFns<KeyConfig> = {
   fromPartial<I extends Exact<DeepPartial<KeyConfig>, I>>(object: I): KeyConfig {
     const message = createBaseKeyConfig();
     switch (object.providerType?.$case) {
-      case "cloudA": {
+      case "azureOpenai": {
         if (object.providerType?.value !== undefined && object.providerType?.value !== null) {
-          message.providerType = { $case: "cloudA", value: CloudAConfig.fromPartial(object.providerType.value) };
+          message.providerType = {
+            $case: "azureOpenai",
+            value: AzureOpenAiConfig.fromPartial(object.providerType.value),
+          };
         }
         break;
       }
-      case "cloudB": {
+      case "vertexAi": {
         if (object.providerType?.value !== undefined && object.providerType?.value !== null) {
-          message.providerType = { $case: "cloudB", value: CloudBConfig.fromPartial(object.providerType.value) };
+          message.providerType = { $case: "vertexAi", value: VertexAiConfig.fromPartial(object.providerType.value) };
         }
         break;
       }
@@ -734,12 +746,12 @@ export const AnthropicConfig: MessageFns<AnthropicConfig> = {
   },
 };
 
-function createBaseCloudAConfig(): CloudAConfig {
+function createBaseAzureOpenAiConfig(): AzureOpenAiConfig {
   return { modelMapping: undefined, apiVersions: undefined };
 }
 
-export const CloudAConfig: MessageFns<CloudAConfig> = {
-  encode(message: CloudAConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const AzureOpenAiConfig: MessageFns<AzureOpenAiConfig> = {
+  encode(message: AzureOpenAiConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.modelMapping !== undefined) {
       DeploymentMapping.encode(message.modelMapping, writer.uint32(10).fork()).join();
     }
@@ -749,7 +761,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CloudAConfig {
+  decode(input: BinaryReader | Uint8Array, length?: number): AzureOpenAiConfig {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -758,7 +770,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCloudAConfig();
+      const message = createBaseAzureOpenAiConfig();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -790,7 +802,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     }
   },
 
-  fromJSON(object: any): CloudAConfig {
+  fromJSON(object: any): AzureOpenAiConfig {
     return {
       modelMapping: isSet(object.modelMapping)
         ? DeploymentMapping.fromJSON(object.modelMapping)
@@ -805,7 +817,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     };
   },
 
-  toJSON(message: CloudAConfig): unknown {
+  toJSON(message: AzureOpenAiConfig): unknown {
     const obj: any = {};
     if (message.modelMapping !== undefined) {
       obj.modelMapping = DeploymentMapping.toJSON(message.modelMapping);
@@ -816,11 +828,11 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CloudAConfig>, I>>(base?: I): CloudAConfig {
-    return CloudAConfig.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<AzureOpenAiConfig>, I>>(base?: I): AzureOpenAiConfig {
+    return AzureOpenAiConfig.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CloudAConfig>, I>>(object: I): CloudAConfig {
-    const message = createBaseCloudAConfig();
+  fromPartial<I extends Exact<DeepPartial<AzureOpenAiConfig>, I>>(object: I): AzureOpenAiConfig {
+    const message = createBaseAzureOpenAiConfig();
     message.modelMapping = (object.modelMapping !== undefined && object.modelMapping !== null)
       ? DeploymentMapping.fromPartial(object.modelMapping)
       : undefined;
@@ -1118,12 +1130,12 @@ export const ApiVersions: MessageFns<ApiVersions> = {
   },
 };
 
-function createBaseCloudBConfig(): CloudBConfig {
+function createBaseVertexAiConfig(): VertexAiConfig {
   return { baseUrl: "", projectId: "", clientEmail: "", privateKey: "" };
 }
 
-export const CloudBConfig: MessageFns<CloudBConfig> = {
-  encode(message: CloudBConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const VertexAiConfig: MessageFns<VertexAiConfig> = {
+  encode(message: VertexAiConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.baseUrl !== "") {
       writer.uint32(10).string(message.baseUrl);
     }
@@ -1139,7 +1151,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CloudBConfig {
+  decode(input: BinaryReader | Uint8Array, length?: number): VertexAiConfig {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1148,7 +1160,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCloudBConfig();
+      const message = createBaseVertexAiConfig();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1196,7 +1208,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     }
   },
 
-  fromJSON(object: any): CloudBConfig {
+  fromJSON(object: any): VertexAiConfig {
     return {
       baseUrl: isSet(object.baseUrl)
         ? globalThis.String(object.baseUrl)
@@ -1221,7 +1233,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     };
   },
 
-  toJSON(message: CloudBConfig): unknown {
+  toJSON(message: VertexAiConfig): unknown {
     const obj: any = {};
     if (message.baseUrl !== "") {
       obj.baseUrl = message.baseUrl;
@@ -1238,11 +1250,11 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CloudBConfig>, I>>(base?: I): CloudBConfig {
-    return CloudBConfig.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<VertexAiConfig>, I>>(base?: I): VertexAiConfig {
+    return VertexAiConfig.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CloudBConfig>, I>>(object: I): CloudBConfig {
-    const message = createBaseCloudBConfig();
+  fromPartial<I extends Exact<DeepPartial<VertexAiConfig>, I>>(object: I): VertexAiConfig {
+    const message = createBaseVertexAiConfig();
     message.baseUrl = object.baseUrl ?? "";
     message.projectId = object.projectId ?? "";
     message.clientEmail = object.clientEmail ?? "";
