@@ -18,6 +18,7 @@ export default defineConfig({
             'services/*/{src,test}/**/*.test.ts',
             'scripts/**/*.test.ts',
             'deploy/test/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts'],
         },

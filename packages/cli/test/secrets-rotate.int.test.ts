@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGw } from './gw.js';
 
 const PROVIDER_SECRET = `sk-upstream-${randomBytes(16).toString('hex')}`;
-const CLOUD_B_SECRET = `cb-${randomBytes(24).toString('hex')}`;
+const VERTEX_AI_SECRET = `cb-${randomBytes(24).toString('hex')}`;
 const PEM_BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7';
 const PEM = `-----BEGIN PRIVATE KEY-----\\n${PEM_BODY}\\n-----END PRIVATE KEY-----\\n`;
 const EMAIL_PASS = `smtp-${randomBytes(12).toString('hex')}`;
@@ -59,7 +59,7 @@ describe('gw secrets rotate-key', () => {
       gw.request('/x-keys', {
         method: 'POST',
         json: {
-          SecretKey: CLOUD_B_SECRET,
+          SecretKey: VERTEX_AI_SECRET,
           Level: 2,
           Provider: 'https://b.example.com',
           config: {
@@ -110,7 +110,7 @@ describe('gw secrets rotate-key', () => {
     const keys = await sealedKeys();
     const opened = opensAll(newBox, keys);
     expect(opened).toHaveLength(3);
-    expect(opened).toEqual(expect.arrayContaining([PROVIDER_SECRET, CLOUD_B_SECRET]));
+    expect(opened).toEqual(expect.arrayContaining([PROVIDER_SECRET, VERTEX_AI_SECRET]));
     expect(opened.filter((plain) => plain.includes(PEM_BODY))).toHaveLength(1);
     expect(opensAll(oldBox, keys).every((plain) => plain === '(does not open)')).toBe(true);
     const passes = await sealedPasses();
@@ -141,10 +141,10 @@ describe('gw secrets rotate-key', () => {
     try {
       const snapshot = await pool.getSnapshot({ ownerId: rootId });
       expect(snapshot.keys.map((key) => key.secretKey).sort()).toEqual(
-        [CLOUD_B_SECRET, PROVIDER_SECRET].sort(),
+        [VERTEX_AI_SECRET, PROVIDER_SECRET].sort(),
       );
       const privateKeys = snapshot.keys.map((key) =>
-        key.config?.providerType?.$case === 'cloudB' ? key.config.providerType.value.privateKey : '',
+        key.config?.providerType?.$case === 'vertexAi' ? key.config.providerType.value.privateKey : '',
       );
       expect(privateKeys.join()).toContain(PEM_BODY);
       const owner = await configs.getOwnerConfig({ ownerId: rootId, revealSecrets: true });

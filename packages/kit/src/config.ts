@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AddressList } from './ip.js';
 import { parseUsd } from './money.js';
 import { parseFallbackPrice } from './pricing/fallback.js';
+import { DEFAULT_ADDRESSES, type GrpcServiceName } from './topology.js';
 
 /**
  * Environment parsing, done once at start: every service describes the variables it uses (and
@@ -125,33 +126,66 @@ export const env = {
         return price;
       }),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `<SERVICE>_ADDR`: one variable serves the server (to bind) and its clients (to dial). */
+  serviceAddress: (service: GrpcServiceName | 'proxy') =>
+    env
+      .address(DEFAULT_ADDRESSES[service])
+      .describe(`host:port of the ${service} service: where it listens and where the others dial it.`),
 };
 
 /**
  * AI calls are refused once an account's balance is at or below this (docs/decisions.md §1).
  * The edge enforces it; accounts announces the crossing so every edge replica learns at once.
  */
-export const apiBalanceEnv = { USER_API_BALANCE: env.usdNano('0') };
+export const apiBalanceEnv = {
+  USER_API_BALANCE: env
+    .usdNano('0')
+    .describe(
+      'AI calls are refused at or below this balance, USD (GET /x-conf UserApiBalance, docs/decisions.md §1).',
+    ),
+};
 
 /** The price of a model priced nowhere (docs/pricing.md), read by whoever charges usage. */
-export const fallbackPriceEnv = { GW_FALLBACK_PRICE: env.fallbackPrice() };
+export const fallbackPriceEnv = {
+  GW_FALLBACK_PRICE: env
+    .fallbackPrice()
+    .describe(
+      'The price of a model priced nowhere (docs/pricing.md): JSON or `InputText,OutputText[,Call]` (USD per 1M tokens, USD per call); empty: `15,60,0.01`.',
+    ),
+};
 
 /** Variables every service process reads (METRICS_ADDR: the service lifecycle serves /metrics there). */
 export const serviceEnv = {
-  LOG_LEVEL: env.logLevel(),
-  GW_INTERNAL_TOKEN: env.secret(16),
-  METRICS_ADDR: env.optionalAddress(),
+  LOG_LEVEL: env.logLevel().describe('pino level: fatal, error, warn, info, debug, trace or silent.'),
+  GW_INTERNAL_TOKEN: env
+    .secret(16)
+    .describe(
+      'Shared secret every internal gRPC call carries (at least 16 characters; `npm start` generates one).',
+    ),
+  METRICS_ADDR: env
+    .optionalAddress()
+    .describe('host:port where the process serves `GET /metrics` (docs/operations.md); unset: none.'),
 };
 
 /** A service that publishes or consumes events. */
-export const natsEnv = { NATS_URL: env.url('nats://127.0.0.1:4222') };
+export const natsEnv = {
+  NATS_URL: env.url('nats://127.0.0.1:4222').describe('NATS server (core NATS and JetStream) for events.'),
+};
 
 /** A service that keeps shared counters or queues jobs in Redis. */
-export const redisEnv = { REDIS_URL: env.url('redis://127.0.0.1:6379') };
+export const redisEnv = { REDIS_URL: env.url('redis://127.0.0.1:6379').describe('Redis server.') };
 
 /** Variables of a service that owns a Postgres schema. */
 export const databaseEnv = {
-  DATABASE_URL: env.optionalUrl(),
-  GW_DATA_DIR: z.string().min(1).default('.data'),
-  GW_DB_POOL: env.integer(10, { min: 1, max: 100 }),
+  DATABASE_URL: env
+    .optionalUrl()
+    .describe('PostgreSQL URL, needed to serve (`npm start` runs an embedded PostgreSQL and sets it).'),
+  GW_DATA_DIR: z
+    .string()
+    .min(1)
+    .default('.data')
+    .describe(
+      "The gateway's data folder: `npx gw` admin commands start the embedded PostgreSQL found there.",
+    ),
+  GW_DB_POOL: env.integer(10, { min: 1, max: 100 }).describe('PostgreSQL connections of the process.'),
 };

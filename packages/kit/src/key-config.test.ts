@@ -10,7 +10,7 @@ describe('readKeyConfig', () => {
     }
   });
 
-  it('reads cloud_a, keeping the order of model_mapping and leaving absent parts unset', () => {
+  it('reads Azure OpenAI (cloud_a), keeping the order of model_mapping and leaving absent parts unset', () => {
     expect(
       readKeyConfig({
         provider_type: 'cloud_a',
@@ -21,7 +21,7 @@ describe('readKeyConfig', () => {
       ok: true,
       config: {
         providerType: {
-          $case: 'cloudA',
+          $case: 'azureOpenai',
           value: {
             modelMapping: {
               entries: [
@@ -36,16 +36,16 @@ describe('readKeyConfig', () => {
     });
     expect(readKeyConfig({ provider_type: 'cloud_a' })).toEqual({
       ok: true,
-      config: { providerType: { $case: 'cloudA', value: {} } },
+      config: { providerType: { $case: 'azureOpenai', value: {} } },
     });
   });
 
-  it('reads cloud_b, a missing field as empty (the keypool says it is required)', () => {
+  it('reads Google Vertex AI (cloud_b), a missing field as empty (the keypool says it is required)', () => {
     expect(readKeyConfig({ provider_type: 'cloud_b', base_url: 'https://b.example.com' })).toEqual({
       ok: true,
       config: {
         providerType: {
-          $case: 'cloudB',
+          $case: 'vertexAi',
           value: { baseUrl: 'https://b.example.com', projectId: '', clientEmail: '', privateKey: '' },
         },
       },

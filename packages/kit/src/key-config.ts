@@ -4,18 +4,30 @@ import type { keypool } from '@gw/proto';
  * A provider key's Config between its JSON form (the HTTP API's `Config` object, which the
  * proxies read) and the contract's `gw.keypool.v1.KeyConfig`:
  * - `standard` (`provider_type` omitted or "standard"): no other field;
- * - `cloud_a`: `model_mapping` (pattern → deployment name) and `api_versions`, both optional;
- * - `cloud_b`: `base_url`, `project_id`, `client_email`, `private_key`;
+ * - Azure OpenAI (`cloud_a`): `model_mapping` (pattern → deployment name) and `api_versions`,
+ *   both optional;
+ * - Google Vertex AI (`cloud_b`): `base_url`, `project_id`, `client_email`, `private_key`;
  * - `anthropic`: no other field (the Provider is Anthropic's API base, e.g. https://api.anthropic.com).
  * Reading refuses what the contract cannot carry (a wrong type, an unknown field), naming the
  * field; the values themselves (patterns, URLs, the PEM key) are the keypool's to check.
  */
 export type KeyConfig = keypool.KeyConfig;
 
-export const PROVIDER_TYPES = ['standard', 'cloud_a', 'cloud_b', 'anthropic'] as const;
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+/**
+ * The `provider_type` of a key's Config. The values are the names the HTTP API, the keypool's
+ * table and the console have always used, so they stay as they are: `cloud_a` is Azure OpenAI
+ * and `cloud_b` is Google Vertex AI. Code names the types by the keys of this object.
+ */
+export const ProviderType = {
+  Standard: 'standard',
+  AzureOpenAi: 'cloud_a',
+  VertexAi: 'cloud_b',
+  Anthropic: 'anthropic',
+} as const;
+export type ProviderType = (typeof ProviderType)[keyof typeof ProviderType];
+const PROVIDER_TYPES: readonly string[] = Object.values(ProviderType);
 export const API_VERSION_KEYS = ['chat', 'embeddings', 'responses', 'audio', 'images'] as const;
-const CLOUD_B_FIELDS = ['base_url', 'project_id', 'client_email', 'private_key'] as const;
+const VERTEX_AI_FIELDS = ['base_url', 'project_id', 'client_email', 'private_key'] as const;
 
 export type KeyConfigRead = { ok: true; config: KeyConfig } | { ok: false; field: string; reason: string };
 
@@ -44,20 +56,20 @@ export function readKeyConfig(raw: unknown): KeyConfigRead {
   if (!isPlainObject(raw)) {
     return { ok: false, field: 'Config', reason: 'must be an object' };
   }
-  const type = raw.provider_type ?? 'standard';
-  if (typeof type !== 'string' || !(PROVIDER_TYPES as readonly string[]).includes(type)) {
+  const type = raw.provider_type ?? ProviderType.Standard;
+  if (typeof type !== 'string' || !PROVIDER_TYPES.includes(type)) {
     return fail('provider_type', `must be one of ${PROVIDER_TYPES.join(', ')}`);
   }
   switch (type as ProviderType) {
-    case 'standard': {
+    case ProviderType.Standard: {
       const extra = unknownField(raw, ['provider_type']);
       return extra ? fail(extra, 'is not a field of the standard provider type') : { ok: true, config: {} };
     }
-    case 'cloud_a':
-      return readCloudA(raw);
-    case 'cloud_b':
-      return readCloudB(raw);
-    case 'anthropic': {
+    case ProviderType.AzureOpenAi:
+      return readAzureOpenAi(raw);
+    case ProviderType.VertexAi:
+      return readVertexAi(raw);
+    case ProviderType.Anthropic: {
       const extra = unknownField(raw, ['provider_type']);
       return extra
         ? fail(extra, 'is not a field of the anthropic provider type')
@@ -66,12 +78,12 @@ export function readKeyConfig(raw: unknown): KeyConfigRead {
   }
 }
 
-function readCloudA(raw: Record<string, unknown>): KeyConfigRead {
+function readAzureOpenAi(raw: Record<string, unknown>): KeyConfigRead {
   const extra = unknownField(raw, ['provider_type', 'model_mapping', 'api_versions']);
   if (extra) {
-    return fail(extra, 'is not a field of the cloud_a provider type');
+    return fail(extra, 'is not a field of the cloud_a (Azure OpenAI) provider type');
   }
-  const cloudA: keypool.CloudAConfig = {};
+  const azureOpenai: keypool.AzureOpenAiConfig = {};
   if (raw.model_mapping !== undefined) {
     if (!isPlainObject(raw.model_mapping)) {
       return fail('model_mapping', 'must be an object of model pattern to deployment name');
@@ -83,7 +95,7 @@ function readCloudA(raw: Record<string, unknown>): KeyConfigRead {
       }
       entries.push({ pattern, deployment });
     }
-    cloudA.modelMapping = { entries };
+    azureOpenai.modelMapping = { entries };
   }
   if (raw.api_versions !== undefined) {
     if (!isPlainObject(raw.api_versions)) {
@@ -99,31 +111,31 @@ function readCloudA(raw: Record<string, unknown>): KeyConfigRead {
       }
       versions[key as (typeof API_VERSION_KEYS)[number]] = version;
     }
-    cloudA.apiVersions = versions;
+    azureOpenai.apiVersions = versions;
   }
-  return { ok: true, config: { providerType: { $case: 'cloudA', value: cloudA } } };
+  return { ok: true, config: { providerType: { $case: 'azureOpenai', value: azureOpenai } } };
 }
 
-function readCloudB(raw: Record<string, unknown>): KeyConfigRead {
-  const extra = unknownField(raw, ['provider_type', ...CLOUD_B_FIELDS]);
+function readVertexAi(raw: Record<string, unknown>): KeyConfigRead {
+  const extra = unknownField(raw, ['provider_type', ...VERTEX_AI_FIELDS]);
   if (extra) {
-    return fail(extra, 'is not a field of the cloud_b provider type');
+    return fail(extra, 'is not a field of the cloud_b (Google Vertex AI) provider type');
   }
-  const fields: Partial<Record<(typeof CLOUD_B_FIELDS)[number], string>> = {};
-  for (const field of CLOUD_B_FIELDS) {
+  const fields: Partial<Record<(typeof VERTEX_AI_FIELDS)[number], string>> = {};
+  for (const field of VERTEX_AI_FIELDS) {
     const value = raw[field] ?? '';
     if (typeof value !== 'string') {
       return fail(field, 'must be a string');
     }
     fields[field] = value;
   }
-  const cloudB: keypool.CloudBConfig = {
+  const vertexAi: keypool.VertexAiConfig = {
     baseUrl: fields.base_url ?? '',
     projectId: fields.project_id ?? '',
     clientEmail: fields.client_email ?? '',
     privateKey: fields.private_key ?? '',
   };
-  return { ok: true, config: { providerType: { $case: 'cloudB', value: cloudB } } };
+  return { ok: true, config: { providerType: { $case: 'vertexAi', value: vertexAi } } };
 }
 
 /** The contract → the Config object; the standard type is `{}`. */
@@ -132,10 +144,10 @@ export function keyConfigObject(config: KeyConfig): Record<string, unknown> {
   switch (type?.$case) {
     case undefined:
       return {};
-    case 'cloudA': {
+    case 'azureOpenai': {
       const { modelMapping, apiVersions } = type.value;
       return {
-        provider_type: 'cloud_a',
+        provider_type: ProviderType.AzureOpenAi,
         ...(modelMapping && {
           model_mapping: Object.fromEntries(
             modelMapping.entries.map(({ pattern, deployment }) => [pattern, deployment]),
@@ -151,15 +163,15 @@ export function keyConfigObject(config: KeyConfig): Record<string, unknown> {
         }),
       };
     }
-    case 'cloudB':
+    case 'vertexAi':
       return {
-        provider_type: 'cloud_b',
+        provider_type: ProviderType.VertexAi,
         base_url: type.value.baseUrl,
         project_id: type.value.projectId,
         client_email: type.value.clientEmail,
         private_key: type.value.privateKey,
       };
     case 'anthropic':
-      return { provider_type: 'anthropic' };
+      return { provider_type: ProviderType.Anthropic };
   }
 }

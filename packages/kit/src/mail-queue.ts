@@ -13,9 +13,11 @@ export const mailQueueEnv = {
   GW_QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]{1,64}$/)
-    .default('bull'),
-  /** First retry delay of a mail job; each further retry waits twice as long (5 attempts). */
-  GW_MAIL_RETRY_MS: env.integer(1_000, { min: 1, max: 3_600_000 }),
+    .default('bull')
+    .describe("Prefix of the mail queue's BullMQ keys in Redis."),
+  GW_MAIL_RETRY_MS: env
+    .integer(1_000, { min: 1, max: 3_600_000 })
+    .describe('First retry delay of a mail job; each further retry waits twice as long (5 attempts).'),
 };
 
 /** Attempts per mail job: the first send and four retries. */

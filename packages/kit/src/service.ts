@@ -6,7 +6,7 @@ import type { ServiceDefinition } from '@grpc/grpc-js';
 
 /** The env shape of a gRPC service: the variables every service reads plus its listen address. */
 export function grpcServiceEnv(service: GrpcServiceName) {
-  return { ...serviceEnv, [addressVariable(service)]: env.address(DEFAULT_ADDRESSES[service]) };
+  return { ...serviceEnv, [addressVariable(service)]: env.serviceAddress(service) };
 }
 
 export function listenAddress(service: GrpcServiceName, config: Record<string, unknown>): string {

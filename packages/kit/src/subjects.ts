@@ -39,8 +39,10 @@ export type StreamSpec = (typeof STREAMS)[keyof typeof STREAMS];
  * declare the stream and read the same variables.
  */
 export const usageStreamEnv = {
-  GW_USAGE_MAX_AGE_DAYS: env.integer(14, { min: 1, max: 3650 }),
-  GW_USAGE_MAX_BYTES: env.integer(0, { min: 0 }),
+  GW_USAGE_MAX_AGE_DAYS: env
+    .integer(14, { min: 1, max: 3650 })
+    .describe('Days the GW_USAGE stream keeps usage events (billing and the proxy declare it alike).'),
+  GW_USAGE_MAX_BYTES: env.integer(0, { min: 0 }).describe('Bytes GW_USAGE keeps at most; 0: no byte limit.'),
 };
 
 export function usageStreamLimits(config: { GW_USAGE_MAX_AGE_DAYS: number; GW_USAGE_MAX_BYTES: number }) {

@@ -40,19 +40,21 @@ export interface SelfAddresses {
  * and the edge's port (as GW_EDGE_PORT) to every process.
  */
 export const selfAddressEnv = {
-  ACCOUNTS_ADDR: env.address(DEFAULT_ADDRESSES.accounts),
-  BILLING_ADDR: env.address(DEFAULT_ADDRESSES.billing),
-  KEYPOOL_ADDR: env.address(DEFAULT_ADDRESSES.keypool),
-  CONFIG_ADDR: env.address(DEFAULT_ADDRESSES.config),
-  NEWS_ADDR: env.address(DEFAULT_ADDRESSES.news),
-  MAILER_ADDR: env.address(DEFAULT_ADDRESSES.mailer),
-  PROXY_ADDR: env.address(DEFAULT_ADDRESSES.proxy),
-  /** The edge's listen port (the edge's own PORT). */
-  GW_EDGE_PORT: env.port(8080),
-  /** The gateway's public URL: a Provider pointing at its host is refused. */
-  GW_PUBLIC_URL: env.optionalUrl(),
-  /** Extra host names or addresses that are the gateway itself (comma-separated), on any port. */
-  GW_SELF_HOSTS: z.string().default(''),
+  ACCOUNTS_ADDR: env.serviceAddress('accounts'),
+  BILLING_ADDR: env.serviceAddress('billing'),
+  KEYPOOL_ADDR: env.serviceAddress('keypool'),
+  CONFIG_ADDR: env.serviceAddress('config'),
+  NEWS_ADDR: env.serviceAddress('news'),
+  MAILER_ADDR: env.serviceAddress('mailer'),
+  PROXY_ADDR: env.serviceAddress('proxy'),
+  GW_EDGE_PORT: env
+    .port(8080)
+    .describe("The edge's listen port (its PORT): never an upstream on a loopback address."),
+  GW_PUBLIC_URL: env.optionalUrl().describe("The gateway's public URL: an upstream on its host is refused."),
+  GW_SELF_HOSTS: z
+    .string()
+    .default('')
+    .describe('Extra host names or addresses that are the gateway itself (comma-separated), on any port.'),
 };
 
 /** This host's interface addresses (a service bound to 0.0.0.0 or :: answers on each). */
@@ -140,7 +142,11 @@ export interface UpstreamAddressPolicy {
  * checks upstream addresses spreads this into its env schema beside selfAddressEnv.
  */
 export const tenantPrivateEnv = {
-  GW_TENANT_PRIVATE_CIDRS: env.addressList(),
+  GW_TENANT_PRIVATE_CIDRS: env
+    .addressList()
+    .describe(
+      "Loopback or private ranges tenant owners' Providers and mail servers may use (docs/decisions.md §7); empty: none.",
+    ),
 };
 
 /** Whether a tenant's pool may reach this loopback or private address (operator-listed ranges). */

@@ -1,6 +1,7 @@
 export * from './api.js';
 export * from './audio.js';
 export * from './gateway.js';
+export * from './key-sleep.js';
 export * from './ports.js';
 export * from './postgres.js';
 export * from './process.js';

@@ -179,7 +179,7 @@ export class MockUpstream {
     }
     const text = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://mock');
-    // Bearer for standard and cloud_b (an access token), the api-key header for cloud_a, x-api-key
+    // Bearer for standard and Vertex AI (an access token), the api-key header for Azure OpenAI, x-api-key
     // for anthropic.
     const apiKey = req.headers['api-key'];
     const anthropicKey = req.headers['x-api-key'];
@@ -248,7 +248,7 @@ export class MockUpstream {
     if (behaviour.headersDelayMs) {
       await new Promise((resolve) => setTimeout(resolve, behaviour.headersDelayMs));
     }
-    // cloud_b token endpoint: a JWT-bearer assertion in, `tok-<iss>` out.
+    // Vertex AI's token endpoint: a JWT-bearer assertion in, `tok-<iss>` out.
     if (record.path === '/token') {
       const claims = JSON.parse(
         Buffer.from(String(record.body.assertion).split('.')[1] ?? '', 'base64url').toString('utf8'),
@@ -258,7 +258,7 @@ export class MockUpstream {
         .end(JSON.stringify({ access_token: `tok-${claims.iss}`, expires_in: 3600, token_type: 'Bearer' }));
       return;
     }
-    // cloud_a deployments and cloud_b OpenAI-compatible endpoints serve the same calls.
+    // Azure OpenAI deployments and Vertex AI's OpenAI-compatible endpoints serve the same calls.
     const served =
       /^\/openai\/deployments\/[^/]+(\/.*)$/.exec(record.path)?.[1] ??
       /\/endpoints\/openapi(\/.*)$/.exec(record.path)?.[1];

@@ -5,6 +5,7 @@ import {
   createUser,
   expectError,
   keyTestEnv,
+  putKeyToSleep,
   randomSecret,
   startGateway,
   type Gateway,
@@ -150,7 +151,7 @@ describe('owner overview and batch configuration (/x-conf), on PostgreSQL', () =
     expect((await gw.request(`/x-keys/${disabled}`, { method: 'PUT', json: { Status: false } })).status).toBe(
       200,
     );
-    await client.sleepKey({ ownerId: rootId, keyId: BigInt(sleepy), durationMs: 0n });
+    await putKeyToSleep(gw, { ownerId: rootId, keyId: sleepy, step: 1 });
 
     const view = await overview();
     expect(view.DisabledKeys.map((key) => key.ID)).toEqual([disabled]);

@@ -10,25 +10,24 @@ import {
 } from '@gw/kit';
 import { z } from 'zod';
 
-const shape = {
+/** The service's environment; services/<name>/README.md's Configuration is generated from it. */
+export const configShape = {
   ...grpcServiceEnv('keypool'),
   ...natsEnv,
   ...redisEnv,
   ...databaseEnv,
-  /**
-   * The gateway's own endpoints, refused as Provider for every pool (docs/decisions.md §7):
-   * every <SERVICE>_ADDR (CONFIG_ADDR is also the config service this one dials), GW_EDGE_PORT,
-   * GW_PUBLIC_URL and GW_SELF_HOSTS.
-   */
+  // The gateway's own endpoints, refused as Provider for every pool (docs/decisions.md §7);
+  // CONFIG_ADDR is also the config service this one dials.
   ...selfAddressEnv,
-  /** Loopback and private ranges tenant owners may use as upstream or mail server (docs/decisions.md §7). */
   ...tenantPrivateEnv,
-  /** AES-256-GCM key for provider secrets at rest: 64 hex digits. */
-  GW_SECRET_KEY: secretKeyEnv,
-  /** Redis key prefix of the shared key state (the proxies use the same variable and layout). */
-  GW_KEY_STATE_PREFIX: z.string().max(64).default('gw:keystate:'),
+  GW_SECRET_KEY: secretKeyEnv.describe('AES-256-GCM key for provider secrets at rest: 64 hex digits.'),
+  GW_KEY_STATE_PREFIX: z
+    .string()
+    .max(64)
+    .default('gw:keystate:')
+    .describe('Redis key prefix of the shared key state (the proxies use the same variable and layout).'),
 };
 
 export function loadKeypoolConfig(source: NodeJS.ProcessEnv) {
-  return loadConfig(shape, source);
+  return loadConfig(configShape, source);
 }

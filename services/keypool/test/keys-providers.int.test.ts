@@ -111,9 +111,6 @@ describe('provider keys: Provider addresses and owners kept apart', () => {
     await expect(
       kp.client.deleteKey({ ownerId: other, operatorId: other, ipAddress: '', id: BigInt(key.ID) }),
     ).rejects.toMatchObject({ code: 'not_found' });
-    await expect(
-      kp.client.sleepKey({ ownerId: other, keyId: BigInt(key.ID), durationMs: 0n }),
-    ).rejects.toMatchObject({ code: 'not_found' });
     expect((await list(`/x-keys/${key.ID}`)).keys[0]).toMatchObject({ ID: key.ID, Status: true });
     // A tenant owner's pool may not use loopback or private ranges (root's may).
     const modelPort = await freePort();

@@ -44,7 +44,7 @@ describe('provider keys: secrets stored sealed, events, logs (/x-ekey, /x-dkey, 
     const served = snapshot.keys.find((entry) => entry.id === BigInt(key.ID));
     expect(served?.secretKey).toBe(placeholder);
     expect(served?.config?.providerType).toMatchObject({
-      $case: 'cloudB',
+      $case: 'vertexAi',
       value: { privateKey: PEM, projectId: 'proj-1' },
     });
     expect(JSON.stringify(await (await kp.gw.request(`/x-keys/${key.ID}`)).json())).not.toContain('MIIEvQ');

@@ -1,4 +1,4 @@
-import { createUser, expectError } from '@gw/testkit';
+import { createUser, expectError, putKeyToSleep } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import { useKeysGateway } from './keys-gateway.js';
 
@@ -6,16 +6,14 @@ describe('provider keys: sleeping keys and who may call the key routes', () => {
   const kp = useKeysGateway();
   const { addKey } = kp;
 
-  it('reads sleeping keys from Redis and wakes them', async () => {
+  it('reads sleeping keys from Redis, as the proxies write them, and wakes them', async () => {
     const { key } = await addKey();
-    const slept = await kp.client.sleepKey({ ownerId: kp.rootOwner, keyId: BigInt(key.ID), durationMs: 0n });
-    expect(slept.key).toMatchObject({ keyId: BigInt(key.ID), sleepTimes: 1 });
-    expect(Number(slept.key?.remainingMs)).toBe(300_000);
-    const again = await kp.client.sleepKey({ ownerId: kp.rootOwner, keyId: BigInt(key.ID), durationMs: 0n });
-    expect(Number(again.key?.remainingMs)).toBe(900_000);
+    await putKeyToSleep(kp.gw, { ownerId: kp.rootOwner, keyId: key.ID, step: 2 });
     const listed = await kp.client.listSleepingKeys({ ownerId: kp.rootOwner });
     const entry = listed.keys.find((sleeping) => sleeping.keyId === BigInt(key.ID));
+    expect(entry).toMatchObject({ keyId: BigInt(key.ID), sleepTimes: 2, model: '' });
     expect(Number(entry?.remainingMs)).toBeGreaterThan(800_000);
+    expect(Number(entry?.remainingMs)).toBeLessThanOrEqual(900_000);
     expect((await kp.client.listSleepingKeys({ ownerId: 999_999n })).keys).toEqual([]);
     const woken = await kp.client.wakeKeys({ ownerId: kp.rootOwner, keyIds: [] });
     expect(woken.woken).toBe(1);

@@ -57,7 +57,7 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
     await (gw as Gateway | undefined)?.stop();
   });
 
-  it('stores a typed cloud_a Config and answers it typed from every RPC and as the HTTP record', async () => {
+  it('stores a typed Azure OpenAI (cloud_a) Config and answers it typed from every RPC and as the HTTP record', async () => {
     const expected = {
       provider_type: 'cloud_a',
       model_mapping: { 'gpt-4o*': 'dep-4o', '*': 'dep-default' },
@@ -66,7 +66,7 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
     const created = await create({
       config: {
         providerType: {
-          $case: 'cloudA',
+          $case: 'azureOpenai',
           value: {
             modelMapping: {
               entries: [
@@ -87,22 +87,22 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
     expect(shown.keys[0]?.Config).toEqual(expected);
   });
 
-  it('serves a cloud_b private_key in plaintext to the snapshot only', async () => {
-    const cloudB = {
+  it('serves a Vertex AI (cloud_b) private_key in plaintext to the snapshot only', async () => {
+    const vertexAi = {
       baseUrl: 'https://eu.typed.example.com/v1/projects/p/locations/l',
       projectId: 'proj-typed',
       clientEmail: 'sa@proj-typed.example.com',
     };
     const created = await create({
       secretKey: `cb-${randomSecret(48)}`.slice(0, 51),
-      config: { providerType: { $case: 'cloudB', value: { ...cloudB, privateKey: PEM } } },
+      config: { providerType: { $case: 'vertexAi', value: { ...vertexAi, privateKey: PEM } } },
     });
     const id = created.key?.id ?? 0n;
     const shown = {
       provider_type: 'cloud_b',
-      base_url: cloudB.baseUrl,
-      project_id: cloudB.projectId,
-      client_email: cloudB.clientEmail,
+      base_url: vertexAi.baseUrl,
+      project_id: vertexAi.projectId,
+      client_email: vertexAi.clientEmail,
     };
     expect(configOf(created.key)).toEqual({ ...shown, private_key: '[encrypted]' });
     expect(configOf((await client.getKey({ ownerId, id })).key)).toEqual({
@@ -114,7 +114,7 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
 
   it('keeps the Config when the field is unset; an empty KeyConfig is the standard type', async () => {
     const created = await create({
-      config: { providerType: { $case: 'cloudA', value: { apiVersions: { chat: 'v1' } } } },
+      config: { providerType: { $case: 'azureOpenai', value: { apiVersions: { chat: 'v1' } } } },
     });
     const id = created.key?.id ?? 0n;
     const kept = { provider_type: 'cloud_a', api_versions: { chat: 'v1' } };

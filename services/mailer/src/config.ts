@@ -10,17 +10,17 @@ import {
 } from '@gw/kit';
 import { z } from 'zod';
 
-const shape = {
+/** The service's environment; services/<name>/README.md's Configuration is generated from it. */
+export const configShape = {
   ...grpcServiceEnv('mailer'),
   ...databaseEnv,
-  /** Every <SERVICE>_ADDR (ACCOUNTS_ADDR and CONFIG_ADDR are dialled), GW_EDGE_PORT, GW_PUBLIC_URL, GW_SELF_HOSTS. */
+  // The gateway's own endpoints, never a mail server; ACCOUNTS_ADDR and CONFIG_ADDR are dialled.
   ...selfAddressEnv,
-  /** Loopback and private ranges tenant owners may use as upstream or mail server (docs/decisions.md §7). */
   ...tenantPrivateEnv,
   ...mailQueueEnv,
-  /** Opens the sealed parts of signup jobs (codes, tokens, new keys). */
-  GW_SECRET_KEY: secretKeyEnv,
-  /** SMTP server for owners without EMAIL_SMTP: smtp://user:pass@host:587 or smtps://…:465. */
+  GW_SECRET_KEY: secretKeyEnv.describe(
+    'Opens the sealed parts of signup jobs (codes, tokens, new keys): 64 hex digits.',
+  ),
   MAIL_SMTP_URL: z
     .string()
     .optional()
@@ -28,20 +28,23 @@ const shape = {
       (value) => !value || (URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol)),
       'must be an smtp:// or smtps:// URL',
     )
-    .transform((value) => value || undefined),
-  /** Sender for owners without SVC_MAIL (default no-reply@ the public host). */
+    .transform((value) => value || undefined)
+    .describe('SMTP server for owners without EMAIL_SMTP: smtp://user:pass@host:587 or smtps://…:465.'),
   MAIL_FROM: z
     .string()
     .max(320)
     .optional()
-    .transform((value) => value || undefined),
-  /** Links of the welcome mail (default GW_PUBLIC_URL + /docs, the API reference, and + /console/). */
-  MAIL_DOCS_URL: env.optionalUrl(),
-  MAIL_MANAGE_URL: env.optionalUrl(),
-  /** Jobs sent at once by one mailer process. */
-  MAIL_CONCURRENCY: env.integer(4, { min: 1, max: 64 }),
+    .transform((value) => value || undefined)
+    .describe('Sender for owners without SVC_MAIL; unset: no-reply@ the public host.'),
+  MAIL_DOCS_URL: env
+    .optionalUrl()
+    .describe("The welcome mail's link to the API reference; unset: GW_PUBLIC_URL + /docs."),
+  MAIL_MANAGE_URL: env
+    .optionalUrl()
+    .describe("The welcome mail's link to the console; unset: GW_PUBLIC_URL + /console/."),
+  MAIL_CONCURRENCY: env.integer(4, { min: 1, max: 64 }).describe('Jobs sent at once by one mailer process.'),
 };
 
 export function loadMailerConfig(source: NodeJS.ProcessEnv) {
-  return loadConfig(shape, source);
+  return loadConfig(configShape, source);
 }

@@ -34,7 +34,7 @@ export interface ProxyDeps extends CallDeps {
   sessions: SessionRegistry;
   providers: {
     defaults: ProviderDefaults;
-    /** cloud_b: an access token for the key (cached); throws when it cannot be had. */
+    /** Vertex AI: an access token for the key (cached); throws when it cannot be had. */
     accessToken(key: PoolKey): Promise<string>;
   };
 }

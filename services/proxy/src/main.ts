@@ -34,7 +34,7 @@ import { RedisKeyHealth } from './transport/redis/key-health.js';
 import { RedisObjectOwners } from './transport/redis/object-owners.js';
 import { RedisSpendReservations } from './transport/redis/spend-reservations.js';
 import { RedisRateLimiter } from './transport/redis/rate-limiter.js';
-import { CloudBTokens } from './transport/upstream/cloud-b-tokens.js';
+import { VertexAiTokens } from './transport/upstream/vertex-ai-tokens.js';
 import { UpstreamClient } from './transport/upstream/http.js';
 
 runService('proxy', async (log, metrics) => {
@@ -87,7 +87,7 @@ runService('proxy', async (log, metrics) => {
     gauge.set(bodies.inUse()),
   );
   const mail = createMailQueue(config.REDIS_URL, config.GW_QUEUE_PREFIX, log, config.GW_MAIL_RETRY_MS);
-  const cloudBTokens = new CloudBTokens(config.PROXY_CLOUD_B_TOKEN_URL);
+  const vertexAiTokens = new VertexAiTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const upstream = new UpstreamClient({ idleSocketMs: config.PROXY_UPSTREAM_IDLE_SOCKET_MS });
   const sessions = new RealtimeSessions();
   const accountChanges = endSessionsOnAccountChanges(nc, sessions, log);
@@ -110,7 +110,7 @@ runService('proxy', async (log, metrics) => {
     levels: natsLevelEvents(nc),
     providers: {
       defaults: {
-        cloudAApiVersions: {
+        azureOpenAiApiVersions: {
           chat: config.PROXY_CLOUD_A_API_VERSION,
           embeddings: config.PROXY_CLOUD_A_API_VERSION,
           audio: config.PROXY_CLOUD_A_API_VERSION,
@@ -118,7 +118,7 @@ runService('proxy', async (log, metrics) => {
           responses: config.PROXY_CLOUD_A_RESPONSES_API_VERSION,
         },
       },
-      accessToken: (key) => cloudBTokens.get(key),
+      accessToken: (key) => vertexAiTokens.get(key),
     },
     log,
   };

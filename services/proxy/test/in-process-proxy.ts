@@ -11,7 +11,7 @@ import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RoundRobin } from '../src/domain/route-plan.js';
 import { RealtimeSessions } from '../src/transport/http/realtime-sessions.js';
 import { createHttpServer } from '../src/transport/http/server.js';
-import { CloudBTokens } from '../src/transport/upstream/cloud-b-tokens.js';
+import { VertexAiTokens } from '../src/transport/upstream/vertex-ai-tokens.js';
 import { UpstreamClient } from '../src/transport/upstream/http.js';
 import { MockUpstream } from '@gw/testkit';
 import WebSocket from 'ws';
@@ -87,7 +87,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     staleOwners: () => 0,
     close: async () => undefined,
   };
-  const tokens = new CloudBTokens(`${mock.url}/token`);
+  const tokens = new VertexAiTokens(`${mock.url}/token`);
   // The proxy's own port stands for the gateway's listen addresses (filled in once it listens).
   const self = { ports: [] as number[], endpoints: [], hosts: ['gateway.example.test'] };
   const state = {
@@ -147,7 +147,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     alerts: { keyAuthFailed: async (ownerId, keyId) => void state.alerted.push(`${ownerId}/${keyId}`) },
     providers: {
       defaults: {
-        cloudAApiVersions: {
+        azureOpenAiApiVersions: {
           chat: 'v-chat',
           embeddings: 'v-embed',
           audio: 'v-audio',

@@ -122,11 +122,11 @@ describe('relay guards and stream faults', () => {
     expect(mock.for('idle-1')[0]?.finishedAt).toBeUndefined();
   });
 
-  it('calls a cloud_a key by deployment, api-version and api-key header', async () => {
+  it('calls an Azure OpenAI (cloud_a) key by deployment, api-version and api-key header', async () => {
     useKeys([
       {
         type: 'cloud_a',
-        secret: 'cloud-a-secret-0001',
+        secret: 'azure-openai-secret-0001',
         config: {
           provider_type: 'cloud_a',
           model_mapping: { 'gpt-4o*': 'dep-4o', '*': 'dep-default' },
@@ -136,7 +136,7 @@ describe('relay guards and stream faults', () => {
     ]);
     const response = await call({ model: 'gpt-4o-mini', messages: [] });
     expect(response.status).toBe(200);
-    const seen = mock.for('cloud-a-secret-0001');
+    const seen = mock.for('azure-openai-secret-0001');
     expect(seen[0]?.path).toBe('/openai/deployments/dep-4o/chat/completions');
     expect(seen[0]?.search).toBe('?api-version=2024-06-01');
     expect(seen[0]?.headers.authorization).toBeUndefined();
@@ -146,13 +146,13 @@ describe('relay guards and stream faults', () => {
       body: JSON.stringify({ model: 'text-embedding-3-small', input: 'x' }),
     });
     expect(embed.status).toBe(200);
-    expect(mock.for('cloud-a-secret-0001')[1]).toMatchObject({
+    expect(mock.for('azure-openai-secret-0001')[1]).toMatchObject({
       path: '/openai/deployments/dep-default/embeddings',
       search: '?api-version=v-embed',
     });
   });
 
-  it('calls a cloud_b key with an access token exchanged for a signed JWT, cached between calls', async () => {
+  it('calls a Vertex AI (cloud_b) key with an access token exchanged for a signed JWT, cached between calls', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const email = 'svc@project.iam.example.com';
     useKeys([

@@ -27,7 +27,12 @@ async function listKeys() {
   return unwrap(await api.GET('/x-keys')).keys;
 }
 
-const KINDS = ['standard', 'cloud_a', 'cloud_b'];
+// The values are the API's provider_type names; the labels say which provider each one is.
+const KINDS = [
+  { value: 'standard', label: 'standard (OpenAI-compatible)' },
+  { value: 'cloud_a', label: 'cloud_a (Azure OpenAI)' },
+  { value: 'cloud_b', label: 'cloud_b (Google Vertex AI)' },
+];
 
 function settingsLabel(kind: string | null): string {
   return kind === 'cloud_a'

@@ -1,7 +1,11 @@
-import { AppError, ErrorCode, readKeyConfig, type KeyConfig } from '@gw/kit';
+import { AppError, ErrorCode, ProviderType, readKeyConfig, type KeyConfig } from '@gw/kit';
 import { MAX_LEVEL, MIN_LEVEL, MIN_SECRET_LENGTH, type KeyRecord, type KeyRow } from './model.js';
 import type { KeypoolDeps } from './ports.js';
-import { checkProviderConfig, CLOUD_B_SECRET_LENGTH, type ParsedProviderConfig } from './provider-config.js';
+import {
+  checkProviderConfig,
+  VERTEX_AI_SECRET_LENGTH,
+  type ParsedProviderConfig,
+} from './provider-config.js';
 import {
   checkProviderUrl,
   checkResolvedAddress,
@@ -75,11 +79,11 @@ function checkSecret(secret: string, providerType: string): string {
   if (/[\s\p{Cc}]/u.test(secret) || secret.length > 8192) {
     invalid('SecretKey', 'must be printable, without spaces, at most 8192 characters');
   }
-  if (providerType === 'cloud_b') {
-    if (secret.length !== CLOUD_B_SECRET_LENGTH) {
+  if (providerType === ProviderType.VertexAi) {
+    if (secret.length !== VERTEX_AI_SECRET_LENGTH) {
       invalid(
         'SecretKey',
-        `must be a ${CLOUD_B_SECRET_LENGTH}-character placeholder for the cloud_b provider type`,
+        `must be a ${VERTEX_AI_SECRET_LENGTH}-character placeholder for the cloud_b (Google Vertex AI) provider type`,
       );
     }
   } else if (secret.length < MIN_SECRET_LENGTH) {

@@ -28,10 +28,6 @@ export interface KeysTx {
 export interface SleepStore {
   /** Keys asleep, and (key, model) pairs asleep, of the owner at `now`. */
   list(ownerId: bigint, now: Date): Promise<SleepingKey[]>;
-  /** Consecutive sleeps so far (kept for a day after the last one). */
-  times(ownerId: bigint, keyId: bigint): Promise<number>;
-  /** Puts a key to sleep for durationMs from `now`. */
-  put(ownerId: bigint, keyId: bigint, durationMs: number, times: number, now: Date): Promise<void>;
   /**
    * Wakes the given keys (and their pairs), or every key and pair of the owner; returns how many
    * sleeps it ended (those still running at `now`).

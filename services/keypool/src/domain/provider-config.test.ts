@@ -13,7 +13,7 @@ function config(raw: Record<string, unknown>): KeyConfig {
   return read.config;
 }
 
-const cloudB = {
+const vertexAi = {
   provider_type: 'cloud_b',
   base_url: 'https://x.example.com',
   project_id: 'p',
@@ -36,7 +36,7 @@ describe('checkProviderConfig', () => {
     });
   });
 
-  it('accepts cloud_a with a mapping and api versions, stored as the Config object', () => {
+  it('accepts Azure OpenAI (cloud_a) with a mapping and api versions, stored as the Config object', () => {
     const result = checkProviderConfig(
       config({
         provider_type: 'cloud_a',
@@ -59,9 +59,9 @@ describe('checkProviderConfig', () => {
     });
   });
 
-  it('accepts cloud_b and splits off the private key', () => {
+  it('accepts Google Vertex AI (cloud_b) and splits off the private key', () => {
     const result = checkProviderConfig(
-      config({ ...cloudB, base_url: ' https://eu.example.com/v1/projects/p/locations/l ' }),
+      config({ ...vertexAi, base_url: ' https://eu.example.com/v1/projects/p/locations/l ' }),
     );
     expect(result.ok).toBe(true);
     if (result.ok) {
@@ -86,25 +86,31 @@ describe('checkProviderConfig', () => {
       'Config.model_mapping.a*b*c*d*e*f*g*h*i*',
     ],
     [{ provider_type: 'cloud_a', api_versions: { chat: '2024/10' } }, 'Config.api_versions.chat'],
-    [{ ...cloudB, base_url: undefined }, 'Config.base_url'],
-    [{ ...cloudB, project_id: undefined }, 'Config.project_id'],
-    [{ ...cloudB, client_email: 'nope' }, 'Config.client_email'],
-    [{ ...cloudB, private_key: undefined }, 'Config.private_key'],
-    [{ ...cloudB, private_key: 'not a pem' }, 'Config.private_key'],
+    [{ ...vertexAi, base_url: undefined }, 'Config.base_url'],
+    [{ ...vertexAi, project_id: undefined }, 'Config.project_id'],
+    [{ ...vertexAi, client_email: 'nope' }, 'Config.client_email'],
+    [{ ...vertexAi, private_key: undefined }, 'Config.private_key'],
+    [{ ...vertexAi, private_key: 'not a pem' }, 'Config.private_key'],
   ])('refuses %j naming %s', (raw, field) => {
     expect(checkProviderConfig(config(raw))).toMatchObject({ ok: false, field });
   });
 
   it('refuses more than 1024 deployments and a pattern given twice', () => {
     const many = Array.from({ length: 1025 }, (_, i) => ({ pattern: `m${i}`, deployment: 'd' }));
-    const cloudA = (entries: Array<{ pattern: string; deployment: string }>): KeyConfig => ({
-      providerType: { $case: 'cloudA', value: { modelMapping: { entries } } },
+    const azureOpenai = (entries: Array<{ pattern: string; deployment: string }>): KeyConfig => ({
+      providerType: { $case: 'azureOpenai', value: { modelMapping: { entries } } },
     });
-    expect(checkProviderConfig(cloudA(many))).toMatchObject({ ok: false, field: 'Config.model_mapping' });
+    expect(checkProviderConfig(azureOpenai(many))).toMatchObject({
+      ok: false,
+      field: 'Config.model_mapping',
+    });
     const twice = [
       { pattern: 'a', deployment: 'd1' },
       { pattern: 'a', deployment: 'd2' },
     ];
-    expect(checkProviderConfig(cloudA(twice))).toMatchObject({ ok: false, field: 'Config.model_mapping.a' });
+    expect(checkProviderConfig(azureOpenai(twice))).toMatchObject({
+      ok: false,
+      field: 'Config.model_mapping.a',
+    });
   });
 });

@@ -2,9 +2,9 @@ import {
   API_VERSION_KEYS,
   keyConfigObject,
   MAX_PATTERN_WILDCARDS,
+  ProviderType,
   tooManyWildcards,
   type KeyConfig,
-  type ProviderType,
 } from '@gw/kit';
 import type { keypool } from '@gw/proto';
 
@@ -12,22 +12,22 @@ import type { keypool } from '@gw/proto';
  * The values of a provider key's `Config` (its shape, `@gw/kit` key-config, is checked where it
  * is read):
  * - `standard`: no field.
- * - `cloud_a`: `model_mapping` (model pattern → deployment name, wildcards allowed, `*` the
+ * - Azure OpenAI (`cloud_a`): `model_mapping` (model pattern → deployment name, wildcards allowed, `*` the
  *   default; at most 1024, each pattern once and with at most 8 `*`) and optional `api_versions`.
- * - `cloud_b`: `base_url` (http(s), same URL policy as Provider), `project_id`, `client_email`,
- *   `private_key` (PEM); SecretKey is a 51-character placeholder.
+ * - Google Vertex AI (`cloud_b`): `base_url` (http(s), same URL policy as Provider),
+ *   `project_id`, `client_email`, `private_key` (PEM); SecretKey is a 51-character placeholder.
  * - `anthropic`: no field; the Provider is Anthropic's API base and SecretKey its API key.
  * `private_key` is the sensitive field: it is split off and stored encrypted.
  */
-export const CLOUD_B_SECRET_LENGTH = 51;
+export const VERTEX_AI_SECRET_LENGTH = 51;
 
 export interface ParsedProviderConfig {
   providerType: ProviderType;
   /** The Config object as stored and shown, without the sensitive fields. */
   visible: Record<string, unknown>;
-  /** Fields stored encrypted (cloud_b private_key). */
+  /** Fields stored encrypted (Vertex AI's private_key). */
   sensitive: Record<string, string>;
-  /** For cloud_b: the base_url, checked by the caller with the Provider URL policy. */
+  /** For Vertex AI: the base_url, checked by the caller with the Provider URL policy. */
   urls: Array<{ field: string; value: string }>;
 }
 
@@ -55,10 +55,10 @@ export function checkProviderConfig(config: KeyConfig): ConfigCheck {
   switch (type?.$case) {
     case undefined:
       return { ok: true, config: { providerType: 'standard', visible: {}, sensitive: {}, urls: [] } };
-    case 'cloudA':
-      return checkCloudA(type.value);
-    case 'cloudB':
-      return checkCloudB(type.value);
+    case 'azureOpenai':
+      return checkAzureOpenAi(type.value);
+    case 'vertexAi':
+      return checkVertexAi(type.value);
     case 'anthropic':
       return {
         ok: true,
@@ -72,8 +72,8 @@ export function checkProviderConfig(config: KeyConfig): ConfigCheck {
   }
 }
 
-function checkCloudA(cloudA: keypool.CloudAConfig): ConfigCheck {
-  const deployments = cloudA.modelMapping?.entries ?? [];
+function checkAzureOpenAi(azureOpenai: keypool.AzureOpenAiConfig): ConfigCheck {
+  const deployments = azureOpenai.modelMapping?.entries ?? [];
   if (deployments.length > MAX_DEPLOYMENTS) {
     return fail('model_mapping', `has more than ${MAX_DEPLOYMENTS} entries`);
   }
@@ -94,7 +94,7 @@ function checkCloudA(cloudA: keypool.CloudAConfig): ConfigCheck {
     patterns.add(pattern);
   }
   for (const key of API_VERSION_KEYS) {
-    const version = cloudA.apiVersions?.[key];
+    const version = azureOpenai.apiVersions?.[key];
     if (version !== undefined && !API_VERSION.test(version)) {
       return fail(`api_versions.${key}`, 'must be an API version string');
     }
@@ -102,41 +102,41 @@ function checkCloudA(cloudA: keypool.CloudAConfig): ConfigCheck {
   return {
     ok: true,
     config: {
-      providerType: 'cloud_a',
-      visible: keyConfigObject({ providerType: { $case: 'cloudA', value: cloudA } }),
+      providerType: ProviderType.AzureOpenAi,
+      visible: keyConfigObject({ providerType: { $case: 'azureOpenai', value: azureOpenai } }),
       sensitive: {},
       urls: [],
     },
   };
 }
 
-function checkCloudB(cloudB: keypool.CloudBConfig): ConfigCheck {
-  const baseUrl = cloudB.baseUrl.trim();
-  const clientEmail = cloudB.clientEmail.trim();
+function checkVertexAi(vertexAi: keypool.VertexAiConfig): ConfigCheck {
+  const baseUrl = vertexAi.baseUrl.trim();
+  const clientEmail = vertexAi.clientEmail.trim();
   if (baseUrl === '') {
     return fail('base_url', 'is required (an http(s) URL)');
   }
-  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(cloudB.projectId)) {
+  if (!/^[A-Za-z0-9._:-]{1,128}$/.test(vertexAi.projectId)) {
     return fail('project_id', 'is required (1-128 letters, digits, . _ : -)');
   }
   if (!EMAIL.test(clientEmail)) {
     return fail('client_email', 'is required (an e-mail address)');
   }
-  if (cloudB.privateKey === '' || cloudB.privateKey.length > MAX_PRIVATE_KEY_LENGTH) {
+  if (vertexAi.privateKey === '' || vertexAi.privateKey.length > MAX_PRIVATE_KEY_LENGTH) {
     return fail('private_key', 'is required (a PEM private key)');
   }
-  const pem = cleanPrivateKey(cloudB.privateKey);
+  const pem = cleanPrivateKey(vertexAi.privateKey);
   if (!PEM.test(pem)) {
     return fail('private_key', 'must be a PEM private key');
   }
   return {
     ok: true,
     config: {
-      providerType: 'cloud_b',
+      providerType: ProviderType.VertexAi,
       visible: {
-        provider_type: 'cloud_b',
+        provider_type: ProviderType.VertexAi,
         base_url: baseUrl,
-        project_id: cloudB.projectId,
+        project_id: vertexAi.projectId,
         client_email: clientEmail,
       },
       sensitive: { private_key: pem },

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, type SecretBox } from '@gw/kit';
+import { AppError, ErrorCode, ProviderType, type SecretBox } from '@gw/kit';
 import type { KeyRecord, KeyView } from './model.js';
 
 /** Associated data binding each cipher to its owner and purpose. */
@@ -43,7 +43,9 @@ export function decryptConfigSecrets(box: SecretBox, record: KeyRecord): Record<
   >;
 }
 
-const SENSITIVE_CONFIG_FIELDS: Record<string, readonly string[]> = { cloud_b: ['private_key'] };
+const SENSITIVE_CONFIG_FIELDS: Record<string, readonly string[]> = {
+  [ProviderType.VertexAi]: ['private_key'],
+};
 
 export function maskedView(record: KeyRecord): KeyView {
   const sensitive = SENSITIVE_CONFIG_FIELDS[record.providerType] ?? [];

@@ -1,4 +1,4 @@
-import { decodeSleep, encodeSleep, KEY_STATE_TTL_SECONDS, keyStateKeys, parseKeyModelField } from '@gw/kit';
+import { decodeSleep, keyStateKeys, parseKeyModelField } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import type { SleepingKey } from '../domain/model.js';
 import type { SleepStore } from '../domain/ports.js';
@@ -47,23 +47,6 @@ export class RedisSleepStore implements SleepStore {
       }
     }
     return sleeping;
-  }
-
-  async times(_ownerId: bigint, keyId: bigint): Promise<number> {
-    return Number((await this.redis.get(this.keys.sleeps(keyId))) ?? 0);
-  }
-
-  async put(ownerId: bigint, keyId: bigint, durationMs: number, times: number, now: Date): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(
-        this.keys.sleeping(ownerId),
-        String(keyId),
-        encodeSleep({ until: now.getTime() + durationMs, failure: 'manual', step: times }),
-      )
-      .set(this.keys.sleeps(keyId), String(times), 'EX', KEY_STATE_TTL_SECONDS)
-      .del(this.keys.failures(keyId))
-      .exec();
   }
 
   async clear(ownerId: bigint, keyIds: readonly bigint[] | 'all', now: Date): Promise<number> {

@@ -1,15 +1,7 @@
-import { parseMapper, PatternTable, splitPatternList } from '@gw/kit';
+import { parseMapper, PatternTable, ProviderType, splitPatternList } from '@gw/kit';
 import { modelLimitTableOf, type Limits } from './limits.js';
 
 /** An owner's key pool and routing configuration as the proxy holds it in memory. */
-
-export const ProviderType = {
-  Standard: 'standard',
-  CloudA: 'cloud_a',
-  CloudB: 'cloud_b',
-  Anthropic: 'anthropic',
-} as const;
-export type ProviderType = (typeof ProviderType)[keyof typeof ProviderType];
 
 export interface PoolKey {
   /** Key id, decimal string (int64). */
@@ -25,7 +17,7 @@ export interface PoolKey {
   active: boolean;
   type: ProviderType;
   config: Record<string, unknown>;
-  /** cloud_a: `model_mapping` (model pattern → deployment), compiled once; empty otherwise. */
+  /** Azure OpenAI: `model_mapping` (model pattern → deployment), compiled once; empty otherwise. */
   deployments: PatternTable<string>;
 }
 
@@ -96,7 +88,7 @@ export function compileRouting(config: Readonly<Record<string, string>>): Routin
 
 /** A key as the snapshot describes it, with its `model_mapping` compiled. */
 export function poolKey(key: Omit<PoolKey, 'deployments' | 'name'> & { name?: string }): PoolKey {
-  const mapping = key.type === ProviderType.CloudA ? key.config.model_mapping : undefined;
+  const mapping = key.type === ProviderType.AzureOpenAi ? key.config.model_mapping : undefined;
   const entries =
     mapping && typeof mapping === 'object'
       ? Object.entries(mapping as Record<string, unknown>).filter(
@@ -113,7 +105,9 @@ export function ownerPool(snapshot: Omit<OwnerPool, 'routing'>): OwnerPool {
 
 export function providerTypeOf(config: Record<string, unknown>): ProviderType {
   const value = config.provider_type;
-  return value === ProviderType.CloudA || value === ProviderType.CloudB || value === ProviderType.Anthropic
+  return value === ProviderType.AzureOpenAi ||
+    value === ProviderType.VertexAi ||
+    value === ProviderType.Anthropic
     ? value
     : ProviderType.Standard;
 }

@@ -86,11 +86,11 @@ describe('forwardableResponseHeaders', () => {
   });
 });
 
-describe('cloud_a targets', () => {
+describe('Azure OpenAI (cloud_a) targets', () => {
   const defaults = {
-    cloudAApiVersions: { chat: 'c', embeddings: 'e', audio: 'a', images: 'i', responses: 'r' },
+    azureOpenAiApiVersions: { chat: 'c', embeddings: 'e', audio: 'a', images: 'i', responses: 'r' },
   };
-  const cloudA = (config: Record<string, unknown>): PoolKey =>
+  const azureOpenai = (config: Record<string, unknown>): PoolKey =>
     poolKey({
       ...key('https://res.example.com/'),
       type: 'cloud_a',
@@ -98,7 +98,7 @@ describe('cloud_a targets', () => {
     });
 
   it('picks the most specific deployment, the key api-version or the default, and the api-key header', () => {
-    const k = cloudA({
+    const k = azureOpenai({
       model_mapping: { 'gpt-4*': 'dep4', 'gpt-4o': 'dep4o', '*': 'other' },
       api_versions: { chat: '2024-06-01' },
     });
@@ -113,7 +113,7 @@ describe('cloud_a targets', () => {
   });
 
   it('uses the model as the deployment without a mapping, and no deployment for responses', () => {
-    const k = cloudA({});
+    const k = azureOpenai({});
     expect(upstreamTarget(k, '/v1/chat/completions', '', 'm1', defaults).url.pathname).toBe(
       '/openai/deployments/m1/chat/completions',
     );
@@ -123,7 +123,7 @@ describe('cloud_a targets', () => {
   });
 });
 
-describe('cloud_b targets', () => {
+describe('Google Vertex AI (cloud_b) targets', () => {
   it('calls base_url and asks for an access token', () => {
     const k = poolKey({
       ...key('https://placeholder.example'),
@@ -131,7 +131,7 @@ describe('cloud_b targets', () => {
       config: { base_url: 'https://l1-ai.example.com/v1/projects/p/locations/l1/endpoints/openapi' },
     });
     const target = upstreamTarget(k, '/v1/chat/completions', '', 'gemini', {
-      cloudAApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' },
+      azureOpenAiApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' },
     });
     expect(target.url.href).toBe(
       'https://l1-ai.example.com/v1/projects/p/locations/l1/endpoints/openapi/chat/completions',
@@ -143,7 +143,7 @@ describe('cloud_b targets', () => {
 
 describe('anthropic targets', () => {
   const defaults = {
-    cloudAApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' },
+    azureOpenAiApiVersions: { chat: '', embeddings: '', audio: '', images: '', responses: '' },
   };
   const anthropic = poolKey({
     ...key('https://api.anthropic.com/'),

@@ -1,4 +1,5 @@
-import { ProviderType, type PoolKey } from './pool.js';
+import { ProviderType } from '@gw/kit';
+import type { PoolKey } from './pool.js';
 
 /**
  * How a request reaches one key's upstream. `standard`: the Provider is the base URL and the
@@ -8,13 +9,13 @@ import { ProviderType, type PoolKey } from './pool.js';
 export interface UpstreamTarget {
   url: URL;
   headers: Record<string, string>;
-  /** cloud_b: the caller adds `Authorization: Bearer <access token>` for this key. */
+  /** Vertex AI: the caller adds `Authorization: Bearer <access token>` for this key. */
   needsAccessToken?: boolean;
 }
 
 export interface ProviderDefaults {
-  /** cloud_a `api-version` per kind of call when the key's `api_versions` has none. */
-  cloudAApiVersions: Readonly<Record<ApiKind, string>>;
+  /** Azure OpenAI's `api-version` per kind of call when the key's `api_versions` has none. */
+  azureOpenAiApiVersions: Readonly<Record<ApiKind, string>>;
 }
 
 export const API_KINDS = ['chat', 'embeddings', 'responses', 'audio', 'images'] as const;
@@ -60,20 +61,20 @@ export function upstreamTarget(
       return anthropicTarget(key, path, search, clientHeaders['anthropic-version']);
     case ProviderType.Standard:
       return standardTarget(key, path, search);
-    case ProviderType.CloudA:
-      return cloudATarget(key, path, search, model, defaults);
-    case ProviderType.CloudB:
-      return cloudBTarget(key, path, search);
+    case ProviderType.AzureOpenAi:
+      return azureOpenAiTarget(key, path, search, model, defaults);
+    case ProviderType.VertexAi:
+      return vertexAiTarget(key, path, search);
   }
 }
 
 /**
- * cloud_a (deployment style): `<Provider>/openai/deployments/<deployment><rest>?api-version=…`
+ * Azure OpenAI (`cloud_a`, deployment style): `<Provider>/openai/deployments/<deployment><rest>?api-version=…`
  * with the secret in an `api-key` header. The deployment comes from `model_mapping` (wildcards,
  * `*` the default; the model itself when nothing matches); the responses API is not per
  * deployment.
  */
-export function cloudATarget(
+export function azureOpenAiTarget(
   key: PoolKey,
   path: string,
   search: string,
@@ -89,7 +90,9 @@ export function cloudATarget(
       ? (key.config.api_versions as Record<string, unknown>)
       : {};
   const version =
-    typeof versions[kind] === 'string' && versions[kind] ? versions[kind] : defaults.cloudAApiVersions[kind];
+    typeof versions[kind] === 'string' && versions[kind]
+      ? versions[kind]
+      : defaults.azureOpenAiApiVersions[kind];
   const query = new URLSearchParams(search);
   query.set('api-version', version);
   const target =
@@ -99,8 +102,8 @@ export function cloudATarget(
   return { url: new URL(`${target}?${query.toString()}`), headers: { 'api-key': key.secret } };
 }
 
-/** cloud_b (service account): `<base_url><rest>` with an access token (see transport/cloud-b-tokens.ts). */
-export function cloudBTarget(key: PoolKey, path: string, search: string): UpstreamTarget {
+/** Google Vertex AI (`cloud_b`, service account): `<base_url><rest>` with an access token (see transport/vertex-ai-tokens.ts). */
+export function vertexAiTarget(key: PoolKey, path: string, search: string): UpstreamTarget {
   const base = (
     typeof key.config.base_url === 'string' && key.config.base_url ? key.config.base_url : key.provider
   ).replace(/\/+$/, '');

@@ -1,6 +1,6 @@
 import { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
-import { userInfoView } from '../render.js';
+import { userInfoView } from '../account-views.js';
 import { getInfo } from './get.js';
 
 describe('GET /x-info', () => {

@@ -1,9 +1,8 @@
 import { accounts } from '@gw/proto';
 import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
-import { userInfoView } from '../render.js';
+import { userInfoSchema, userInfoView } from '../account-views.js';
 import { accountUsage } from '../usage/account-usage.js';
-import { userInfoSchema } from '../views.js';
 import { parseInput, type Route } from '../route.js';
 
 /** `user` is required (the interface's rule): an owner reads its own info at /dashboard/info. */

@@ -11,7 +11,7 @@ describe('keyRecord Config', () => {
     const key = received({
       config: {
         providerType: {
-          $case: 'cloudA',
+          $case: 'azureOpenai',
           value: { modelMapping: { entries: [{ pattern: '*', deployment: 'dep' }] } },
         },
       },

@@ -2,7 +2,7 @@ import type { accounts } from '@gw/proto';
 import type { Request, Response } from 'express';
 import { callerOf } from '../../auth/authenticate.js';
 import type { EdgeDeps } from '../../deps.js';
-import { managementView } from '../render.js';
+import { managementView } from '../account-views.js';
 import { parseInput, type Route } from '../route.js';
 import { IDENTIFIER_PARAM, listQuery, userListResponse } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import { ACCOUNT_BOUNDS } from '@gw/kit';
 import { z } from 'zod';
 import { usd } from '../../openapi/shared-schemas.js';
-import { managementViewSchema } from '../views.js';
+import { managementViewSchema } from '../account-views.js';
 import { pageParam, sizeParam } from '../paging.js';
 
 /**

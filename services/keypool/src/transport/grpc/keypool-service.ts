@@ -10,7 +10,6 @@ import { listKeys } from '../../domain/list-keys.js';
 import { listSleepingKeys } from '../../domain/list-sleeping-keys.js';
 import type { KeypoolDeps } from '../../domain/ports.js';
 import { reloadKeys } from '../../domain/reload-keys.js';
-import { sleepKey } from '../../domain/sleep-key.js';
 import { updateKey } from '../../domain/update-key.js';
 import { wakeKeys } from '../../domain/wake-keys.js';
 import { fromProtoFields, toProtoKey, toProtoSleeping } from './mappers.js';
@@ -77,15 +76,6 @@ export function keypoolHandlers(deps: KeypoolDeps): AsyncHandlers<pb.KeypoolServ
     decryptSecret: async (request) => ({ plaintext: await decryptSecret(deps, request) }),
     listSleepingKeys: async (request) => ({
       keys: (await listSleepingKeys(deps, request)).map(toProtoSleeping),
-    }),
-    sleepKey: async (request) => ({
-      key: toProtoSleeping(
-        await sleepKey(deps, {
-          ownerId: request.ownerId,
-          keyId: request.keyId,
-          durationMs: Number(request.durationMs),
-        }),
-      ),
     }),
     wakeKeys: async (request) => wakeKeys(deps, { ownerId: request.ownerId, keyIds: request.keyIds }),
     reloadKeys: async (request) => ({ version: await reloadKeys(deps, request) }),

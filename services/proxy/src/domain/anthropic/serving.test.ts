@@ -1,6 +1,7 @@
 import { findAiEndpoint } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
-import { poolKey, type ProviderType } from '../pool.js';
+import type { ProviderType } from '@gw/kit';
+import { poolKey } from '../pool.js';
 import { servingOf } from './serving.js';
 
 const key = (type: ProviderType) =>

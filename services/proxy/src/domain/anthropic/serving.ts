@@ -1,5 +1,6 @@
 import type { AiEndpoint } from '@gw/kit';
-import { ProviderType, type PoolKey } from '../pool.js';
+import { ProviderType } from '@gw/kit';
+import type { PoolKey } from '../pool.js';
 
 /**
  * How a key serves a call to an endpoint: as it is (its own API), translated (chat/completions on

@@ -13,7 +13,7 @@ describe('keyConfigOf', () => {
     const key = received({
       config: {
         providerType: {
-          $case: 'cloudB',
+          $case: 'vertexAi',
           value: { baseUrl: 'https://b.example.com', projectId: 'p', clientEmail: 'a@b.c', privateKey: PEM },
         },
       },

@@ -3,7 +3,7 @@ import WebSocket, { type RawData } from 'ws';
 import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import type { AdmittedCall, CallMeter, UpstreamCall } from '../../domain/call/call.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
-import { ProviderType } from '../../domain/pool.js';
+import { ProviderType } from '@gw/kit';
 import { forwardableRequestHeaders } from '../../domain/providers.js';
 import { parseJson } from '../../domain/sse.js';
 import { sessionModelRefusal, sessionTokensSpent } from '../../domain/session-refusals.js';

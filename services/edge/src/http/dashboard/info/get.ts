@@ -1,8 +1,7 @@
 import { ownAccount } from '../own-account.js';
-import { userInfoView } from '../../render.js';
+import { userInfoSchema, userInfoView } from '../../account-views.js';
 import type { Route } from '../../route.js';
 import { accountUsage } from '../../usage/account-usage.js';
-import { userInfoSchema } from '../../views.js';
 
 /** GET /dashboard/info (old path /dashboard/x-user-info): the caller's own `user_info`. */
 export function dashboardInfo(path: string): Route {

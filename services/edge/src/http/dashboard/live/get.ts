@@ -1,8 +1,7 @@
 import { ownAccount } from '../own-account.js';
-import { userInfoView } from '../../render.js';
+import { userInfoSchema, userInfoView } from '../../account-views.js';
 import type { Route } from '../../route.js';
 import { accountUsage, liveUsageSchema } from '../../usage/account-usage.js';
-import { userInfoSchema } from '../../views.js';
 
 /** GET /dashboard/live: the caller's `user_info` with today's usage per model and the month's per day. */
 export const dashboardLive: Route = {

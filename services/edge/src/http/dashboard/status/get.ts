@@ -1,7 +1,7 @@
 import { nanoToUsd } from '@gw/kit';
 import { ownAccount } from '../own-account.js';
 import { isOwnerAccount } from '../../owner.js';
-import { canManage, maskedKey } from '../../render.js';
+import { canManage, maskedKey } from '../../account-views.js';
 import type { Route } from '../../route.js';
 import { statusResponse } from '../schemas.js';
 

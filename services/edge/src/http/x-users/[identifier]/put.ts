@@ -1,7 +1,7 @@
 import { nanoToUsd } from '@gw/kit';
 import { callerOf } from '../../../auth/authenticate.js';
 import { idempotencyOf, markReplay } from '../../idempotency.js';
-import { managementView } from '../../render.js';
+import { managementView } from '../../account-views.js';
 import { parseInput, type Route } from '../../route.js';
 import { toAccountFields, toNano } from '../fields.js';
 import { IDENTIFIER_PARAM, updateUserBody, updateUserResponse } from '../schemas.js';

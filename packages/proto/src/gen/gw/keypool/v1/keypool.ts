@@ -47,7 +47,7 @@ export interface ProviderKey {
   createdAt: string;
   updatedAt: string;
   /**
-   * The provider-type configuration (always set). The sensitive field (cloud_b private_key) is
+   * The provider-type configuration (always set). The sensitive field (Vertex AI's private_key) is
    * plaintext only inside GetSnapshot and "[encrypted]" everywhere else.
    */
   config?: KeyConfig | undefined;
@@ -55,10 +55,11 @@ export interface ProviderKey {
 
 /**
  * A key's Config, shaped by its provider type. No provider_type set: the standard type, which
- * has no fields.
+ * has no fields. The HTTP API names the types by the `provider_type` values it has always used:
+ * `cloud_a` for Azure OpenAI, `cloud_b` for Google Vertex AI (packages/kit/src/key-config.ts).
  */
 export interface KeyConfig {
-  providerType?: { $case: "cloudA"; value: CloudAConfig } | { $case: "cloudB"; value: CloudBConfig } | {
+  providerType?: { $case: "azureOpenai"; value: AzureOpenAiConfig } | { $case: "vertexAi"; value: VertexAiConfig } | {
     $case: "anthropic";
     value: AnthropicConfig;
   } | undefined;
@@ -71,7 +72,11 @@ export interface KeyConfig {
 export interface AnthropicConfig {
 }
 
-export interface CloudAConfig {
+/**
+ * Azure OpenAI: the Provider is the resource's endpoint; calls go to a deployment with an
+ * `api-version`, the secret in the `api-key` header.
+ */
+export interface AzureOpenAiConfig {
   /** Model pattern → deployment name (wildcards allowed, `*` the default). Unset: none given. */
   modelMapping?:
     | DeploymentMapping
@@ -99,7 +104,11 @@ export interface ApiVersions {
   images?: string | undefined;
 }
 
-export interface CloudBConfig {
+/**
+ * Google Vertex AI's OpenAI-compatible endpoints: a service account's JWT, signed with
+ * private_key, is exchanged for an access token.
+ */
+export interface VertexAiConfig {
   /** includes the project and location */
   baseUrl: string;
   projectId: string;
@@ -270,17 +279,6 @@ export interface ListSleepingKeysRequest {
 
 export interface ListSleepingKeysResponse {
   keys: SleepingKey[];
-}
-
-export interface SleepKeyRequest {
-  ownerId: bigint;
-  keyId: bigint;
-  /** 0: the escalating schedule (5, 15, then 30 minutes) */
-  durationMs: bigint;
-}
-
-export interface SleepKeyResponse {
-  key?: SleepingKey | undefined;
 }
 
 export interface WakeKeysRequest {
@@ -574,11 +572,11 @@ function createBaseKeyConfig(): KeyConfig {
 export const KeyConfig: MessageFns<KeyConfig> = {
   encode(message: KeyConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     switch (message.providerType?.$case) {
-      case "cloudA":
-        CloudAConfig.encode(message.providerType.value, writer.uint32(10).fork()).join();
+      case "azureOpenai":
+        AzureOpenAiConfig.encode(message.providerType.value, writer.uint32(10).fork()).join();
         break;
-      case "cloudB":
-        CloudBConfig.encode(message.providerType.value, writer.uint32(18).fork()).join();
+      case "vertexAi":
+        VertexAiConfig.encode(message.providerType.value, writer.uint32(18).fork()).join();
         break;
       case "anthropic":
         AnthropicConfig.encode(message.providerType.value, writer.uint32(26).fork()).join();
@@ -605,7 +603,7 @@ export const KeyConfig: MessageFns<KeyConfig> = {
               break;
             }
 
-            message.providerType = { $case: "cloudA", value: CloudAConfig.decode(reader, reader.uint32()) };
+            message.providerType = { $case: "azureOpenai", value: AzureOpenAiConfig.decode(reader, reader.uint32()) };
             continue;
           }
           case 2: {
@@ -613,7 +611,7 @@ export const KeyConfig: MessageFns<KeyConfig> = {
               break;
             }
 
-            message.providerType = { $case: "cloudB", value: CloudBConfig.decode(reader, reader.uint32()) };
+            message.providerType = { $case: "vertexAi", value: VertexAiConfig.decode(reader, reader.uint32()) };
             continue;
           }
           case 3: {
@@ -638,14 +636,14 @@ export const KeyConfig: MessageFns<KeyConfig> = {
 
   fromJSON(object: any): KeyConfig {
     return {
-      providerType: isSet(object.cloudA)
-        ? { $case: "cloudA", value: CloudAConfig.fromJSON(object.cloudA) }
-        : isSet(object.cloud_a)
-        ? { $case: "cloudA", value: CloudAConfig.fromJSON(object.cloud_a) }
-        : isSet(object.cloudB)
-        ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloudB) }
-        : isSet(object.cloud_b)
-        ? { $case: "cloudB", value: CloudBConfig.fromJSON(object.cloud_b) }
+      providerType: isSet(object.azureOpenai)
+        ? { $case: "azureOpenai", value: AzureOpenAiConfig.fromJSON(object.azureOpenai) }
+        : isSet(object.azure_openai)
+        ? { $case: "azureOpenai", value: AzureOpenAiConfig.fromJSON(object.azure_openai) }
+        : isSet(object.vertexAi)
+        ? { $case: "vertexAi", value: VertexAiConfig.fromJSON(object.vertexAi) }
+        : isSet(object.vertex_ai)
+        ? { $case: "vertexAi", value: VertexAiConfig.fromJSON(object.vertex_ai) }
         : isSet(object.anthropic)
         ? { $case: "anthropic", value: AnthropicConfig.fromJSON(object.anthropic) }
         : undefined,
@@ -654,10 +652,10 @@ export const KeyConfig: MessageFns<KeyConfig> = {
 
   toJSON(message: KeyConfig): unknown {
     const obj: any = {};
-    if (message.providerType?.$case === "cloudA") {
-      obj.cloudA = CloudAConfig.toJSON(message.providerType.value);
-    } else if (message.providerType?.$case === "cloudB") {
-      obj.cloudB = CloudBConfig.toJSON(message.providerType.value);
+    if (message.providerType?.$case === "azureOpenai") {
+      obj.azureOpenai = AzureOpenAiConfig.toJSON(message.providerType.value);
+    } else if (message.providerType?.$case === "vertexAi") {
+      obj.vertexAi = VertexAiConfig.toJSON(message.providerType.value);
     } else if (message.providerType?.$case === "anthropic") {
       obj.anthropic = AnthropicConfig.toJSON(message.providerType.value);
     }
@@ -670,15 +668,18 @@ export const KeyConfig: MessageFns<KeyConfig> = {
   fromPartial<I extends Exact<DeepPartial<KeyConfig>, I>>(object: I): KeyConfig {
     const message = createBaseKeyConfig();
     switch (object.providerType?.$case) {
-      case "cloudA": {
+      case "azureOpenai": {
         if (object.providerType?.value !== undefined && object.providerType?.value !== null) {
-          message.providerType = { $case: "cloudA", value: CloudAConfig.fromPartial(object.providerType.value) };
+          message.providerType = {
+            $case: "azureOpenai",
+            value: AzureOpenAiConfig.fromPartial(object.providerType.value),
+          };
         }
         break;
       }
-      case "cloudB": {
+      case "vertexAi": {
         if (object.providerType?.value !== undefined && object.providerType?.value !== null) {
-          message.providerType = { $case: "cloudB", value: CloudBConfig.fromPartial(object.providerType.value) };
+          message.providerType = { $case: "vertexAi", value: VertexAiConfig.fromPartial(object.providerType.value) };
         }
         break;
       }
@@ -745,12 +746,12 @@ export const AnthropicConfig: MessageFns<AnthropicConfig> = {
   },
 };
 
-function createBaseCloudAConfig(): CloudAConfig {
+function createBaseAzureOpenAiConfig(): AzureOpenAiConfig {
   return { modelMapping: undefined, apiVersions: undefined };
 }
 
-export const CloudAConfig: MessageFns<CloudAConfig> = {
-  encode(message: CloudAConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const AzureOpenAiConfig: MessageFns<AzureOpenAiConfig> = {
+  encode(message: AzureOpenAiConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.modelMapping !== undefined) {
       DeploymentMapping.encode(message.modelMapping, writer.uint32(10).fork()).join();
     }
@@ -760,7 +761,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CloudAConfig {
+  decode(input: BinaryReader | Uint8Array, length?: number): AzureOpenAiConfig {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -769,7 +770,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCloudAConfig();
+      const message = createBaseAzureOpenAiConfig();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -801,7 +802,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     }
   },
 
-  fromJSON(object: any): CloudAConfig {
+  fromJSON(object: any): AzureOpenAiConfig {
     return {
       modelMapping: isSet(object.modelMapping)
         ? DeploymentMapping.fromJSON(object.modelMapping)
@@ -816,7 +817,7 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     };
   },
 
-  toJSON(message: CloudAConfig): unknown {
+  toJSON(message: AzureOpenAiConfig): unknown {
     const obj: any = {};
     if (message.modelMapping !== undefined) {
       obj.modelMapping = DeploymentMapping.toJSON(message.modelMapping);
@@ -827,11 +828,11 @@ export const CloudAConfig: MessageFns<CloudAConfig> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CloudAConfig>, I>>(base?: I): CloudAConfig {
-    return CloudAConfig.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<AzureOpenAiConfig>, I>>(base?: I): AzureOpenAiConfig {
+    return AzureOpenAiConfig.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CloudAConfig>, I>>(object: I): CloudAConfig {
-    const message = createBaseCloudAConfig();
+  fromPartial<I extends Exact<DeepPartial<AzureOpenAiConfig>, I>>(object: I): AzureOpenAiConfig {
+    const message = createBaseAzureOpenAiConfig();
     message.modelMapping = (object.modelMapping !== undefined && object.modelMapping !== null)
       ? DeploymentMapping.fromPartial(object.modelMapping)
       : undefined;
@@ -1129,12 +1130,12 @@ export const ApiVersions: MessageFns<ApiVersions> = {
   },
 };
 
-function createBaseCloudBConfig(): CloudBConfig {
+function createBaseVertexAiConfig(): VertexAiConfig {
   return { baseUrl: "", projectId: "", clientEmail: "", privateKey: "" };
 }
 
-export const CloudBConfig: MessageFns<CloudBConfig> = {
-  encode(message: CloudBConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const VertexAiConfig: MessageFns<VertexAiConfig> = {
+  encode(message: VertexAiConfig, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.baseUrl !== "") {
       writer.uint32(10).string(message.baseUrl);
     }
@@ -1150,7 +1151,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): CloudBConfig {
+  decode(input: BinaryReader | Uint8Array, length?: number): VertexAiConfig {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1159,7 +1160,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseCloudBConfig();
+      const message = createBaseVertexAiConfig();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1207,7 +1208,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     }
   },
 
-  fromJSON(object: any): CloudBConfig {
+  fromJSON(object: any): VertexAiConfig {
     return {
       baseUrl: isSet(object.baseUrl)
         ? globalThis.String(object.baseUrl)
@@ -1232,7 +1233,7 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     };
   },
 
-  toJSON(message: CloudBConfig): unknown {
+  toJSON(message: VertexAiConfig): unknown {
     const obj: any = {};
     if (message.baseUrl !== "") {
       obj.baseUrl = message.baseUrl;
@@ -1249,11 +1250,11 @@ export const CloudBConfig: MessageFns<CloudBConfig> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CloudBConfig>, I>>(base?: I): CloudBConfig {
-    return CloudBConfig.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<VertexAiConfig>, I>>(base?: I): VertexAiConfig {
+    return VertexAiConfig.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CloudBConfig>, I>>(object: I): CloudBConfig {
-    const message = createBaseCloudBConfig();
+  fromPartial<I extends Exact<DeepPartial<VertexAiConfig>, I>>(object: I): VertexAiConfig {
+    const message = createBaseVertexAiConfig();
     message.baseUrl = object.baseUrl ?? "";
     message.projectId = object.projectId ?? "";
     message.clientEmail = object.clientEmail ?? "";
@@ -3536,189 +3537,6 @@ export const ListSleepingKeysResponse: MessageFns<ListSleepingKeysResponse> = {
   },
 };
 
-function createBaseSleepKeyRequest(): SleepKeyRequest {
-  return { ownerId: 0n, keyId: 0n, durationMs: 0n };
-}
-
-export const SleepKeyRequest: MessageFns<SleepKeyRequest> = {
-  encode(message: SleepKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.ownerId !== 0n) {
-      if (BigInt.asIntN(64, message.ownerId) !== message.ownerId) {
-        throw new globalThis.Error("value provided for field message.ownerId of type int64 too large");
-      }
-      writer.uint32(8).int64(message.ownerId);
-    }
-    if (message.keyId !== 0n) {
-      if (BigInt.asIntN(64, message.keyId) !== message.keyId) {
-        throw new globalThis.Error("value provided for field message.keyId of type int64 too large");
-      }
-      writer.uint32(16).int64(message.keyId);
-    }
-    if (message.durationMs !== 0n) {
-      if (BigInt.asIntN(64, message.durationMs) !== message.durationMs) {
-        throw new globalThis.Error("value provided for field message.durationMs of type int64 too large");
-      }
-      writer.uint32(24).int64(message.durationMs);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): SleepKeyRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSleepKeyRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.ownerId = reader.int64() as bigint;
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.keyId = reader.int64() as bigint;
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.durationMs = reader.int64() as bigint;
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): SleepKeyRequest {
-    return {
-      ownerId: isSet(object.ownerId) ? BigInt(object.ownerId) : isSet(object.owner_id) ? BigInt(object.owner_id) : 0n,
-      keyId: isSet(object.keyId) ? BigInt(object.keyId) : isSet(object.key_id) ? BigInt(object.key_id) : 0n,
-      durationMs: isSet(object.durationMs)
-        ? BigInt(object.durationMs)
-        : isSet(object.duration_ms)
-        ? BigInt(object.duration_ms)
-        : 0n,
-    };
-  },
-
-  toJSON(message: SleepKeyRequest): unknown {
-    const obj: any = {};
-    if (message.ownerId !== 0n) {
-      obj.ownerId = message.ownerId.toString();
-    }
-    if (message.keyId !== 0n) {
-      obj.keyId = message.keyId.toString();
-    }
-    if (message.durationMs !== 0n) {
-      obj.durationMs = message.durationMs.toString();
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<SleepKeyRequest>, I>>(base?: I): SleepKeyRequest {
-    return SleepKeyRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<SleepKeyRequest>, I>>(object: I): SleepKeyRequest {
-    const message = createBaseSleepKeyRequest();
-    message.ownerId = (object.ownerId !== undefined && object.ownerId !== null) ? BigInt(object.ownerId) : 0n;
-    message.keyId = (object.keyId !== undefined && object.keyId !== null) ? BigInt(object.keyId) : 0n;
-    message.durationMs = (object.durationMs !== undefined && object.durationMs !== null)
-      ? BigInt(object.durationMs)
-      : 0n;
-    return message;
-  },
-};
-
-function createBaseSleepKeyResponse(): SleepKeyResponse {
-  return { key: undefined };
-}
-
-export const SleepKeyResponse: MessageFns<SleepKeyResponse> = {
-  encode(message: SleepKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== undefined) {
-      SleepingKey.encode(message.key, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): SleepKeyResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSleepKeyResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.key = SleepingKey.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): SleepKeyResponse {
-    return { key: isSet(object.key) ? SleepingKey.fromJSON(object.key) : undefined };
-  },
-
-  toJSON(message: SleepKeyResponse): unknown {
-    const obj: any = {};
-    if (message.key !== undefined) {
-      obj.key = SleepingKey.toJSON(message.key);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<SleepKeyResponse>, I>>(base?: I): SleepKeyResponse {
-    return SleepKeyResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<SleepKeyResponse>, I>>(object: I): SleepKeyResponse {
-    const message = createBaseSleepKeyResponse();
-    message.key = (object.key !== undefined && object.key !== null) ? SleepingKey.fromPartial(object.key) : undefined;
-    return message;
-  },
-};
-
 function createBaseWakeKeysRequest(): WakeKeysRequest {
   return { ownerId: 0n, keyIds: [] };
 }
@@ -4058,6 +3876,11 @@ export const ReloadKeysResponse: MessageFns<ReloadKeysResponse> = {
   },
 };
 
+/**
+ * Removed RPCs, whose names are never reused (protobuf has no `reserved` for RPCs):
+ * - SleepKey (with SleepKeyRequest and SleepKeyResponse), removed 2026-11: no process called it;
+ *   the proxies put keys to sleep in Redis themselves (packages/kit/src/key-state.ts).
+ */
 export type KeypoolServiceService = typeof KeypoolServiceService;
 export const KeypoolServiceService = {
   listKeys: {
@@ -4145,15 +3968,6 @@ export const KeypoolServiceService = {
       Buffer.from(ListSleepingKeysResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListSleepingKeysResponse => ListSleepingKeysResponse.decode(value),
   },
-  sleepKey: {
-    path: "/gw.keypool.v1.KeypoolService/SleepKey" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: SleepKeyRequest): Buffer => Buffer.from(SleepKeyRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): SleepKeyRequest => SleepKeyRequest.decode(value),
-    responseSerialize: (value: SleepKeyResponse): Buffer => Buffer.from(SleepKeyResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): SleepKeyResponse => SleepKeyResponse.decode(value),
-  },
   wakeKeys: {
     path: "/gw.keypool.v1.KeypoolService/WakeKeys" as const,
     requestStream: false as const,
@@ -4185,7 +3999,6 @@ export interface KeypoolServiceServer extends UntypedServiceImplementation {
   encryptSecret: handleUnaryCall<EncryptSecretRequest, EncryptSecretResponse>;
   decryptSecret: handleUnaryCall<DecryptSecretRequest, DecryptSecretResponse>;
   listSleepingKeys: handleUnaryCall<ListSleepingKeysRequest, ListSleepingKeysResponse>;
-  sleepKey: handleUnaryCall<SleepKeyRequest, SleepKeyResponse>;
   wakeKeys: handleUnaryCall<WakeKeysRequest, WakeKeysResponse>;
   /** Bumps the pool version and publishes gw.keys.changed so every proxy reloads (POST /x-conf LoadKeys). */
   reloadKeys: handleUnaryCall<ReloadKeysRequest, ReloadKeysResponse>;
@@ -4326,21 +4139,6 @@ export interface KeypoolServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListSleepingKeysResponse) => void,
-  ): ClientUnaryCall;
-  sleepKey(
-    request: SleepKeyRequest,
-    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
-  ): ClientUnaryCall;
-  sleepKey(
-    request: SleepKeyRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
-  ): ClientUnaryCall;
-  sleepKey(
-    request: SleepKeyRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: SleepKeyResponse) => void,
   ): ClientUnaryCall;
   wakeKeys(
     request: WakeKeysRequest,

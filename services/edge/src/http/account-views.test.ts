@@ -1,6 +1,6 @@
 import { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
-import { canManage, managementView, userInfoView } from './render.js';
+import { canManage, managementView, userInfoView } from './account-views.js';
 
 const NO_USAGE = { today: { requests: 0, tokens: 0 }, month: { requests: 0, tokens: 0 } };
 

@@ -33,11 +33,11 @@ export function serviceAccountAssertion(
 }
 
 /**
- * Access tokens for cloud_b keys: a JWT signed with the key's `private_key` is exchanged at the
+ * Access tokens for Google Vertex AI (`cloud_b`) keys: a JWT signed with the key's `private_key` is exchanged at the
  * token endpoint; the token is cached per key until shortly before it expires, and one exchange
  * runs at a time per key.
  */
-export class CloudBTokens {
+export class VertexAiTokens {
   private readonly cache = new Map<string, { token: Promise<string>; expiresAt: number }>();
 
   constructor(
@@ -68,8 +68,8 @@ export class CloudBTokens {
   private async exchange(key: PoolKey, setExpiry: (at: number) => void): Promise<string> {
     const { client_email: email, private_key: privateKey } = key.config;
     if (typeof email !== 'string' || typeof privateKey !== 'string') {
-      throw new AppError(ErrorCode.Unavailable, 'cloud_b key has no client_email or private_key', {
-        reason: `cloud_b key ${key.id}`,
+      throw new AppError(ErrorCode.Unavailable, 'Vertex AI key has no client_email or private_key', {
+        reason: `Vertex AI key ${key.id}`,
       });
     }
     const assertion = serviceAccountAssertion(
