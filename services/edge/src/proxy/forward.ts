@@ -227,7 +227,16 @@ export function aiForwarding(deps: EdgeDeps, log: Logger, observer: HttpObserver
         }
         cutClientWhenAnswerBreaks(proxyRes, res);
       },
-      error: (error, _req, res) => {
+      error: (error, req, res) => {
+        if ('writeHead' in res && res.writableFinished) {
+          // The proxy answered early (a refused upload) and its connection went while the
+          // client was still sending: the client has its whole answer, so the rest of its
+          // upload is read and dropped rather than its connection cut mid-write.
+          log.debug({ err: error }, 'proxy hop closed after its answer');
+          req.unpipe();
+          req.resume();
+          return;
+        }
         log.error({ err: error }, 'proxy unreachable');
         if ('writeHead' in res && !res.headersSent) {
           sendHttpError(res, new AppError(ErrorCode.Unavailable, 'the AI proxy is unavailable'));
