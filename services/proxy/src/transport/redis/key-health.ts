@@ -73,9 +73,7 @@ export class RedisKeyHealth implements KeyHealthStore {
         this.keys.sleepingModels(ownerId),
         this.keys.failing(ownerId),
       );
-      const [sleeping, switched, sleepingModels, failing] = [0, 1, 2, 3].map((index) =>
-        fieldsOf(hashes[index] ?? []),
-      ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>];
+      const [sleeping = {}, switched = {}, sleepingModels = {}, failing = {}] = hashes.map(fieldsOf);
       const now = this.now();
       for (const field of Object.keys(failing)) {
         state.failing.add(field);
