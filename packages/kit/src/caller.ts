@@ -12,6 +12,11 @@ export const CALLER_HEADER = 'x-gw-account';
 export const UPSTREAM_KEY_HEADER = 'x-gw-upstream-key';
 export const UPSTREAM_LEVEL_HEADER = 'x-gw-upstream-level';
 
+/** The path of a raw request's URL, without its query (the hop's listeners route by it). */
+export function pathOf(url: string | undefined): string {
+  return (url ?? '/').split('?')[0] ?? '/';
+}
+
 /** The AI paths of the hop: every OpenAI-style path under /v1/ plus the /models aliases. */
 export function isAiPath(path: string): boolean {
   return path.startsWith('/v1/') || path === '/models' || path.startsWith('/models/');

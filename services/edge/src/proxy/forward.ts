@@ -10,6 +10,7 @@ import {
   fromModelLimitsMessage,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
+  pathOf,
   logServerSide,
   REALTIME_PATH,
   refuseUpgrade,
@@ -96,8 +97,6 @@ export interface AiForwarding {
   /** WebSocket `GET /v1/realtime`. */
   upgrade: UpgradeHandler;
 }
-
-const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
 
 /**
  * The catalogue entry an AI path goes to the proxy under, `null` for an AI path outside the

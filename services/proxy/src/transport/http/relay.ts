@@ -1,4 +1,4 @@
-import { findAiEndpoint, rateLimitHeaders } from '@gw/kit';
+import { findAiEndpoint, pathOf, rateLimitHeaders } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { admitCall } from '../../domain/call/admit-call.js';
 import { openCall } from '../../domain/call/open-call.js';
@@ -17,7 +17,7 @@ import { httpUpstreamCall } from './http-upstream-call.js';
 export async function relay(deps: ProxyDeps, { req, res, log, details }: HttpExchange): Promise<void> {
   // The call's catalogue entry, looked up once: it names the route (a path outside the catalogue
   // stays unmatched and is refused when the call opens).
-  const endpoint = findAiEndpoint(req.method ?? 'GET', (req.url ?? '/').split('?')[0] ?? '/');
+  const endpoint = findAiEndpoint(req.method ?? 'GET', pathOf(req.url));
   if (endpoint) {
     details.route = endpoint.path;
   }

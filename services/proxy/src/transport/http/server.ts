@@ -3,6 +3,7 @@ import {
   AppError,
   ErrorCode,
   HttpObserver,
+  pathOf,
   logServerSide,
   refuseUpgrade,
   runWithContext,
@@ -25,8 +26,6 @@ function asAppError(error: unknown, log: Logger): AppError {
   logServerSide(log, known);
   return known;
 }
-
-const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0] ?? '/';
 
 /**
  * The proxy's HTTP server: dispatch through the route tables, the request id carried into the
