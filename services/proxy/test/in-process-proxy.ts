@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { AddressList, createLogger, encodeCaller, Metrics, NO_INHERITED, type CallerIdentity } from '@gw/kit';
 import type { ProxyDeps } from '../src/deps.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
-import type { KeySource } from '../src/domain/ports.js';
+import type { KeySource } from '../src/domain/ports/key-source.js';
 import { MemoryHealth, MemoryObjects, MemoryOutbox, MemorySpend } from './memory-ports.js';
 import { BodyBudget } from '../src/domain/body-budget.js';
 import { modelLimitTable } from '../src/domain/limits.js';
