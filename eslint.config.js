@@ -74,6 +74,13 @@ const BOUNDARY_CODES = [
 ];
 const CODE_MESSAGE = `A transport raises only ${BOUNDARY_CODES.join(', ')}, written as ErrorCode.<name>; every other code is chosen in the domain, and anything caught goes through the kit's toAppError (CONTRIBUTING.md, Errors).`;
 
+/** The domain receives its adapters as ports; it never reaches for them (CONTRIBUTING.md, Layout). */
+const NO_DOMAIN_ADAPTERS = {
+  regex: String.raw`^(\.\./)+(transport|store)(/|$)`,
+  message:
+    'The domain never imports the transport or the store: declare a port in domain/ports/ and let main.ts hand the adapter in (CONTRIBUTING.md, Layout).',
+};
+
 const restrictedImports = (patterns) => ['error', { paths: NO_ENV_IMPORT, patterns }];
 
 export default defineConfig(
@@ -185,7 +192,11 @@ export default defineConfig(
   {
     files: ['services/*/src/domain/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': restrictedImports([...NO_OTHER_SERVICE, NO_DOMAIN_IO]),
+      '@typescript-eslint/no-restricted-imports': restrictedImports([
+        ...NO_OTHER_SERVICE,
+        NO_DOMAIN_IO,
+        NO_DOMAIN_ADAPTERS,
+      ]),
     },
   },
   // Transports choose only boundary codes (CONTRIBUTING.md, Errors).

@@ -184,8 +184,11 @@ export class GrpcServer {
     return this;
   }
 
-  /** Binds, warms up, then marks every service SERVING and resolves with the bound port. */
-  async start(): Promise<number> {
+  /**
+   * Binds, warms up, then marks every service SERVING and resolves with the bound port.
+   * `onBound` hears the port as soon as it is bound, before the warm-up, which may take a while.
+   */
+  async start(onBound?: (port: number) => void): Promise<number> {
     const port = await new Promise<number>((resolve, reject) => {
       this.server.bindAsync(
         `${this.options.host}:${this.options.port}`,
@@ -193,6 +196,7 @@ export class GrpcServer {
         (error, bound) => (error ? reject(error) : resolve(bound)),
       );
     });
+    onBound?.(port);
     await this.options.warmUp?.();
     for (const name of this.statuses.keys()) {
       this.statuses.set(name, ServingStatus.SERVING);

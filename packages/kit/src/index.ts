@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './grpc.js';
 export * from './ids.js';
 export * from './lifecycle.js';
+export * from './listen.js';
 export * from './log.js';
 export * from './money.js';
 export * from './account-bounds.js';

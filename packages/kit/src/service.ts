@@ -1,5 +1,6 @@
 import { env, serviceEnv } from './config.js';
 import { GrpcServer, type AsyncHandlers, type DependencyProbe } from './grpc.js';
+import { logListening } from './listen.js';
 import type { Logger } from './log.js';
 import { addressVariable, DEFAULT_ADDRESSES, splitAddress, type GrpcServiceName } from './topology.js';
 import type { ServiceDefinition } from '@grpc/grpc-js';
@@ -44,7 +45,9 @@ export async function startGrpcService<S>(args: {
   if (args.definition && args.handlers) {
     server.add<S>(args.definition, args.handlers);
   }
-  const bound = await server.start();
+  // Listening once bound, as every HTTP server says it (listenHttp); serving once warm, when
+  // grpc.health.v1 says SERVING.
+  const bound = await server.start((port) => logListening(args.log, args.service, host, port));
   args.log.info({ address: `${host}:${bound}` }, `${args.service} serving`);
   return { server, port: bound };
 }

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { completeSignup } from '../src/domain/complete-signup.js';
 import { requestSignupCode } from '../src/domain/request-signup-code.js';
-import type { SignupDeps } from '../src/domain/signup-ports.js';
+import type { SignupDeps } from '../src/domain/ports/signup.js';
 import { RedisSignupStore } from '../src/store/redis-signup-store.js';
 import { useSignupWorld } from './signup-state-world.js';
 

@@ -6,7 +6,7 @@ import { bootstrapRoot } from '../src/domain/bootstrap-root.js';
 import { createAccount } from '../src/domain/create-account.js';
 import type { AccountRecord } from '../src/domain/model.js';
 import { requestSignupCode } from '../src/domain/request-signup-code.js';
-import type { SignupDeps, SignupLimits } from '../src/domain/signup-ports.js';
+import type { SignupDeps, SignupLimits } from '../src/domain/ports/signup.js';
 import {
   MAX_DAILY_FAILURES,
   MAX_WRONG_CODES,

@@ -4,7 +4,7 @@ import {
   connectNats,
   createGrpcClient,
   ErrorCode,
-  exitOnStartupFailure,
+  listenHttp,
   runService,
   SUBJECTS,
   subscribeEvents,
@@ -112,11 +112,9 @@ runService('edge', async (log, metrics) => {
     metrics,
     accessLog.accessLog,
   );
-  const server = createServer(listener).listen(config.PORT, config.HOST, () => {
-    log.info({ port: config.PORT }, 'edge listening');
-  });
-  server.on('error', (error) => exitOnStartupFailure(log, error));
+  const server = createServer(listener);
   server.on('upgrade', upgrade);
+  await listenHttp(server, { host: config.HOST, port: config.PORT }, log, 'edge');
 
   return [
     [

@@ -1,6 +1,6 @@
 import type { AddressList, SelfAddresses, UpstreamAddressPolicy } from '@gw/kit';
 import type { BodyBudget } from './domain/body-budget.js';
-import type { CallDeps } from './domain/call/call-deps.js';
+import type { CallDeps } from './domain/ports/deps.js';
 import type { OwnerPool, PoolKey } from './domain/pool.js';
 import type { ProviderDefaults } from './domain/providers.js';
 import type { SessionRegistry } from './transport/http/realtime-sessions.js';

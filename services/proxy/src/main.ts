@@ -1,15 +1,14 @@
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
   connectNats,
   createGrpcClient,
   createMailQueue,
   ensureStream,
+  listenHttp,
   METRIC,
   runService,
   type ShutdownStep,
   selfAddressesOf,
-  splitAddress,
   STREAMS,
   usageStreamLimits,
   connectRedis,
@@ -125,15 +124,7 @@ runService('proxy', async (log, metrics) => {
 
   const drain = new Drain();
   const server = createHttpServer(deps, metrics, drain, accessLog.accessLog);
-  const { host, port } = splitAddress(config.PROXY_ADDR);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  log.info({ address: `${host}:${(server.address() as AddressInfo).port}` }, 'proxy serving');
+  await listenHttp(server, config.PROXY_ADDR, log, 'proxy');
 
   const steps: ShutdownStep[] = [
     // Refuse new calls, let those in flight finish (bounded by PROXY_DRAIN_MS), then close.

@@ -1,9 +1,16 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { AddressList, createLogger, encodeCaller, Metrics, NO_INHERITED, type CallerIdentity } from '@gw/kit';
+import {
+  AddressList,
+  createLogger,
+  encodeCaller,
+  listenHttp,
+  Metrics,
+  NO_INHERITED,
+  type CallerIdentity,
+} from '@gw/kit';
 import type { ProxyDeps } from '../src/deps.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
-import type { KeySource } from '../src/domain/ports.js';
+import type { KeySource } from '../src/domain/ports/key-source.js';
 import { MemoryHealth, MemoryObjects, MemoryOutbox, MemorySpend } from './memory-ports.js';
 import { BodyBudget } from '../src/domain/body-budget.js';
 import { modelLimitTable } from '../src/domain/limits.js';
@@ -160,8 +167,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     log: createLogger('proxy-test', 'silent'),
   };
   const server: Server = createHttpServer(deps, new Metrics());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenHttp(server, { host: '127.0.0.1', port: 0 }, deps.log, 'proxy');
   self.ports.push(port);
   const base = `http://127.0.0.1:${port}`;
 

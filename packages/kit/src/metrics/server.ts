@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenHttp } from '../listen.js';
 import type { Logger } from '../log.js';
-import { splitAddress } from '../topology.js';
 import type { Metrics } from './registry.js';
 
 export interface MetricsServer {
@@ -27,16 +26,7 @@ export async function serveMetrics(metrics: Metrics, address: string, log: Logge
       },
     );
   });
-  const { host, port } = splitAddress(address);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const bound = (server.address() as AddressInfo).port;
-  log.info({ address: `${host}:${bound}` }, 'metrics serving');
+  const bound = await listenHttp(server, address, log, 'metrics');
   return {
     port: bound,
     close: () =>

@@ -1,7 +1,7 @@
 import { AppError, detailsOf, ErrorCode } from '@gw/kit';
 import { createAccount } from './create-account.js';
 import { loadSignupOwner, signupUnavailable } from './signup-owner.js';
-import type { ClaimOutcome, SignupDeps } from './signup-ports.js';
+import type { ClaimOutcome, SignupDeps } from './ports/signup.js';
 import { isCodeShaped, isTokenShaped, normaliseSignupEmail, signupName, utcDay } from './signup-rules.js';
 
 export interface CompleteSignupInput {

@@ -3,7 +3,7 @@ import type { AccountRecord } from './model.js';
 import { emailKey } from './names.js';
 import { nameScopeOf, tenantOf } from './tenancy.js';
 import { loadSignupOwner, mailOwnerOf, signupUnavailable } from './signup-owner.js';
-import type { Reservation, SignupDeps } from './signup-ports.js';
+import type { Reservation, SignupDeps } from './ports/signup.js';
 import { generateCode, generateToken, ipBucket, normaliseSignupEmail, utcDay } from './signup-rules.js';
 
 export interface RequestSignupCodeInput {

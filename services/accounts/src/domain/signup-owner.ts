@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '@gw/kit';
 import { parseIdentifier } from './identifier.js';
 import type { AccountRecord } from './model.js';
 import { emailKey, nameKey } from './names.js';
-import type { SignupDeps } from './signup-ports.js';
+import type { SignupDeps } from './ports/signup.js';
 
 const UNAVAILABLE = 'Sign-up is temporarily unavailable';
 

@@ -6,7 +6,7 @@ import type {
   ReserveOutcome,
   SignupLimits,
   SignupStore,
-} from '../domain/signup-ports.js';
+} from '../domain/ports/signup.js';
 import { signupUnavailable } from '../domain/signup-owner.js';
 
 /**

@@ -1,6 +1,7 @@
 import { MAX_EVENT_CHARGE_NANO, type FallbackPrice } from '@gw/kit';
 import { priceUsage } from './price.js';
-import type { ChargeDeps, UsageEvent, UsageRecord } from './ports.js';
+import type { ChargeDeps } from './ports/deps.js';
+import type { UsageEvent, UsageRecord } from './ports/usage.js';
 
 const NEUTRAL = { accountRates: 1, factor: 1 };
 

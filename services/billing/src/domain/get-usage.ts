@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { UsageQuery, UsageReads, UsageRow } from './ports.js';
+import type { UsageQuery, UsageReads, UsageRow } from './ports/usage.js';
 
 /** At most this many accounts per query (a bill over a large subtree pages through the edge). */
 export const MAX_USAGE_ACCOUNTS = 10_000;

@@ -1,5 +1,6 @@
 import { priceEvent, type FallbackPrice, type PriceTable } from '@gw/kit';
-import type { AccountMultipliers, UsageEvent } from './ports.js';
+import type { AccountMultipliers } from './ports/deps.js';
+import type { UsageEvent } from './ports/usage.js';
 
 /**
  * The one place billing prices an event: the kit's rule (merged table × the model's Rates × the

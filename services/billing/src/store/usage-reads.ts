@@ -1,7 +1,7 @@
 import { bigintText, column, rowsOf, type Database } from '@gw/kit';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { UsageQuery, UsageReads, UsageRow } from '../domain/ports.js';
+import type { UsageQuery, UsageReads, UsageRow } from '../domain/ports/usage.js';
 
 /** One group of rollups, as the statement below answers it. */
 const UsageGroupRow = z.object({

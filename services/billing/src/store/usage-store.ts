@@ -1,7 +1,7 @@
 import { bigintText, column, rowsOf, transactionWithinDeadline, type Database } from '@gw/kit';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { StoredCharge, UsageRecord, UsageStore } from '../domain/ports.js';
+import type { StoredCharge, UsageRecord, UsageStore } from '../domain/ports/usage.js';
 
 /** A stored record's charge, as the SELECT after the insert answers it. */
 const StoredChargeRow = z.object({

@@ -1,5 +1,5 @@
 import { mapperEntries } from './mapper-values.js';
-import type { ConfigDeps } from './ports.js';
+import type { ConfigDeps } from './ports/deps.js';
 import { modelFamiliesFor } from './provider-families.js';
 
 export interface AutoConfigInput {

@@ -1,6 +1,6 @@
 import { CONFIG_KEYS, isConfigKey } from './config-values.js';
 import { invalid } from './invalid.js';
-import type { ConfigDeps } from './ports.js';
+import type { ConfigDeps } from './ports/deps.js';
 import { ownerConfig, type OwnerConfig } from './owner-config.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ConfigDeps } from './ports.js';
+import type { ConfigDeps } from './ports/deps.js';
 import { ownerConfig, type OwnerConfig } from './owner-config.js';
 
 /** The owner's configuration; EMAIL_PASS only for internal readers that ask for it. */

@@ -1,6 +1,6 @@
 import { mailServerPort, refuseUpstreamHost, refuseResolvedAddresses } from '@gw/kit';
 import { invalid } from './invalid.js';
-import type { ConfigDeps } from './ports.js';
+import type { ConfigDeps } from './ports/deps.js';
 
 export const MAIL_SERVER_KEYS = ['EMAIL_SMTP', 'EMAIL_PORT', 'EMAIL_TLS'] as const;
 

@@ -1,4 +1,5 @@
-import type { ConfigDeps, SystemSettings } from './ports.js';
+import type { SystemSettings } from './ports/config.js';
+import type { ConfigDeps } from './ports/deps.js';
 
 /** The system-wide settings: one set for the whole gateway, LogEnable on until root turns it off. */
 export function getSystemSettings(deps: ConfigDeps): Promise<SystemSettings> {

@@ -1,6 +1,6 @@
 import { applyConfigChanges, SECRET_KEYS, type ConfigKey } from './config-values.js';
 import { checkMailServer, MAIL_SERVER_KEYS } from './mail-server-check.js';
-import type { ConfigDeps } from './ports.js';
+import type { ConfigDeps } from './ports/deps.js';
 import { ownerConfig, passAad, type OwnerConfig } from './owner-config.js';
 
 export interface UpdateConfigInput {

@@ -1,6 +1,6 @@
 import { transactionWithinDeadline, type Database } from '@gw/kit';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { ConfigStore, ConfigTx, SystemSettings } from '../domain/ports.js';
+import type { ConfigStore, ConfigTx, SystemSettings } from '../domain/ports/config.js';
 import { configVersions, ownerConfigs, systemSettings } from './schema.js';
 
 type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 import { aad } from './secrets.js';
 
 /** /x-dkey: opens a cipher of this owner; tampered ones and other owners' answer 400. */

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode, recordingFailure } from '@gw/kit';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 
 export interface DeleteKeyInput {
   ownerId: bigint;

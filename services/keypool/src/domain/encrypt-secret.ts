@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 import { aad } from './secrets.js';
 
 /** /x-ekey: seals a value for this owner only (the owner id is the associated data). */

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import type { KeyView } from './model.js';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 import { maskedView } from './secrets.js';
 
 /** One of the owner's keys, masked; another owner's key is indistinguishable from none. */

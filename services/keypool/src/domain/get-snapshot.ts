@@ -1,5 +1,5 @@
 import type { KeyView } from './model.js';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 import { plainView } from './secrets.js';
 
 /**

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode, ProviderType, readKeyConfig, type KeyConfig } from '@gw/kit';
 import { MAX_LEVEL, MIN_LEVEL, MIN_SECRET_LENGTH, type KeyRecord, type KeyRow } from './model.js';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 import {
   checkProviderConfig,
   VERTEX_AI_SECRET_LENGTH,

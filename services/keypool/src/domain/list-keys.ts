@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type KeyFilter, type KeyView } from './model.js';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 import { providerHostOf } from './provider-url.js';
 import { maskedView } from './secrets.js';
 

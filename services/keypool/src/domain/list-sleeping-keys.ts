@@ -1,5 +1,5 @@
 import type { SleepingKey } from './model.js';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 
 /**
  * Keys the proxies put to sleep, and keys asleep for one model only (after repeated refusals of

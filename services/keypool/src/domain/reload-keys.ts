@@ -1,4 +1,4 @@
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 
 /** POST /x-conf LoadKeys: a new pool version, so every proxy fetches its snapshot again. */
 export async function reloadKeys(deps: KeypoolDeps, input: { ownerId: bigint }): Promise<bigint> {

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode, recordingFailure } from '@gw/kit';
 import { keyRowChanges, type KeyFieldsInput } from './key-fields.js';
 import type { KeyView } from './model.js';
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 import { maskedView } from './secrets.js';
 
 export interface UpdateKeyInput {

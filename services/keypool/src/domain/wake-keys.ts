@@ -1,4 +1,4 @@
-import type { KeypoolDeps } from './ports.js';
+import type { KeypoolDeps } from './ports/deps.js';
 
 /** Restores sleeping keys (POST /x-conf DelKeys): the given ones, or all of the owner's. */
 export async function wakeKeys(

@@ -1,5 +1,5 @@
 import { resolveAddresses } from '@gw/kit';
-import type { Resolver } from '../domain/ports.js';
+import type { Resolver } from '../domain/ports/deps.js';
 
 /**
  * Resolves a Provider host for the save-time check. A name that does not resolve now (offline,

@@ -1,7 +1,7 @@
 import { transactionWithinDeadline, type Database } from '@gw/kit';
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { KeyFilter, KeyRecord, KeyRow } from '../domain/model.js';
-import type { KeysStore, KeysTx } from '../domain/ports.js';
+import type { KeysStore, KeysTx } from '../domain/ports/keys.js';
 import { poolVersions, providerKeys } from './schema.js';
 
 type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;

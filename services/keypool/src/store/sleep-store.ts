@@ -1,7 +1,7 @@
 import { decodeSleep, keyStateKeys, parseKeyModelField } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import type { SleepingKey } from '../domain/model.js';
-import type { SleepStore } from '../domain/ports.js';
+import type { SleepStore } from '../domain/ports/sleeps.js';
 
 /**
  * Sleeping keys and (key, model) pairs in Redis, in the layout the proxies write (`@gw/kit`

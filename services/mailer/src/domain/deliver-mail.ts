@@ -1,6 +1,8 @@
 import { AppError, mailJobData } from '@gw/kit';
 import { mailRouteOf, senderOf } from './mail-route.js';
-import type { DeliveryEntry, MailerDeps, MailRoute } from './ports.js';
+import type { DeliveryEntry } from './ports/delivery-log.js';
+import type { MailerDeps } from './ports/deps.js';
+import type { MailRoute } from './ports/mail-sender.js';
 import { prepareMail, UnsendableMail, type PreparedMail } from './prepare-mail.js';
 
 export interface MailJob {

@@ -1,5 +1,6 @@
 import { mailServerPort } from '@gw/kit';
-import type { MailerPolicy, MailRoute } from './ports.js';
+import type { MailerPolicy } from './ports/deps.js';
+import type { MailRoute } from './ports/mail-sender.js';
 
 /**
  * How an owner's mail leaves: its own EMAIL_* server when EMAIL_SMTP is set, else the

@@ -1,5 +1,5 @@
 import { mailServerPort } from '@gw/kit';
-import type { MailerPolicy } from './ports.js';
+import type { MailerPolicy } from './ports/deps.js';
 
 /** The environment's mail policy: links from the public URL, MAIL_SMTP_URL, the default sender. */
 export function mailerPolicy(input: {

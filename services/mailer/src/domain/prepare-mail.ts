@@ -1,5 +1,5 @@
 import { type MailJobData, type VerificationSecret } from '@gw/kit';
-import type { MailerDeps } from './ports.js';
+import type { MailerDeps } from './ports/deps.js';
 import {
   billingNoticeMail,
   keyAuthMail,

@@ -1,6 +1,6 @@
 import type { Database } from '@gw/kit';
 import { and, asc, eq, type SQL } from 'drizzle-orm';
-import type { DeliveryEntry, DeliveryLog } from '../domain/ports.js';
+import type { DeliveryEntry, DeliveryLog } from '../domain/ports/delivery-log.js';
 import { deliveries } from './schema.js';
 
 const MAX_ROWS = 1000;

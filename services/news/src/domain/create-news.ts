@@ -1,6 +1,7 @@
 import { AppError, ErrorCode, excerpt } from '@gw/kit';
 import { checkTarget, checkText, describeTarget, lifetimeDays } from './news-rules.js';
-import type { NewsDeps, NewsItem, NewsTarget } from './ports.js';
+import type { NewsDeps } from './ports/deps.js';
+import type { NewsItem, NewsTarget } from './ports/news.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60_000;

@@ -1,5 +1,6 @@
 import { checkTarget, describeTarget } from './news-rules.js';
-import type { Deleter, NewsDeps, NewsTarget } from './ports.js';
+import type { NewsDeps } from './ports/deps.js';
+import type { Deleter, NewsTarget } from './ports/news.js';
 
 /**
  * Removes the items of one target (all system news for the system target) that the caller or an

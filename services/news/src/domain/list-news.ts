@@ -1,5 +1,6 @@
 import { reachingPaths } from './news-rules.js';
-import type { NewsDeps, NewsPage, PageRequest } from './ports.js';
+import type { NewsDeps } from './ports/deps.js';
+import type { NewsPage, PageRequest } from './ports/news.js';
 
 export interface AccountNews {
   system: NewsPage;

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { NewsTarget } from './ports.js';
+import type { NewsTarget } from './ports/news.js';
 
 /** The console's limits, counted in code points. */
 export const MAX_TITLE = 100;

@@ -8,7 +8,7 @@ import type {
   NewsStore,
   NewsTarget,
   PageRequest,
-} from '../domain/ports.js';
+} from '../domain/ports/news.js';
 import { newsItems } from './schema.js';
 
 const itemColumns = {

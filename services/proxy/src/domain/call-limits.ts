@@ -1,7 +1,7 @@
 import { AppError, CompiledOnce, ErrorCode, type CallerIdentity, type PatternTable } from '@gw/kit';
 import { modelLimitTableOf, rateLimitWindows, windowsFor, type LimitWindow, type Limits } from './limits.js';
 import type { OwnerPool } from './pool.js';
-import type { Admission } from './ports.js';
+import type { Admission } from './ports/rate-limiter.js';
 
 const accountModelLimits = new CompiledOnce(modelLimitTableOf);
 

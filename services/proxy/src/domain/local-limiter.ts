@@ -1,4 +1,4 @@
-import type { Admission, RateLimiter } from './ports.js';
+import type { Admission, RateLimiter } from './ports/rate-limiter.js';
 import { BUCKET_MS, isOver, isTokenField, oldestCounted, windowCount, type LimitWindow } from './limits.js';
 
 /** At most this many counters are kept; the least recently used go first. */

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode, type CallerIdentity } from '@gw/kit';
 import { claimProbe, earliestWake, type RecordFailureDeps } from './record-failure.js';
-import type { PoolState } from './ports.js';
+import type { PoolState } from './ports/key-health-store.js';
 import type { OwnerPool } from './pool.js';
 import { planRoute, refusalError, type RoundRobin, type RoutePlan } from './route-plan.js';
 

@@ -1,6 +1,8 @@
 import { keyModelField, type Logger } from '@gw/kit';
 import { FailureClass, isProbeable, shouldSwitchLevel } from './key-health.js';
-import type { KeyHealthStore, LevelEvents, OwnerAlerts, PoolState } from './ports.js';
+import type { KeyHealthStore, PoolState } from './ports/key-health-store.js';
+import type { LevelEvents } from './ports/level-events.js';
+import type { OwnerAlerts } from './ports/owner-alerts.js';
 import type { OwnerPool, PoolKey } from './pool.js';
 import { switchOverChain } from './route-plan.js';
 

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@gw/kit';
-import type { ObjectOwners } from './ports.js';
+import type { ObjectOwners } from './ports/object-owners.js';
 import type { ParsedRequest } from './request.js';
 
 /** The endpoint whose requests may point at objects upstream stored for an earlier call. */

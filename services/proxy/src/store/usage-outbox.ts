@@ -1,6 +1,6 @@
 import type { Logger } from '@gw/kit';
 import type { events } from '@gw/proto';
-import type { UsageOutbox } from '../domain/ports.js';
+import type { UsageOutbox } from '../domain/ports/usage-outbox.js';
 import { SegmentStore, type SegmentLimits } from './outbox-segments.js';
 
 /** Publishes one event durably (JetStream, message id = event id); resolves on the stream's ack. */

@@ -14,7 +14,7 @@ import { getAccount } from '../../domain/get-account.js';
 import { rotateKey } from '../../domain/rotate-key.js';
 import { recordKeyUse } from '../../domain/record-key-use.js';
 import { transferCredit } from '../../domain/transfer-credit.js';
-import type { SignupDeps } from '../../domain/signup-ports.js';
+import type { SignupDeps } from '../../domain/ports/signup.js';
 import { fromProtoFields, toProtoAccount } from './mappers.js';
 import { signupHandlers } from './signup-service.js';
 

@@ -3,7 +3,7 @@ import type { accounts as pb } from '@gw/proto';
 import { completeSignup } from '../../domain/complete-signup.js';
 import { getAccountContact } from '../../domain/get-account-contact.js';
 import { requestSignupCode } from '../../domain/request-signup-code.js';
-import type { SignupDeps } from '../../domain/signup-ports.js';
+import type { SignupDeps } from '../../domain/ports/signup.js';
 
 type SignupRpcs = Pick<
   AsyncHandlers<pb.AccountsServiceServer>,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MAIL_JOBS, mailSealAad, type MailQueue, type SecretBox, type VerificationSecret } from '@gw/kit';
-import type { SignupMail } from '../../domain/signup-ports.js';
+import type { SignupMail } from '../../domain/ports/signup.js';
 
 /**
  * The signup mails as jobs on the `mail` queue. The code, the token and the API key travel

@@ -1,12 +1,7 @@
 import type { PromiseClient } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
-import type {
-  AccountMultipliers,
-  DebitOutcome,
-  Ledger,
-  RatesSource,
-  StoredCharge,
-} from '../../domain/ports.js';
+import type { AccountMultipliers, DebitOutcome, Ledger, RatesSource } from '../../domain/ports/deps.js';
+import type { StoredCharge } from '../../domain/ports/usage.js';
 
 const OUTCOMES: Record<pb.DebitOutcome, DebitOutcome> = {
   [pb.DebitOutcome.DEBIT_OUTCOME_CHARGED]: 'charged',

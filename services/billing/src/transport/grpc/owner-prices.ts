@@ -11,7 +11,7 @@ import {
   type PromiseClient,
 } from '@gw/kit';
 import { events, type config } from '@gw/proto';
-import type { PricesSource } from '../../domain/ports.js';
+import type { PricesSource } from '../../domain/ports/deps.js';
 
 /** Backstop for a lost `gw.config.updated` event. */
 const MAX_AGE_MS = 60_000;

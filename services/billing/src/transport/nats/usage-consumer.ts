@@ -1,7 +1,7 @@
 import { consumeDurable, STREAMS, type DurableConsumer, type Logger, type NatsConnection } from '@gw/kit';
 import { events } from '@gw/proto';
 import type { Unchargeable } from '../../domain/charge-batch.js';
-import type { UsageEvent } from '../../domain/ports.js';
+import type { UsageEvent } from '../../domain/ports/usage.js';
 
 /** The durable consumer's name on GW_USAGE (`nats consumer info GW_USAGE billing` shows its lag). */
 export const USAGE_CONSUMER = 'billing';

@@ -5,7 +5,7 @@ import { deleteConfig } from '../../domain/delete-config.js';
 import { getConfig } from '../../domain/get-config.js';
 import { getSystemSettings, updateSystemSettings } from '../../domain/system-settings.js';
 import type { OwnerConfig } from '../../domain/owner-config.js';
-import type { ConfigDeps } from '../../domain/ports.js';
+import type { ConfigDeps } from '../../domain/ports/deps.js';
 import { updateConfig } from '../../domain/update-config.js';
 
 /** The answer of get, update and delete: the view typed, and as JSON for older readers. */

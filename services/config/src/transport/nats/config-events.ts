@@ -1,6 +1,6 @@
 import { publishEvent, SUBJECTS, type NatsConnection, type PublishAudit } from '@gw/kit';
 import { events } from '@gw/proto';
-import type { ConfigEvents } from '../../domain/ports.js';
+import type { ConfigEvents } from '../../domain/ports/deps.js';
 
 /**
  * gw.config.updated.<owner> and gw.system.updated with the new version (never a value), and

@@ -8,7 +8,7 @@ import { getKey } from '../../domain/get-key.js';
 import { getSnapshot } from '../../domain/get-snapshot.js';
 import { listKeys } from '../../domain/list-keys.js';
 import { listSleepingKeys } from '../../domain/list-sleeping-keys.js';
-import type { KeypoolDeps } from '../../domain/ports.js';
+import type { KeypoolDeps } from '../../domain/ports/deps.js';
 import { reloadKeys } from '../../domain/reload-keys.js';
 import { updateKey } from '../../domain/update-key.js';
 import { wakeKeys } from '../../domain/wake-keys.js';

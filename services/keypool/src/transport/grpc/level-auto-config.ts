@@ -1,6 +1,6 @@
 import type { Logger, PromiseClient } from '@gw/kit';
 import type { config } from '@gw/proto';
-import type { LevelAutoConfig } from '../../domain/ports.js';
+import type { LevelAutoConfig } from '../../domain/ports/deps.js';
 
 /**
  * LEVEL_MAPPER auto-completion through the config service. A failure is logged here and raised:

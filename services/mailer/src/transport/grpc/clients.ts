@@ -1,6 +1,6 @@
 import { AppError, ErrorCode, mailSealAad, type PromiseClient, type SecretBox } from '@gw/kit';
 import type { accounts, config } from '@gw/proto';
-import type { Contacts, OwnerSettings, Sealed } from '../../domain/ports.js';
+import type { Contacts, OwnerSettings, Sealed } from '../../domain/ports/deps.js';
 
 /** Recipients from accounts; an account that is gone is `undefined` (its mail is never sent). */
 export function accountContacts(client: PromiseClient<accounts.AccountsServiceClient>): Contacts {

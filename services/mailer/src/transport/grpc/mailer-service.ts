@@ -1,6 +1,6 @@
 import type { AsyncHandlers } from '@gw/kit';
 import type { mailer as pb } from '@gw/proto';
-import type { DeliveryLog } from '../../domain/ports.js';
+import type { DeliveryLog } from '../../domain/ports/delivery-log.js';
 
 /** Thin gRPC adapter: the delivery log, oldest attempt first. */
 export function mailerHandlers(log: DeliveryLog): AsyncHandlers<pb.MailerServiceServer> {

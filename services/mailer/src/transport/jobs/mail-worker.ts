@@ -1,7 +1,7 @@
 import { connectRedis, QUEUES, type Logger } from '@gw/kit';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { deliverMail } from '../../domain/deliver-mail.js';
-import type { MailerDeps } from '../../domain/ports.js';
+import type { MailerDeps } from '../../domain/ports/deps.js';
 
 /**
  * The BullMQ worker of the `mail` queue. Each job is tried up to its `attempts` (5, set by the

@@ -11,7 +11,7 @@ import {
   type SelfAddresses,
 } from '@gw/kit';
 import nodemailer from 'nodemailer';
-import type { MailRoute, MailSender, OutgoingMail, SendResult } from '../../domain/ports.js';
+import type { MailRoute, MailSender, OutgoingMail, SendResult } from '../../domain/ports/mail-sender.js';
 
 type SmtpRoute = Extract<MailRoute, { kind: 'smtp' }>;
 

@@ -3,7 +3,8 @@ import { news as pb } from '@gw/proto';
 import { createNews } from '../../domain/create-news.js';
 import { deleteNews } from '../../domain/delete-news.js';
 import { listNews } from '../../domain/list-news.js';
-import type { NewsDeps, NewsItem, NewsTarget } from '../../domain/ports.js';
+import type { NewsDeps } from '../../domain/ports/deps.js';
+import type { NewsItem, NewsTarget } from '../../domain/ports/news.js';
 
 const { NewsScope } = pb;
 

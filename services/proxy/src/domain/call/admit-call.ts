@@ -6,7 +6,7 @@ import type { ParsedRequest } from '../request.js';
 import { assertObjectsOwned } from '../stored-objects.js';
 import { reserveSpend } from './reserve-spend.js';
 import type { AdmittedCall, OpenedCall } from './call.js';
-import type { CallDeps } from './call-deps.js';
+import type { CallDeps } from '../ports/deps.js';
 
 /**
  * Step 2, once the request is read: the stored objects it builds on are the caller's own; every rate-limit window of the call checked and counted and

@@ -4,7 +4,7 @@ import { createsObjects } from '../stored-objects.js';
 import { holdServedCost } from './reserve-spend.js';
 import { toUsageEvent, usageOfServedCall, type Usage } from '../usage.js';
 import type { AdmittedCall, CallMeter, ServedBy } from './call.js';
-import type { CallDeps } from './call-deps.js';
+import type { CallDeps } from '../ports/deps.js';
 
 /**
  * Steps 5 and 6: a served call's usage becomes a `gw.usage.recorded` event in the durable outbox

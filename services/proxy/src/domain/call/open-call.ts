@@ -8,7 +8,7 @@ import {
 } from '@gw/kit';
 import { assertResourceAllowed } from '../allowlists.js';
 import type { OpenedCall } from './call.js';
-import type { CallDeps } from './call-deps.js';
+import type { CallDeps } from '../ports/deps.js';
 
 /**
  * Step 1 of every AI call, before its request is read: the endpoint is in the closed catalogue,

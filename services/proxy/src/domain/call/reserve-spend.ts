@@ -3,7 +3,7 @@ import type { RoutePlan } from '../route-plan.js';
 import { imageSizeOf, type ParsedRequest } from '../request.js';
 import { costOf, estimatedEvent, estimatedUsage } from '../spend.js';
 import type { AdmittedCall, OpenedCall } from './call.js';
-import type { CallDeps } from './call-deps.js';
+import type { CallDeps } from '../ports/deps.js';
 
 /** An estimate a proxy that died never released lapses after this long. */
 const IN_FLIGHT_LAPSE_MS = 15 * 60_000;

@@ -1,9 +1,10 @@
 import { AppError, ErrorCode, keyModelField } from '@gw/kit';
-import type { PoolState } from '../ports.js';
+import type { PoolState } from '../ports/key-health-store.js';
 import { FailureClass } from '../key-health.js';
 import { recordFailure } from '../record-failure.js';
-import type { AdmittedCall, ServedBy, UpstreamCall } from './call.js';
-import type { CallDeps } from './call-deps.js';
+import type { AdmittedCall, ServedBy } from './call.js';
+import type { UpstreamCall } from '../ports/upstream-call.js';
+import type { CallDeps } from '../ports/deps.js';
 import { callMeter } from './call-meter.js';
 import { releaseSpend } from './reserve-spend.js';
 

@@ -9,7 +9,7 @@ import {
   type PromiseClient,
 } from '@gw/kit';
 import { events, type config, type keypool } from '@gw/proto';
-import type { KeySource } from '../../domain/ports.js';
+import type { KeySource } from '../../domain/ports/key-source.js';
 import { ownerPool, parseKeyConfig, poolKey, providerTypeOf, type OwnerPool } from '../../domain/pool.js';
 import { PoolCache } from '../../domain/pool-cache.js';
 

@@ -1,7 +1,8 @@
 import { AppError, ErrorCode, realtimeErrorEvent } from '@gw/kit';
 import WebSocket, { type RawData } from 'ws';
 import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
-import type { AdmittedCall, CallMeter, UpstreamCall } from '../../domain/call/call.js';
+import type { AdmittedCall, CallMeter } from '../../domain/call/call.js';
+import type { UpstreamCall } from '../../domain/ports/upstream-call.js';
 import { classifyStatus, FailureClass } from '../../domain/key-health.js';
 import { ProviderType } from '@gw/kit';
 import { forwardableRequestHeaders } from '../../domain/providers.js';

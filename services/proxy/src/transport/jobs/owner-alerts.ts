@@ -1,5 +1,5 @@
 import { MAIL_JOBS, type MailQueue } from '@gw/kit';
-import type { OwnerAlerts } from '../../domain/ports.js';
+import type { OwnerAlerts } from '../../domain/ports/owner-alerts.js';
 
 /** One alert per key per sleep of the longest step (30 min), however many replicas see it fail. */
 const ALERT_WINDOW_MS = 30 * 60_000;

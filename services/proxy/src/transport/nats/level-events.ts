@@ -1,6 +1,6 @@
 import { METRIC, publishEvent, serviceMetrics, SUBJECTS, type NatsConnection } from '@gw/kit';
 import { events } from '@gw/proto';
-import type { LevelEvents } from '../../domain/ports.js';
+import type { LevelEvents } from '../../domain/ports/level-events.js';
 
 /** Counted once per switch: only the replica that won the switch (or the switch back) announces it. */
 const levelSwitches = serviceMetrics().counter(

@@ -12,7 +12,7 @@ import {
 } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import { FailureClass, LEVEL_FAILURE_WINDOW_MS, sleepAfterFailure } from '../../domain/key-health.js';
-import type { KeyHealthStore, PoolState } from '../../domain/ports.js';
+import type { KeyHealthStore, PoolState } from '../../domain/ports/key-health-store.js';
 
 /** Counted by the replica that put the key to sleep; key ids are the pool's, a bounded set. */
 const keySleeps = serviceMetrics().counter(

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ObjectOwners } from '../../domain/ports.js';
+import type { ObjectOwners } from '../../domain/ports/object-owners.js';
 
 /** How long an object's maker is remembered: upstreams keep stored responses 30 days by default. */
 const OWNERSHIP_TTL_SECONDS = 30 * 24 * 60 * 60;

@@ -2,7 +2,7 @@ import { METRIC, serviceMetrics, type Logger } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import { BUCKET_MS, isTokenField, WINDOW_MS, type LimitWindow } from '../../domain/limits.js';
 import { LocalLimiter } from '../../domain/local-limiter.js';
-import type { Admission, RateLimiter } from '../../domain/ports.js';
+import type { Admission, RateLimiter } from '../../domain/ports/rate-limiter.js';
 
 /**
  * One window in Redis: a hash `<prefix>rl:<scope>:<field>` of bucket start → amount, beside the

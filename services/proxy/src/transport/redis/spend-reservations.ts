@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Reservation, SpendReservations } from '../../domain/ports.js';
+import type { Reservation, SpendReservations } from '../../domain/ports/spend-reservations.js';
 
 /**
  * Two keys per account, in one hash slot: a hash `<prefix>spend:{<account>}` of holds (field: the

@@ -1,5 +1,3 @@
-import type { Clock } from '@gw/kit';
-
 /** The three scopes of news; the target of a user item is an account, of a dna item a path. */
 export type NewsTarget =
   { scope: 'system' } | { scope: 'user'; accountId: bigint } | { scope: 'dna'; dna: string };
@@ -54,26 +52,4 @@ export interface NewsStore {
   listUser(accountId: bigint, now: Date, page: PageRequest): Promise<NewsPage>;
   /** Unexpired DNA items whose path is one of `paths`. */
   listDna(paths: readonly string[], now: Date, page: PageRequest): Promise<NewsPage>;
-}
-
-/** How much one author may post (NEWS_MAX_ITEMS_PER_AUTHOR, NEWS_POSTS_PER_MINUTE). */
-export interface PostingLimits {
-  maxItemsPerAuthor: number;
-  postsPerMinute: number;
-}
-
-/** One operation-log entry (gw.audit.<action>): a title excerpt and the target, never the content. */
-export type NewsAudit = (entry: {
-  action: 'create_news' | 'delete_news';
-  operatorId: bigint;
-  targetId: bigint;
-  details: string;
-  ipAddress: string;
-}) => void;
-
-export interface NewsDeps {
-  store: NewsStore;
-  clock: Clock;
-  limits: PostingLimits;
-  audit: NewsAudit;
 }

@@ -1,4 +1,4 @@
-import type { AccountsDeps } from './ports/deps.js';
+import type { AccountsDeps } from './deps.js';
 
 /**
  * The ports of self-signup. Its state (pending codes and tokens, waits and counters) lives in

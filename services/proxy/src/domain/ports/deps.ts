@@ -1,16 +1,14 @@
 import type { Logger, PatternTable } from '@gw/kit';
 import type { Limits } from '../limits.js';
-import type {
-  KeyHealthStore,
-  KeySource,
-  LevelEvents,
-  ObjectOwners,
-  OwnerAlerts,
-  RateLimiter,
-  SpendReservations,
-  UsageOutbox,
-} from '../ports.js';
 import type { RoundRobin } from '../route-plan.js';
+import type { KeyHealthStore } from './key-health-store.js';
+import type { KeySource } from './key-source.js';
+import type { LevelEvents } from './level-events.js';
+import type { ObjectOwners } from './object-owners.js';
+import type { OwnerAlerts } from './owner-alerts.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { SpendReservations } from './spend-reservations.js';
+import type { UsageOutbox } from './usage-outbox.js';
 
 /** The ports and settings the call pipeline runs on; built once per process. */
 export interface CallDeps {

@@ -1,0 +1,32 @@
+/** What a reservation attempt came to. */
+export type Reservation = { ok: true } | { ok: false; reason: 'balance' | 'in_flight' };
+
+/**
+ * Money an account's calls may still cost, shared by every proxy replica (docs/decisions.md §1):
+ * each call in flight holds its estimated cost; a served exchange holds its actual cost until
+ * billing has surely charged it. A call is admitted only while the balance less what is held
+ * stays above the floor.
+ */
+export interface SpendReservations {
+  reserve(input: {
+    accountId: string;
+    callId: string;
+    estimateNano: bigint;
+    balanceNano: bigint;
+    floorNano: bigint;
+    maxInFlight: number;
+    /** When an in-flight hold lapses on its own (a proxy that died never releases it). */
+    inFlightUntil: number;
+    now: number;
+  }): Promise<Reservation>;
+  /** A served exchange's actual cost, held until `until`. */
+  hold(input: {
+    accountId: string;
+    holdId: string;
+    costNano: bigint;
+    until: number;
+    now: number;
+  }): Promise<void>;
+  /** The call ended: its in-flight estimate is released. */
+  release(accountId: string, callId: string): Promise<void>;
+}
