@@ -22,6 +22,12 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export const percentile = (sorted: readonly number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
+export const median = (values: readonly number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
 export const chatBody = (model: string, stream = false) => ({
   model,
   messages: [{ role: 'user', content: 'hi' }],
