@@ -112,7 +112,7 @@ function report(systems: System[], medians: Sample[], command: string, pinning: 
     [
       'SSE first byte added p50, gateway / Express+hpm',
       ratio(added(ours).firstByte, added(express).firstByte),
-      '',
+      '—',
     ],
     ['SSE first byte added p50, gateway / Portkey', ratio(added(ours).firstByte, added(peer).firstByte), '—'],
   ].map(([what, value, target]) => `| ${what} | ${value} | ${target} |`);
