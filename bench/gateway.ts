@@ -1,7 +1,7 @@
 /**
  * What the gateway benchmarks share: a whole gateway on the machine's PostgreSQL with one
- * Provider key at a local mock upstream and one model routed to it, and writing one section of
- * bench/RESULTS.md.
+ * Provider key at a local mock upstream and one model routed to it, percentiles, and writing one
+ * section of bench/RESULTS.md.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,16 @@ const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 export const out = (line: string) => process.stdout.write(`${line}\n`);
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The value below which `p` % of `sorted` (ascending) lies. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+export const median = (values: readonly number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 export const chatBody = (model: string, stream = false) => ({
   model,

@@ -7,14 +7,10 @@
  *   node --import tsx bench/accounts/run.ts [requests-per-scenario]
  */
 import { createTestDatabase, startGateway } from '../../packages/testkit/src/index.js';
-import { out, writeResultsSection } from '../gateway.js';
+import { out, percentile, writeResultsSection } from '../gateway.js';
 
 const REQUESTS = Number(process.argv[2] ?? 1000);
 const FANOUT = [10, 10, 10, 10, 9];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 async function main() {
   const database = await createTestDatabase();

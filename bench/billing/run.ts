@@ -30,16 +30,12 @@ import {
   usageDrained,
   usageEvent,
 } from '../../services/billing/test/usage-events.js';
-import { out, writeResultsSection } from '../gateway.js';
+import { out, percentile, writeResultsSection } from '../gateway.js';
 
 const EVENTS = Number(process.argv[2] ?? 20_000);
 const ACCOUNTS = 200;
 const BILL_EVENTS = 1_000_000;
 const BILL_REQUESTS = 200;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 async function accountsOf(gw: Gateway): Promise<bigint[]> {
   const ids: bigint[] = [];

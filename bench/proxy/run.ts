@@ -8,7 +8,7 @@
  *   node --import tsx bench/proxy/run.ts [requests-per-scenario]
  */
 import { cpus, loadavg } from 'node:os';
-import { chatBody, out, withBenchGateway, writeResultsSection } from '../gateway.js';
+import { chatBody, out, percentile, withBenchGateway, writeResultsSection } from '../gateway.js';
 
 const REQUESTS = Number(process.argv[2] ?? 1000);
 const WARMUP = 50;
@@ -17,10 +17,6 @@ const PATH_WARMUP = 500;
 const MODEL = 'bench-model';
 const LEVEL = 1;
 const HEADING = '## AI forwarding hot path (bench/proxy)';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 /** Reads a body to its end; returns the milliseconds from `started` to the first chunk. */
 async function drain(response: Response, started: number): Promise<{ firstChunk: number; text: string }> {
