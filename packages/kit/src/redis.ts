@@ -14,7 +14,12 @@ import type { Logger } from './log.js';
 export type RedisProfile = 'hotPath' | 'failClosed' | 'durable' | 'worker';
 
 const PROFILES: Record<RedisProfile, RedisOptions> = {
-  hotPath: { enableOfflineQueue: false, commandTimeout: 250, maxRetriesPerRequest: 1 },
+  hotPath: {
+    enableOfflineQueue: false,
+    commandTimeout: 250,
+    maxRetriesPerRequest: 1,
+    enableAutoPipelining: true,
+  },
   failClosed: {
     enableOfflineQueue: false,
     commandTimeout: 1_000,
