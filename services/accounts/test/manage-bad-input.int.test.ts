@@ -1,7 +1,7 @@
 import { createUser, expectError, uniqueName } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { moneyState } from './helpers.js';
-import { useManageGateway } from './manage-gateway.js';
+import { moneyState } from './accounts-helpers.js';
+import { useManageGateway } from './manage-fixture.js';
 
 describe('POST /x-users and PUT /x-users/{identifier}: refused input changes nothing', () => {
   const manage = useManageGateway();

@@ -1,7 +1,7 @@
 import { createUser, expectError, uniqueName, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { moneyState } from './helpers.js';
-import { useManageGateway, type UpdateBody } from './manage-gateway.js';
+import { moneyState } from './accounts-helpers.js';
+import { useManageGateway, type UpdateBody } from './manage-fixture.js';
 
 describe('PUT|POST /x-users/{identifier}: fields, AllowModels and who may change which', () => {
   const manage = useManageGateway();

@@ -1,8 +1,8 @@
 import { accounts as pb } from '@gw/proto';
 import { createUser, type Gateway } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { conservation } from './helpers.js';
-import { cents, useMoneyGateway, type MoneyGateway } from './money-gateway.js';
+import { conservation } from './accounts-helpers.js';
+import { cents, useMoneyGateway, type MoneyGateway } from './money-fixture.js';
 
 /**
  * Accounts whose charges cover every path of a batch: two lots taken earliest expiry first, lots

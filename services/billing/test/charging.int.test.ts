@@ -16,7 +16,7 @@ import {
   rollupsAndRecords,
   usageDrained,
   usageEvent,
-} from './usage-events.js';
+} from './usage-helpers.js';
 
 const ACCOUNTS = 200;
 const EVENTS = 10_000;

@@ -16,7 +16,7 @@ import {
   rootIdOf,
   usageDrained,
   usageEvent,
-} from './usage-events.js';
+} from './usage-helpers.js';
 
 describe('billing: a usage event that cannot be charged', () => {
   let gw: Gateway;

@@ -16,7 +16,7 @@ import {
   usageConsumerState,
   usageDrained,
   usageEvent,
-} from './usage-events.js';
+} from './usage-helpers.js';
 
 const ACK_WAIT_MS = 1000;
 const HOLD_SECONDS = 3.5;

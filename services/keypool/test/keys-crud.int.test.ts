@@ -1,6 +1,6 @@
 import { expectError, randomSecret, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { PEM, useKeysGateway, type KeyRecord } from './keys-gateway.js';
+import { PEM, useKeysGateway, type KeyRecord } from './keys-fixture.js';
 
 describe('provider keys: create, list, page, update and delete (/x-keys)', () => {
   const kp = useKeysGateway();
