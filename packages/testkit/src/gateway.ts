@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addressVariable, GRPC_SERVICES, type GrpcServiceName } from '@gw/kit';
+import { GRPC_SERVICES } from '@gw/kit';
 import { startNatsServer } from './nats.js';
 import { createTestDatabase } from './postgres.js';
 import { freePort, waitFor } from './ports.js';
@@ -62,11 +62,6 @@ export interface Gateway {
   startEdgeReplica(changes?: Record<string, string>): Promise<string>;
   /** Starts one more proxy replica against the same services; resolves with its address once it serves. */
   startProxyReplica(): Promise<string>;
-  /**
-   * Starts one more replica of a gRPC service against the same stores and resolves with its
-   * address at once, before it serves: the test watches its health itself.
-   */
-  launchReplica(name: GrpcServiceName): Promise<string>;
   /**
    * Starts a backing process again (after it was stopped, or stopping it first) with these
    * variables changed for it and every later start; resolves once it serves.
@@ -196,13 +191,6 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
         const replicaEnv = await withMetrics(name, { ...env, PROXY_ADDR: address });
         processes.set(name, serviceProcess('proxy', replicaEnv, options.compiledRoot));
         await waitFor(() => serving('proxy', replicaEnv), 'proxy replica serving', 60_000, 200);
-        return address;
-      },
-      async launchReplica(name) {
-        const replica = `${name}-${++replicas}`;
-        const address = `127.0.0.1:${await freePort()}`;
-        const replicaEnv = await withMetrics(replica, { ...env, [addressVariable(name)]: address });
-        processes.set(replica, serviceProcess(name, replicaEnv, options.compiledRoot));
         return address;
       },
       async restartService(name, changes = {}) {

@@ -41,6 +41,15 @@ describe('PUT|POST /x-users/{identifier}: fields, AllowModels and who may change
     await expectError(await manage.gw.request(`/x-users/${child.name}`), 404, 'not_found');
   });
 
+  it('shows ModelLimits as stored, 0 and empty members included', async () => {
+    const limits = { 'gpt-4o*': { rpm: 10, tpd: 0 }, '*': {} };
+    const child = await createUser(manage.gw, { extra: { ModelLimits: limits } });
+    const shown = (await (await manage.gw.request(`/x-users/${child.id}`)).json()) as {
+      users: Array<{ ModelLimits: unknown }>;
+    };
+    expect(shown.users[0]?.ModelLimits).toEqual(limits);
+  });
+
   it('applies AllowModels operations: add, -remove, * reset', async () => {
     const child = await createUser(manage.gw);
     const models = async (ops: string) =>

@@ -115,6 +115,12 @@ describe('provider keys: create, list, page, update and delete (/x-keys)', () =>
       Status: false,
       Config: { provider_type: 'cloud_a', model_mapping: { '*': 'dep-default' } },
     });
+    // GET shows the stored Config whole, as keypool answers it typed.
+    expect((await list(`/x-keys/${key.ID}`)).keys[0]?.Config).toEqual({
+      provider_type: 'cloud_a',
+      model_mapping: { '*': 'dep-default', 'gpt-4*': 'dep4' },
+      api_versions: { chat: '2024-10-21' },
+    });
     await expectError(
       await kp.gw.request('/x-keys/999999', { method: 'PUT', json: { Name: 'x' } }),
       404,
