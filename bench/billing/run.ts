@@ -29,7 +29,7 @@ import {
   rootIdOf,
   usageDrained,
   usageEvent,
-} from '../../services/billing/test/usage-events.js';
+} from '../../services/billing/test/usage-helpers.js';
 import { out, percentile, writeResultsSection } from '../gateway.js';
 
 const EVENTS = Number(process.argv[2] ?? 20_000);

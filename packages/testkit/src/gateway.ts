@@ -1,23 +1,28 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { addressVariable, GRPC_SERVICES, isServing, type GrpcServiceName, type ServiceName } from '@gw/kit';
-import { inheritedEnv, runsCompiledServices } from './config.js';
+import { GRPC_SERVICES } from '@gw/kit';
 import { startNatsServer } from './nats.js';
 import { createTestDatabase } from './postgres.js';
 import { freePort, waitFor } from './ports.js';
-import { startProcess, type RunningProcess } from './process.js';
+import type { RunningProcess } from './process.js';
 import { checkAgainstDocument } from './openapi-check.js';
+import {
+  lastOutputs,
+  serviceProcess,
+  serving,
+  sharedEnv,
+  startAgainIfPortTaken,
+  workspaceCompiled,
+  type BackingService,
+  type CompiledRoot,
+} from './service-launch.js';
 // The launcher's embedded PostgreSQL, by path (the CLI package owns it; testkit must not depend on it).
 import {
   startEmbeddedPostgres,
   stopEmbeddedPostgres,
   type EmbeddedPostgres,
 } from '../../cli/src/embedded-postgres.js';
-
-const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 
 export interface GatewayOptions {
   /**
@@ -37,13 +42,8 @@ export interface GatewayOptions {
    * workspace: its `dist/` when GW_TEST_SERVICES=compiled (the int tests' setting, compiled by
    * their global setup), else its TypeScript source through tsx.
    */
-  compiledRoot?: (service: ServiceName) => string;
+  compiledRoot?: CompiledRoot;
 }
-
-/** Each service's workspace folder, when the test run compiled them (see build-for-int-tests.ts). */
-const workspaceCompiled = runsCompiledServices()
-  ? (service: ServiceName) => join(REPO, 'services', service)
-  : undefined;
 
 export interface Gateway {
   baseUrl: string;
@@ -63,15 +63,10 @@ export interface Gateway {
   /** Starts one more proxy replica against the same services; resolves with its address once it serves. */
   startProxyReplica(): Promise<string>;
   /**
-   * Starts one more replica of a gRPC service against the same stores and resolves with its
-   * address at once, before it serves: the test watches its health itself.
-   */
-  launchReplica(name: GrpcServiceName): Promise<string>;
-  /**
    * Starts a backing process again (after it was stopped, or stopping it first) with these
    * variables changed for it and every later start; resolves once it serves.
    */
-  restartService(name: Exclude<ServiceName, 'edge'>, changes?: Record<string, string>): Promise<void>;
+  restartService(name: BackingService, changes?: Record<string, string>): Promise<void>;
   /**
    * Calls the edge with the (current) root key unless another key (or none) is given. The
    * answer must match docs/openapi.json (its route, status and body schema; /v1 excepted), or
@@ -89,34 +84,6 @@ export type GatewayRequestInit = RequestInit & {
   undocumented?: boolean;
 };
 
-function serviceProcess(
-  name: ServiceName,
-  env: Record<string, string>,
-  compiledRoot: GatewayOptions['compiledRoot'],
-): RunningProcess {
-  const fullEnv = { ...inheritedEnv(), ...env };
-  if (compiledRoot) {
-    // The image's command: @gw/kit and @gw/proto resolve to their dist/ under this condition.
-    return startProcess(name, process.execPath, ['--conditions=gw-dist', join('dist', 'main.js')], {
-      cwd: compiledRoot(name),
-      env: fullEnv,
-    });
-  }
-  return startProcess(name, process.execPath, ['--import', 'tsx', join('services', name, 'src', 'main.ts')], {
-    cwd: REPO,
-    env: fullEnv,
-  });
-}
-
-/** Whether one backing process serves: grpc.health.v1 for a gRPC service, /healthz for the proxy. */
-async function serving(name: Exclude<ServiceName, 'edge'>, env: Record<string, string>): Promise<boolean> {
-  const address = env[addressVariable(name)] ?? '';
-  if (name === 'proxy') {
-    return (await fetch(`http://${address}/healthz`)).ok;
-  }
-  return isServing(address, '');
-}
-
 async function edgeHealthy(baseUrl: string): Promise<boolean> {
   const response = await fetch(`${baseUrl}/healthz`);
   return response.status === 200;
@@ -128,15 +95,8 @@ async function edgeHealthy(baseUrl: string): Promise<boolean> {
  * that failed only because another program took one of its ports meanwhile is tried once more
  * on new ports; any other failure is reported with every process's last output.
  */
-export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
-  try {
-    return await startGatewayOnce(options);
-  } catch (error) {
-    if (!String(error).includes('EADDRINUSE')) {
-      throw error;
-    }
-    return startGatewayOnce(options);
-  }
+export function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  return startAgainIfPortTaken(() => startGatewayOnce(options));
 }
 
 async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
@@ -167,28 +127,10 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
   const { url: natsUrl, process: nats } = await startNatsServer(join(dataDir, 'nats'));
   processes.set('nats', nats);
 
-  const rootKey = `sk-gw-test-${randomBytes(24).toString('base64url')}`;
-  const env: Record<string, string> = {
-    GW_INTERNAL_TOKEN: randomBytes(24).toString('hex'),
-    GW_ROOT_KEY: rootKey,
-    GW_SECRET_KEY: randomBytes(32).toString('hex'),
-    // Redis is the machine's, shared by parallel runs: every gateway keeps its keys apart.
-    GW_QUEUE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}`,
-    GW_KEY_STATE_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:`,
-    GW_SIGNUP_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:signup:`,
-    GW_CONSOLE_SESSION_PREFIX: `gw-test-${randomBytes(6).toString('hex')}:console:`,
-    GW_DATA_DIR: dataDir,
-    NATS_URL: natsUrl,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  };
-  for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
-    env[addressVariable(service)] = `127.0.0.1:${await freePort()}`;
-  }
+  const env = await sharedEnv({ dataDir, natsUrl, databaseUrl });
+  const rootKey = env.GW_ROOT_KEY ?? '';
   // The first edge's port, known to every process: keypool and proxy refuse it as a Provider.
-  const edgePort = await freePort();
-  env.GW_EDGE_PORT = String(edgePort);
+  const edgePort = Number(env.GW_EDGE_PORT);
   Object.assign(env, options.env);
 
   const metrics = new Map<string, string>();
@@ -251,13 +193,6 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
         await waitFor(() => serving('proxy', replicaEnv), 'proxy replica serving', 60_000, 200);
         return address;
       },
-      async launchReplica(name) {
-        const replica = `${name}-${++replicas}`;
-        const address = `127.0.0.1:${await freePort()}`;
-        const replicaEnv = await withMetrics(replica, { ...env, [addressVariable(name)]: address });
-        processes.set(replica, serviceProcess(name, replicaEnv, options.compiledRoot));
-        return address;
-      },
       async restartService(name, changes = {}) {
         await processes.get(name)?.stop();
         Object.assign(env, changes);
@@ -287,7 +222,7 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
     };
     return gateway;
   } catch (error) {
-    const logs = [...processes.values()].map((p) => `--- ${p.name}\n${p.output().slice(-3000)}`).join('\n');
+    const logs = lastOutputs(processes.values());
     await stop();
     throw new Error(`gateway did not start: ${String(error)}\n${logs}`);
   }

@@ -1,3 +1,4 @@
+export * from './account-rpc.js';
 export * from './api.js';
 export * from './audio.js';
 export * from './gateway.js';
@@ -10,5 +11,6 @@ export * from './nats.js';
 export * from './smtp-sink.js';
 export * from './mock-upstream.js';
 export * from './route-ready.js';
+export * from './service.js';
 export * from './dead-letters.js';
 export * from './fault-proxy.js';

@@ -8,7 +8,7 @@ import {
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { list, moneyState } from './helpers.js';
+import { list, moneyState } from './accounts-helpers.js';
 
 describe('GET /x-users and /x-dna', () => {
   let gw: Gateway;

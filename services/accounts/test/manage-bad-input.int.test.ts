@@ -1,7 +1,7 @@
 import { createUser, expectError, uniqueName } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { moneyState } from './helpers.js';
-import { useManageGateway } from './manage-gateway.js';
+import { moneyState } from './accounts-helpers.js';
+import { useManageGateway } from './manage-fixture.js';
 
 describe('POST /x-users and PUT /x-users/{identifier}: refused input changes nothing', () => {
   const manage = useManageGateway();
@@ -29,6 +29,20 @@ describe('POST /x-users and PUT /x-users/{identifier}: refused input changes not
       'Email is already registered',
     );
     expect(await moneyState(manage.database)).toBe(before);
+  });
+
+  it('refuses a ModelLimits limit the contract has no field for, and changes nothing', async () => {
+    const child = await createUser(manage.gw, { extra: { ModelLimits: { a: { rpm: 1 } } } });
+    await expectError(
+      await put(child.id, { ModelLimits: { a: { rps: 5 } } }),
+      400,
+      'invalid_request',
+      'ModelLimits.a',
+    );
+    const shown = (await (await manage.gw.request(`/x-users/${child.id}`)).json()) as {
+      users: Array<{ ModelLimits: unknown }>;
+    };
+    expect(shown.users[0]?.ModelLimits).toEqual({ a: { rpm: 1 } });
   });
 
   it('answers 400 naming the field and its range for out-of-range amounts and limits, 415 without JSON, never 500', async () => {

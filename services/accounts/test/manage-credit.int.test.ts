@@ -1,7 +1,7 @@
 import { createUser, expectError, uniqueName } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { balanceNano, conservation, moneyState } from './helpers.js';
-import { NANO, useManageGateway, type UpdateBody } from './manage-gateway.js';
+import { balanceNano, conservation, moneyState } from './accounts-helpers.js';
+import { NANO, useManageGateway, type UpdateBody } from './manage-fixture.js';
 
 describe('PUT|POST /x-users/{identifier}: recharge, claw-back and Idempotency-Key', () => {
   const manage = useManageGateway();

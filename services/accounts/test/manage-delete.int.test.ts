@@ -1,7 +1,7 @@
 import { createUser, expectError, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { balanceNano, conservation, moneyState } from './helpers.js';
-import { useManageGateway } from './manage-gateway.js';
+import { balanceNano, conservation, moneyState } from './accounts-helpers.js';
+import { useManageGateway } from './manage-fixture.js';
 
 describe('DELETE /x-users/{identifier}: refund, fee, who may delete, and the access matrix', () => {
   const manage = useManageGateway();

@@ -1,7 +1,7 @@
 import { createUser, expectError, uniqueName, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { moneyState } from './helpers.js';
-import { useManageGateway, type UpdateBody } from './manage-gateway.js';
+import { moneyState } from './accounts-helpers.js';
+import { useManageGateway, type UpdateBody } from './manage-fixture.js';
 
 describe('PUT|POST /x-users/{identifier}: fields, AllowModels and who may change which', () => {
   const manage = useManageGateway();
@@ -39,6 +39,15 @@ describe('PUT|POST /x-users/{identifier}: fields, AllowModels and who may change
     expect((await put(child.id, { Name: renamed })).status).toBe(200);
     expect((await manage.gw.request(`/x-users/${renamed}`)).status).toBe(200);
     await expectError(await manage.gw.request(`/x-users/${child.name}`), 404, 'not_found');
+  });
+
+  it('shows ModelLimits as stored, 0 and empty members included', async () => {
+    const limits = { 'gpt-4o*': { rpm: 10, tpd: 0 }, '*': {} };
+    const child = await createUser(manage.gw, { extra: { ModelLimits: limits } });
+    const shown = (await (await manage.gw.request(`/x-users/${child.id}`)).json()) as {
+      users: Array<{ ModelLimits: unknown }>;
+    };
+    expect(shown.users[0]?.ModelLimits).toEqual(limits);
   });
 
   it('applies AllowModels operations: add, -remove, * reset', async () => {

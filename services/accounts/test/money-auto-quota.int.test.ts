@@ -1,14 +1,19 @@
-import { createUser, waitFor } from '@gw/testkit';
+import { usd } from '@gw/kit';
+import { createAccountByRpc, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { balanceNano, conservation } from './helpers.js';
-import { cents, NANO, useMoneyGateway } from './money-gateway.js';
+import { balanceNano, conservation } from './accounts-helpers.js';
+import { cents, NANO, useMoneyService } from './money-fixture.js';
 
 describe('AutoQuota under concurrent DebitBatch calls (PostgreSQL)', () => {
-  const money = useMoneyGateway();
+  const money = useMoneyService();
 
   it('tops the account up from its parent at most once per batch, exactly, and conservation holds', async () => {
-    const parent = await createUser(money.gw, { credit: 100 });
-    const child = await createUser(money.gw, { parentKey: parent.key, credit: 5, extra: { AutoQuota: 4 } });
+    const parent = await createAccountByRpc(money.service, { credit: 100 });
+    const child = await createAccountByRpc(money.service, {
+      parentId: BigInt(parent.id),
+      credit: 5,
+      fields: { autoQuotaNano: usd(4) },
+    });
     // 20 batches at once, each charging the child 1.5 USD in three items and the parent once.
     const batches = Array.from({ length: 20 }, (_, batch) => [
       ...[0, 1, 2].map((n) => ({
@@ -24,7 +29,7 @@ describe('AutoQuota under concurrent DebitBatch calls (PostgreSQL)', () => {
         description: 'gpt-4o',
       },
     ]);
-    await Promise.all(batches.map((items) => money.client.debitBatch({ items })));
+    await Promise.all(batches.map((items) => money.service.client.debitBatch({ items })));
 
     const grants = await money.database.query<{ amount_nano: string }>(
       "SELECT amount_nano::text FROM accounts.ledger WHERE idempotency_key LIKE 'auto-quota:%' AND account_id = $1 AND kind = 'grant'",
@@ -52,7 +57,11 @@ describe('AutoQuota under concurrent DebitBatch calls (PostgreSQL)', () => {
       );
       return rows.length === grants.length;
     }, 'the operation-log entries');
-    const jobs = money.redisCli('--scan', '--pattern', `*:auto-quota-${child.id}-*`);
+    const jobs = money.redisCli(
+      '--scan',
+      '--pattern',
+      `${money.service.env.GW_QUEUE_PREFIX}:*:auto-quota-${child.id}-*`,
+    );
     expect(new Set(jobs.split('\n').map((key) => key.split(':')[2])).size).toBe(grants.length);
   });
 });

@@ -1,8 +1,8 @@
 import { AppError, ErrorCode } from '@gw/kit';
 import { createUser } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { balanceNano, conservation } from './helpers.js';
-import { cents, NANO, useMoneyGateway } from './money-gateway.js';
+import { balanceNano, conservation } from './accounts-helpers.js';
+import { cents, NANO, useMoneyGateway } from './money-fixture.js';
 
 describe('money under concurrency: funded creations and duplicate Debits (PostgreSQL)', () => {
   const money = useMoneyGateway();

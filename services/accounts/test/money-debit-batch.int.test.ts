@@ -1,27 +1,40 @@
+import { usd } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
-import { createUser, type Gateway } from '@gw/testkit';
+import { createAccountByRpc, rootAccountId } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { conservation } from './helpers.js';
-import { cents, useMoneyGateway, type MoneyGateway } from './money-gateway.js';
+import { conservation } from './accounts-helpers.js';
+import { cents, useMoneyService, type MoneyService } from './money-fixture.js';
+
+/** What the edge sends beside a management call: no idempotency key, the caller's address. */
+const UNKEYED = { idempotencyKey: '', ipAddress: '127.0.0.1', requestHash: '' };
 
 /**
  * Accounts whose charges cover every path of a batch: two lots taken earliest expiry first, lots
  * running out into debt, HardLimit and SoftLimit crossed, and a deleted account whose usage
  * lands on its parent.
  */
-async function twin(gw: Gateway) {
-  const lots = await createUser(gw, { credit: 2 });
-  const extra = await gw.request(`/x-users/${lots.id}`, {
-    method: 'PUT',
-    json: { CreditGranted: 1, Days: 10 },
+async function twin({ service }: MoneyService) {
+  const lots = await createAccountByRpc(service, { credit: 2 });
+  await service.client.updateAccount({
+    callerId: await rootAccountId(service),
+    identifier: String(lots.id),
+    creditGrantedNano: usd(1),
+    days: 10,
+    ...UNKEYED,
   });
-  expect(extra.status).toBe(200);
-  const debt = await createUser(gw, { credit: 2 });
-  const limited = await createUser(gw, { credit: 5, extra: { HardLimit: 1, SoftLimit: 0.5 } });
-  const parent = await createUser(gw, { credit: 5 });
-  const gone = await createUser(gw, { parentKey: parent.key, credit: 2 });
-  const deleted = await gw.request(`/x-users/${gone.id}`, { method: 'DELETE', key: parent.key });
-  expect(deleted.status).toBe(200);
+  const debt = await createAccountByRpc(service, { credit: 2 });
+  const limited = await createAccountByRpc(service, {
+    credit: 5,
+    fields: { hardLimitNano: usd(1), softLimitNano: usd(0.5) },
+  });
+  const parent = await createAccountByRpc(service, { credit: 5 });
+  const gone = await createAccountByRpc(service, { parentId: BigInt(parent.id), credit: 2 });
+  const deleted = await service.client.deleteAccount({
+    callerId: BigInt(parent.id),
+    identifier: String(gone.id),
+    ...UNKEYED,
+  });
+  expect(deleted.id).toBe(BigInt(gone.id));
   return {
     charged: [lots.id, debt.id, limited.id, gone.id],
     shown: [lots.id, debt.id, limited.id, parent.id],
@@ -39,7 +52,7 @@ function itemsFor(ids: number[], tag: string): pb.DebitBatchItem[] {
 }
 
 /** What charging leaves on the accounts: lots (earliest expiry first), debt and spend. */
-async function moneyOf(money: MoneyGateway, ids: number[]) {
+async function moneyOf(money: MoneyService, ids: number[]) {
   const rows = await money.database.query<Record<string, string | boolean | null>>(
     `SELECT a.id::text, a.debt_nano::text, a.day_spend_nano::text, a.month_spend_nano::text,
             a.spend_blocked, a.soft_alert_month::text,
@@ -52,16 +65,16 @@ async function moneyOf(money: MoneyGateway, ids: number[]) {
 }
 
 describe('money: DebitBatch on PostgreSQL', () => {
-  const money = useMoneyGateway();
+  const money = useMoneyService();
 
   it('leaves the same lots, debt and spend as the same charges sent one Debit at a time', async () => {
-    const one = await twin(money.gw);
-    const batch = await twin(money.gw);
+    const one = await twin(money);
+    const batch = await twin(money);
     for (const item of itemsFor(one.charged, `one-${one.charged[0]}`)) {
-      await money.client.debit(item);
+      await money.service.client.debit(item);
     }
     const items = itemsFor(batch.charged, `batch-${batch.charged[0]}`);
-    const { results } = await money.client.debitBatch({ items });
+    const { results } = await money.service.client.debitBatch({ items });
     expect(results.map((result) => result.outcome)).toEqual(
       items.map(() => pb.DebitOutcome.DEBIT_OUTCOME_CHARGED),
     );
@@ -76,7 +89,7 @@ describe('money: DebitBatch on PostgreSQL', () => {
     expect((await conservation(money.database)).difference).toBe(0n);
 
     // The same batch again replays every item and moves nothing.
-    const again = await money.client.debitBatch({ items });
+    const again = await money.service.client.debitBatch({ items });
     expect(new Set(again.results.map((result) => result.outcome))).toEqual(
       new Set([pb.DebitOutcome.DEBIT_OUTCOME_REPLAYED]),
     );
@@ -84,10 +97,14 @@ describe('money: DebitBatch on PostgreSQL', () => {
   });
 
   it('answers an unknown account and a reused key with another amount, and charges the rest', async () => {
-    const user = await createUser(money.gw, { credit: 2 });
+    const user = await createAccountByRpc(money.service, { credit: 2 });
     const key = `evt-reused-${user.id}`;
-    await money.client.debit({ accountId: BigInt(user.id), amountNano: cents(10), idempotencyKey: key });
-    const { results } = await money.client.debitBatch({
+    await money.service.client.debit({
+      accountId: BigInt(user.id),
+      amountNano: cents(10),
+      idempotencyKey: key,
+    });
+    const { results } = await money.service.client.debitBatch({
       items: [
         { accountId: BigInt(user.id), amountNano: cents(20), idempotencyKey: key, description: 'm' },
         { accountId: 999_999_999n, amountNano: cents(20), idempotencyKey: `${key}-nobody`, description: 'm' },

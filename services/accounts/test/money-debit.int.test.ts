@@ -1,7 +1,7 @@
 import { createUser, expectError, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { balanceNano, conservation } from './helpers.js';
-import { cents, NANO, useMoneyGateway } from './money-gateway.js';
+import { balanceNano, conservation } from './accounts-helpers.js';
+import { cents, NANO, useMoneyGateway } from './money-fixture.js';
 
 describe('money: Debit against lots, debt and limits, and the info that shows it (PostgreSQL)', () => {
   const money = useMoneyGateway();

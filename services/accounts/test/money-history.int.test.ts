@@ -6,8 +6,8 @@ import { bootstrapRoot } from '../src/domain/bootstrap-root.js';
 import { DAY_MS } from '../src/domain/lots.js';
 import type { AccountsDeps } from '../src/domain/ports/deps.js';
 import { DrizzleAccountsStore } from '../src/store/accounts-store.js';
-import { openAccountsDatabase } from './helpers.js';
-import { commandArb, runHistory, type LotState } from './money-history.js';
+import { openAccountsDatabase } from './accounts-helpers.js';
+import { commandArb, runHistory, type LotState } from './money-history-helpers.js';
 
 describe('money over random histories (PostgreSQL)', () => {
   let database: TestDatabase;

@@ -1,13 +1,13 @@
 import { createGrpcClient, hashApiKey, servingStatus, usd, type PromiseClient } from '@gw/kit';
 import { accounts } from '@gw/proto';
 import {
+  createAccountByRpc,
   createTestDatabase,
-  createUser,
   holdTableLock,
-  startGateway,
+  startService,
   waitFor,
   type Created,
-  type Gateway,
+  type StartedService,
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,31 +26,31 @@ const PARENTS = 20;
 
 describe('an accounts replica started beside a running one', () => {
   let database: TestDatabase;
-  let gw: Gateway;
+  let service: StartedService<'accounts'>;
   let client: PromiseClient<accounts.AccountsServiceClient> | undefined;
   const parents: Created[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    gw = await startGateway({ databaseUrl: database.url });
+    service = await startService('accounts', { databaseUrl: database.url });
     for (let index = 0; index < PARENTS; index++) {
-      parents.push(await createUser(gw, { credit: 5 }));
+      parents.push(await createAccountByRpc(service, { credit: 5 }));
     }
   });
 
   afterAll(async () => {
     client?.close();
-    await (gw as Gateway | undefined)?.stop();
+    await (service as StartedService<'accounts'> | undefined)?.stop();
     await (database as TestDatabase | undefined)?.drop();
   });
 
   it('reports NOT_SERVING until it is warm, then serves a burst of calls without a 503', async () => {
-    const token = gw.env.GW_INTERNAL_TOKEN ?? '';
+    const token = service.env.GW_INTERNAL_TOKEN ?? '';
     // The warm-up reads the credit lots: while a lock on them is held, the warm-up cannot finish.
     const release = await holdTableLock(database.url, 'accounts.credit_lots');
     let address: string;
     try {
-      address = await gw.launchReplica('accounts');
+      address = await service.launchReplica();
       await waitFor(
         async () => (await servingStatus(address, token)) !== 'unreachable',
         'the replica answering health',

@@ -10,7 +10,7 @@ import {
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceNano, conservation, moneyState } from './helpers.js';
+import { balanceNano, conservation, moneyState } from './accounts-helpers.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -10,7 +10,7 @@ import {
 } from '@gw/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fresh, PUBLIC_URL, verificationOf } from './signup-mail.js';
+import { fresh, PUBLIC_URL, verificationOf } from './signup-helpers.js';
 
 describe('self-signup while Redis is down', () => {
   let gw: Gateway;

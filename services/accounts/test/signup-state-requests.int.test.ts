@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE, SECOND, useSignupWorld } from './signup-state-world.js';
+import { MINUTE, SECOND, useSignupState } from './signup-state-fixture.js';
 
 describe('signup state: requesting a code (per-address wait, per-IP and daily caps)', () => {
-  const signup = useSignupWorld();
+  const signup = useSignupState();
   const { advance, fresh, limits, refusal, request } = signup;
 
   it('sends a code, then refuses another for the address at 1:59 and sends one at 2:00', async () => {

@@ -4,10 +4,10 @@ import { completeSignup } from '../src/domain/complete-signup.js';
 import { requestSignupCode } from '../src/domain/request-signup-code.js';
 import type { SignupDeps } from '../src/domain/ports/signup.js';
 import { RedisSignupStore } from '../src/store/redis-signup-store.js';
-import { useSignupWorld } from './signup-state-world.js';
+import { useSignupState } from './signup-state-fixture.js';
 
 describe('signup state: what Redis holds, and when it cannot be reached or the mail not queued', () => {
-  const signup = useSignupWorld();
+  const signup = useSignupState();
   const { fresh, lastCode, prefix, refusal, request } = signup;
 
   it('undoes the reservation when the mail cannot be queued: nothing stored, a retry is not made to wait', async () => {

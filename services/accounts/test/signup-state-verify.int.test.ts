@@ -1,10 +1,10 @@
 import { usd } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
 import { completeSignup } from '../src/domain/complete-signup.js';
-import { MINUTE, SECOND, useSignupWorld } from './signup-state-world.js';
+import { MINUTE, SECOND, useSignupState } from './signup-state-fixture.js';
 
 describe('signup state: verifying a code and activating a token', () => {
-  const signup = useSignupWorld();
+  const signup = useSignupState();
   const { advance, balance, fresh, lastCode, refusal, request, welcomes, wrongCode } = signup;
 
   it('creates the account with the right code at 9:59, funded exactly from the signup owner', async () => {

@@ -10,8 +10,8 @@ import {
 } from '@gw/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { balanceNano } from './helpers.js';
-import { fresh, PUBLIC_URL, verificationOf, type SignupAnswer } from './signup-mail.js';
+import { balanceNano } from './accounts-helpers.js';
+import { fresh, PUBLIC_URL, verificationOf, type SignupAnswer } from './signup-helpers.js';
 
 describe('self-signup through the edge, the accounts service and the mailer', () => {
   let gw: Gateway;

@@ -11,7 +11,7 @@ import {
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moneyState } from './helpers.js';
+import { moneyState } from './accounts-helpers.js';
 
 interface Tree {
   owner: Created;

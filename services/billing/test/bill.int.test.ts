@@ -10,7 +10,7 @@ import {
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectedCostNano, publishUsage, rootIdOf, usageEvent } from './usage-events.js';
+import { expectedCostNano, publishUsage, rootIdOf, usageEvent } from './usage-helpers.js';
 
 interface Bill {
   object: string;

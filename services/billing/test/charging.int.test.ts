@@ -1,10 +1,11 @@
 import { connectNats, createLogger, type NatsConnection } from '@gw/kit';
 import {
+  createAccountByRpc,
   createTestDatabase,
-  createUser,
-  startGateway,
+  rootAccountId,
+  startService,
   waitFor,
-  type Gateway,
+  type StartedService,
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,37 +13,37 @@ import {
   chargedByAccount,
   expectedCostNano,
   publishUsage,
-  rootIdOf,
   rollupsAndRecords,
   usageDrained,
   usageEvent,
-} from './usage-events.js';
+} from './usage-helpers.js';
 
 const ACCOUNTS = 200;
 const EVENTS = 10_000;
 const MODELS = ['gpt-4o-mini', 'gpt-4.1'];
 
 describe('billing charges gw.usage.recorded', () => {
-  let gw: Gateway;
+  let billing: StartedService<'billing'>;
   let database: TestDatabase;
   let nc: NatsConnection;
   let rootId: bigint;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    gw = await startGateway({
+    billing = await startService('billing', {
       databaseUrl: database.url,
+      with: ['accounts', 'config'],
       // Small batches and a short redelivery wait: more batches for the kills to land in, and
       // what a killed billing had pulled comes back soon.
       env: { BILLING_BATCH_SIZE: '100', BILLING_ACK_WAIT_MS: '2000' },
     });
-    nc = await connectNats(gw.natsUrl, 'billing-test', createLogger('billing-test'));
-    rootId = await rootIdOf(gw);
+    nc = await connectNats(billing.natsUrl, 'billing-test', createLogger('billing-test'));
+    rootId = await rootAccountId(billing);
   }, 120_000);
 
   afterAll(async () => {
     await nc.close();
-    await gw.stop();
+    await billing.stop();
     await database.drop();
   });
 
@@ -55,7 +56,9 @@ describe('billing charges gw.usage.recorded', () => {
     const accounts: bigint[] = [];
     for (let start = 0; start < ACCOUNTS; start += 20) {
       const created = await Promise.all(
-        Array.from({ length: Math.min(20, ACCOUNTS - start) }, () => createUser(gw, { credit: 3 })),
+        Array.from({ length: Math.min(20, ACCOUNTS - start) }, () =>
+          createAccountByRpc(billing, { parentId: rootId, credit: 3 }),
+        ),
       );
       accounts.push(...created.map((user) => BigInt(user.id)));
     }
@@ -89,15 +92,15 @@ describe('billing charges gw.usage.recorded', () => {
       const target = kill * 2000 + 300;
       await waitFor(async () => (await recordCount()) >= target, `records past ${target}`, 60_000, 5).catch(
         (error: unknown) => {
-          throw new Error(`${String(error)}\n${gw.processes.get('billing')?.output().slice(-4000)}`);
+          throw new Error(`${String(error)}\n${billing.output().slice(-4000)}`);
         },
       );
-      await gw.processes.get('billing')?.kill();
+      await billing.kill();
       await slice(kill + 1);
       if (kill === 2) {
         await slice(4);
       }
-      await gw.restartService('billing');
+      await billing.restart();
     }
     // The same event published again under another message id (a duplicate the stream cannot drop).
     for (const event of all.slice(0, 50)) {
@@ -123,10 +126,16 @@ describe('billing charges gw.usage.recorded', () => {
   }, 600_000);
 
   it('charges usage of an account deleted meanwhile to its parent', async () => {
-    const parent = await createUser(gw, { credit: 10 });
-    const child = await createUser(gw, { parentKey: parent.key, credit: 2 });
-    const deleted = await gw.request(`/x-users/${child.id}`, { method: 'DELETE', key: parent.key });
-    expect(deleted.status).toBe(200);
+    const parent = await createAccountByRpc(billing, { parentId: rootId, credit: 10 });
+    const child = await createAccountByRpc(billing, { parentId: BigInt(parent.id), credit: 2 });
+    const deleted = await billing.clientOf('accounts').deleteAccount({
+      callerId: BigInt(parent.id),
+      identifier: String(child.id),
+      idempotencyKey: '',
+      ipAddress: '127.0.0.1',
+      requestHash: '',
+    });
+    expect(deleted.id).toBe(BigInt(child.id));
     const event = usageEvent({
       eventId: 'evt_after_delete',
       accountId: BigInt(child.id),
@@ -145,9 +154,7 @@ describe('billing charges gw.usage.recorded', () => {
       const rows = await database.query(
         `SELECT * FROM billing.usage_records WHERE event_id = 'evt_after_delete'`,
       );
-      throw new Error(
-        `${String(error)} ${JSON.stringify(rows)}\n${gw.processes.get('billing')?.output().slice(-3000)}`,
-      );
+      throw new Error(`${String(error)} ${JSON.stringify(rows)}\n${billing.output().slice(-3000)}`);
     });
     const charged = await chargedByAccount(database);
     expect(charged.get(BigInt(parent.id))).toBe(expectedCostNano(event));

@@ -1,11 +1,12 @@
 import { connectNats, createLogger, type NatsConnection } from '@gw/kit';
 import {
+  createAccountByRpc,
   createTestDatabase,
-  createUser,
   deadLetters,
-  startGateway,
+  rootAccountId,
+  startService,
   waitFor,
-  type Gateway,
+  type StartedService,
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,32 +14,38 @@ import {
   chargedByAccount,
   expectedCostNano,
   publishUsage,
-  rootIdOf,
   usageDrained,
   usageEvent,
-} from './usage-events.js';
+} from './usage-helpers.js';
 
 describe('billing: a usage event that cannot be charged', () => {
-  let gw: Gateway;
+  let billing: StartedService<'billing'>;
   let database: TestDatabase;
   let nc: NatsConnection;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     // One batch takes every event below (they are published well within the wait).
-    gw = await startGateway({ databaseUrl: database.url, env: { BILLING_BATCH_WAIT_MS: '1000' } });
-    nc = await connectNats(gw.natsUrl, 'billing-test', createLogger('billing-test'));
+    billing = await startService('billing', {
+      databaseUrl: database.url,
+      with: ['accounts', 'config'],
+      env: { BILLING_BATCH_WAIT_MS: '1000' },
+    });
+    nc = await connectNats(billing.natsUrl, 'billing-test', createLogger('billing-test'));
   }, 120_000);
 
   afterAll(async () => {
     await nc.close();
-    await gw.stop();
+    await billing.stop();
     await database.drop();
   });
 
   it('is dead-lettered with its reason while the rest of its batch is charged', async () => {
-    const rootId = await rootIdOf(gw);
-    const [first, second] = await Promise.all([createUser(gw, { credit: 5 }), createUser(gw, { credit: 5 })]);
+    const rootId = await rootAccountId(billing);
+    const [first, second] = await Promise.all([
+      createAccountByRpc(billing, { credit: 5 }),
+      createAccountByRpc(billing, { credit: 5 }),
+    ]);
     const good = [first, second].map((user, n) =>
       usageEvent({
         eventId: `evt_good_${n}`,

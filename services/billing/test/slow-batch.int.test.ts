@@ -1,10 +1,11 @@
 import { connectNats, createLogger, type NatsConnection } from '@gw/kit';
 import {
+  createAccountByRpc,
   createTestDatabase,
-  createUser,
-  startGateway,
+  rootAccountId,
+  startService,
   waitFor,
-  type Gateway,
+  type StartedService,
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,34 +13,37 @@ import {
   chargedByAccount,
   expectedCostNano,
   publishUsage,
-  rootIdOf,
   usageConsumerState,
   usageDrained,
   usageEvent,
-} from './usage-events.js';
+} from './usage-helpers.js';
 
 const ACK_WAIT_MS = 1000;
 const HOLD_SECONDS = 3.5;
 
 describe('billing: a batch slower than BILLING_ACK_WAIT_MS', () => {
-  let gw: Gateway;
+  let billing: StartedService<'billing'>;
   let database: TestDatabase;
   let nc: NatsConnection;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    gw = await startGateway({ databaseUrl: database.url, env: { BILLING_ACK_WAIT_MS: String(ACK_WAIT_MS) } });
-    nc = await connectNats(gw.natsUrl, 'billing-test', createLogger('billing-test'));
+    billing = await startService('billing', {
+      databaseUrl: database.url,
+      with: ['accounts', 'config'],
+      env: { BILLING_ACK_WAIT_MS: String(ACK_WAIT_MS) },
+    });
+    nc = await connectNats(billing.natsUrl, 'billing-test', createLogger('billing-test'));
   }, 120_000);
 
   afterAll(async () => {
     await nc.close();
-    await gw.stop();
+    await billing.stop();
     await database.drop();
   });
 
   it('is not delivered again while it is being charged, and is charged once', async () => {
-    const user = await createUser(gw, { credit: 5 });
+    const user = await createAccountByRpc(billing, { credit: 5 });
     // The account's row stays locked for longer than the ack wait, so its DebitBatch waits. The
     // lock is taken first (a materialized CTE), then the statement sleeps holding it.
     const held = database.query(
@@ -61,7 +65,7 @@ describe('billing: a batch slower than BILLING_ACK_WAIT_MS', () => {
     const event = usageEvent({
       eventId: `evt_slow_${user.id}`,
       accountId: BigInt(user.id),
-      ownerId: await rootIdOf(gw),
+      ownerId: await rootAccountId(billing),
       model: 'gpt-4o-mini',
       promptTokens: 1200,
       completionTokens: 300,

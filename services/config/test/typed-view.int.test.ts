@@ -1,6 +1,6 @@
-import { configViewObject, createGrpcClient, type PromiseClient } from '@gw/kit';
+import { configViewObject } from '@gw/kit';
 import { config as configPb } from '@gw/proto';
-import { startGateway, type Gateway } from '@gw/testkit';
+import { startService, type StartedService } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 type Answer = Pick<configPb.GetOwnerConfigResponse, 'configs' | 'configsJson'>;
@@ -15,28 +15,21 @@ function viewOf(answer: Answer): configPb.ConfigView {
 }
 
 describe('GetOwnerConfig, UpdateOwnerConfig and DeleteOwnerConfig answer a typed ConfigView', () => {
-  let gw: Gateway;
-  let client: PromiseClient<configPb.ConfigServiceClient>;
-  let ownerId: bigint;
+  let service: StartedService<'config'>;
+  // Config keys an owner's rows by its id alone and never asks accounts about it.
+  const ownerId = 1n;
 
   beforeAll(async () => {
-    gw = await startGateway();
-    client = createGrpcClient(
-      configPb.ConfigServiceClient,
-      gw.env.CONFIG_ADDR ?? '',
-      gw.env.GW_INTERNAL_TOKEN ?? '',
-    );
-    ownerId = BigInt(((await (await gw.request('/dashboard/status')).json()) as { id: number }).id);
+    service = await startService('config');
   });
 
   afterAll(async () => {
-    (client as PromiseClient<configPb.ConfigServiceClient> | undefined)?.close();
-    await (gw as Gateway | undefined)?.stop();
+    await (service as StartedService<'config'> | undefined)?.stop();
   });
 
   it('types every key, keeps mapper entries in their order and PRICING as its text', async () => {
     const pricing = '{"ChatPricing":{"gpt-4o":{"InputText":2.5}}}';
-    const updated = await client.updateOwnerConfig({
+    const updated = await service.client.updateOwnerConfig({
       ownerId,
       operatorId: ownerId,
       ipAddress: '127.0.0.1',
@@ -70,11 +63,11 @@ describe('GetOwnerConfig, UpdateOwnerConfig and DeleteOwnerConfig answer a typed
     };
     expect(viewOf(updated)).toMatchObject(expected);
     // The password is revealed in the raw values to readers that ask, never in the view.
-    const revealed = await client.getOwnerConfig({ ownerId, revealSecrets: true });
+    const revealed = await service.client.getOwnerConfig({ ownerId, revealSecrets: true });
     expect(revealed.values.EMAIL_PASS).toBe('a-password');
     expect(viewOf(revealed)).toMatchObject(expected);
 
-    const deleted = await client.deleteOwnerConfig({
+    const deleted = await service.client.deleteOwnerConfig({
       ownerId,
       operatorId: ownerId,
       ipAddress: '127.0.0.1',

@@ -1,6 +1,6 @@
 import { expectError, randomSecret, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { PEM, useKeysGateway, type KeyRecord } from './keys-gateway.js';
+import { PEM, useKeysGateway, type KeyRecord } from './keys-fixture.js';
 
 describe('provider keys: create, list, page, update and delete (/x-keys)', () => {
   const kp = useKeysGateway();
@@ -114,6 +114,12 @@ describe('provider keys: create, list, page, update and delete (/x-keys)', () =>
       Level: 2,
       Status: false,
       Config: { provider_type: 'cloud_a', model_mapping: { '*': 'dep-default' } },
+    });
+    // GET shows the stored Config whole, as keypool answers it typed.
+    expect((await list(`/x-keys/${key.ID}`)).keys[0]?.Config).toEqual({
+      provider_type: 'cloud_a',
+      model_mapping: { '*': 'dep-default', 'gpt-4*': 'dep4' },
+      api_versions: { chat: '2024-10-21' },
     });
     await expectError(
       await kp.gw.request('/x-keys/999999', { method: 'PUT', json: { Name: 'x' } }),

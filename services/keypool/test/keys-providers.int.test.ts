@@ -1,6 +1,6 @@
 import { expectError, freePort, randomSecret } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { useKeysGateway } from './keys-gateway.js';
+import { useKeysGateway } from './keys-fixture.js';
 
 describe('provider keys: Provider addresses and owners kept apart', () => {
   const kp = useKeysGateway();

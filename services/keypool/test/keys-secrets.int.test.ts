@@ -2,7 +2,7 @@ import { expectError, freePort, randomSecret, startProcess, waitFor } from '@gw/
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PEM, useKeysGateway, type KeyRecord } from './keys-gateway.js';
+import { PEM, useKeysGateway, type KeyRecord } from './keys-fixture.js';
 
 describe('provider keys: secrets stored sealed, events, logs (/x-ekey, /x-dkey, /x-gkey)', () => {
   const kp = useKeysGateway();

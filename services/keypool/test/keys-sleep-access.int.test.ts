@@ -1,6 +1,6 @@
 import { createUser, expectError, putKeyToSleep } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { useKeysGateway } from './keys-gateway.js';
+import { useKeysGateway } from './keys-fixture.js';
 
 describe('provider keys: sleeping keys and who may call the key routes', () => {
   const kp = useKeysGateway();

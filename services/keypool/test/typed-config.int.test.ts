@@ -1,6 +1,6 @@
-import { AppError, createGrpcClient, keyConfigObject, type PromiseClient } from '@gw/kit';
-import { keypool } from '@gw/proto';
-import { keyTestEnv, randomSecret, startGateway, type Gateway } from '@gw/testkit';
+import { AppError, keyConfigObject } from '@gw/kit';
+import type { keypool } from '@gw/proto';
+import { keyTestEnv, randomSecret, startService, type StartedService } from '@gw/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PEM =
@@ -17,12 +17,12 @@ function configOf(key: keypool.ProviderKey | undefined): Record<string, unknown>
 }
 
 describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated JSON)', () => {
-  let gw: Gateway;
-  let client: PromiseClient<keypool.KeypoolServiceClient>;
-  let ownerId: bigint;
+  let service: StartedService<'keypool'>;
+  // Keypool keys a pool by its owner's id alone and never asks accounts about it.
+  const ownerId = 1n;
 
   const create = (fields: Omit<keypool.KeyFields, 'provider' | 'level'>) =>
-    client.createKey({
+    service.client.createKey({
       ownerId,
       ownerIsRoot: true,
       operatorId: ownerId,
@@ -30,9 +30,16 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
       fields: { provider: 'https://typed.example.com/v1', level: 2, secretKey: randomSecret(), ...fields },
     });
   const update = (id: bigint, fields: keypool.KeyFields) =>
-    client.updateKey({ ownerId, ownerIsRoot: true, operatorId: ownerId, ipAddress: '127.0.0.1', id, fields });
+    service.client.updateKey({
+      ownerId,
+      ownerIsRoot: true,
+      operatorId: ownerId,
+      ipAddress: '127.0.0.1',
+      id,
+      fields,
+    });
   const snapshotKey = async (id: bigint) =>
-    (await client.getSnapshot({ ownerId })).keys.find((key) => key.id === id);
+    (await service.client.getSnapshot({ ownerId })).keys.find((key) => key.id === id);
   const refusal = async (answer: Promise<unknown>) => {
     const error = await answer.then(
       () => undefined,
@@ -43,21 +50,15 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
   };
 
   beforeAll(async () => {
-    gw = await startGateway({ env: keyTestEnv() });
-    client = createGrpcClient(
-      keypool.KeypoolServiceClient,
-      gw.env.KEYPOOL_ADDR ?? '',
-      gw.env.GW_INTERNAL_TOKEN ?? '',
-    );
-    ownerId = BigInt(((await (await gw.request('/dashboard/status')).json()) as { id: number }).id);
+    // Keypool dials config for each pool's automatic settings.
+    service = await startService('keypool', { with: ['config'], env: keyTestEnv() });
   });
 
   afterAll(async () => {
-    (client as PromiseClient<keypool.KeypoolServiceClient> | undefined)?.close();
-    await (gw as Gateway | undefined)?.stop();
+    await (service as StartedService<'keypool'> | undefined)?.stop();
   });
 
-  it('stores a typed Azure OpenAI (cloud_a) Config and answers it typed from every RPC and as the HTTP record', async () => {
+  it('stores a typed Azure OpenAI (cloud_a) Config and answers it typed from every RPC', async () => {
     const expected = {
       provider_type: 'cloud_a',
       model_mapping: { 'gpt-4o*': 'dep-4o', '*': 'dep-default' },
@@ -81,10 +82,8 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
     });
     const id = created.key?.id ?? 0n;
     expect(configOf(created.key)).toEqual(expected);
-    expect(configOf((await client.getKey({ ownerId, id })).key)).toEqual(expected);
+    expect(configOf((await service.client.getKey({ ownerId, id })).key)).toEqual(expected);
     expect(configOf(await snapshotKey(id))).toEqual(expected);
-    const shown = (await (await gw.request(`/x-keys/${id}`)).json()) as { keys: Array<{ Config: unknown }> };
-    expect(shown.keys[0]?.Config).toEqual(expected);
   });
 
   it('serves a Vertex AI (cloud_b) private_key in plaintext to the snapshot only', async () => {
@@ -105,7 +104,7 @@ describe('ProviderKey.config and KeyFields.config (typed, beside the deprecated 
       client_email: vertexAi.clientEmail,
     };
     expect(configOf(created.key)).toEqual({ ...shown, private_key: '[encrypted]' });
-    expect(configOf((await client.getKey({ ownerId, id })).key)).toEqual({
+    expect(configOf((await service.client.getKey({ ownerId, id })).key)).toEqual({
       ...shown,
       private_key: '[encrypted]',
     });

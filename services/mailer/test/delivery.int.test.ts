@@ -1,23 +1,27 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  createGrpcClient,
+  AppError,
   createLogger,
+  ErrorCode,
   createMailQueue,
   MAIL_JOBS,
   QUEUES,
+  usd,
   type MailQueue,
-  type PromiseClient,
 } from '@gw/kit';
-import { mailer } from '@gw/proto';
+import type { accounts } from '@gw/proto';
 import {
   addressesOf,
+  createAccountByRpc,
   createTestDatabase,
-  startGateway,
+  rootAccountId,
+  startService,
   startSmtpSink,
   waitFor,
-  type Gateway,
+  type ServiceClient,
   type SmtpSink,
+  type StartedService,
   type TestDatabase,
 } from '@gw/testkit';
 import { Queue } from 'bullmq';
@@ -28,17 +32,17 @@ const BANNER = 'BANNER-SECRET-4711 internal relay says no';
 let counter = 0;
 
 describe('mailer: the mail queue worker', () => {
-  let gw: Gateway;
+  let mailer: StartedService<'mailer'>;
+  let configs: ServiceClient<'config'>;
   let database: TestDatabase;
   let sink: SmtpSink;
   let queue: MailQueue;
-  let client: PromiseClient<mailer.MailerServiceClient>;
   let redis: Redis;
   let bull: Queue;
-  let rootId: number;
+  let rootId: bigint;
 
   const deliveries = async (jobId: string) =>
-    (await client.listDeliveries({ recipient: '', jobId })).deliveries;
+    (await mailer.client.listDeliveries({ recipient: '', jobId })).deliveries;
   const settled = async (jobId: string, status: string) => {
     await waitFor(
       async () => (await deliveries(jobId)).some((entry) => entry.status === status),
@@ -48,66 +52,59 @@ describe('mailer: the mail queue worker', () => {
     );
     return deliveries(jobId);
   };
-  const createUser = async (extra: Record<string, unknown> = {}) => {
-    counter += 1;
-    const name = `mail${Date.now().toString(36)}${counter}`;
-    const response = await gw.request('/x-users', {
-      method: 'POST',
-      json: { Name: name, Email: `${name}@example.com`, CreditGranted: 3, ...extra },
+  const createUser = (fields: accounts.AccountFields = {}) =>
+    createAccountByRpc(mailer, { credit: 3, fields });
+  /** Root's configuration changed as PUT /x-config does it for root. */
+  const configure = (values: Record<string, string>) =>
+    configs.updateOwnerConfig({
+      ownerId: rootId,
+      values,
+      mergeLimits: false,
+      operatorId: rootId,
+      ownerIsRoot: true,
+      ipAddress: '127.0.0.1',
     });
-    const body = (await response.json()) as { User: { ID: number } };
-    expect(response.status).toBe(200);
-    return { id: body.User.ID, name };
-  };
   const jobId = (kind: string) => `${kind}-${Date.now().toString(36)}-${++counter}`;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     sink = await startSmtpSink();
-    gw = await startGateway({
+    mailer = await startService('mailer', {
       databaseUrl: database.url,
+      with: ['accounts', 'config'],
       env: { GW_MAIL_RETRY_MS: '100', GW_PUBLIC_URL: 'https://gateway.example.test' },
     });
+    configs = mailer.clientOf('config');
     const log = createLogger('mailer-test', 'silent');
     queue = createMailQueue(
-      gw.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      gw.env.GW_QUEUE_PREFIX ?? '',
+      mailer.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      mailer.env.GW_QUEUE_PREFIX ?? '',
       log,
       100,
     );
     redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-    bull = new Queue(QUEUES.mail, { connection: redis, prefix: gw.env.GW_QUEUE_PREFIX ?? '' });
-    client = createGrpcClient(
-      mailer.MailerServiceClient,
-      gw.env.MAILER_ADDR ?? '',
-      gw.env.GW_INTERNAL_TOKEN ?? '',
-    );
-    rootId = ((await (await gw.request('/dashboard/status')).json()) as { id: number }).id;
-    const configured = await gw.request('/x-config', {
-      method: 'PUT',
-      json: {
-        EMAIL_SMTP: '127.0.0.1',
-        EMAIL_PORT: String(sink.port),
-        SVC_MAIL: 'ops@gateway.example.test',
-        EMAIL_AUTH: 'relay-user',
-        EMAIL_PASS: 'relay-pass-Zx9',
-      },
+    bull = new Queue(QUEUES.mail, { connection: redis, prefix: mailer.env.GW_QUEUE_PREFIX ?? '' });
+    rootId = await rootAccountId(mailer);
+    await configure({
+      EMAIL_SMTP: '127.0.0.1',
+      EMAIL_PORT: String(sink.port),
+      SVC_MAIL: 'ops@gateway.example.test',
+      EMAIL_AUTH: 'relay-user',
+      EMAIL_PASS: 'relay-pass-Zx9',
     });
-    expect(configured.status).toBe(200);
   });
 
   afterAll(async () => {
-    client.close();
     await queue.close();
     await bull.close();
     redis.disconnect();
-    await gw.stop();
+    await mailer.stop();
     await sink.close();
     await database.drop();
   });
 
   it("sends a soft-limit alert to the account's BillingEmail with the owner's login and SVC_MAIL", async () => {
-    const user = await createUser({ BillingEmail: 'accounting@example.org', SoftLimit: 2.5 });
+    const user = await createUser({ billingEmail: 'accounting@example.org', softLimitNano: usd(2.5) });
     const id = jobId('soft');
     expect(
       await queue.enqueue(
@@ -179,7 +176,7 @@ describe('mailer: the mail queue worker', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(100);
     expect(gaps[1]).toBeGreaterThanOrEqual(200);
     expect(JSON.stringify(log)).not.toContain('BANNER-SECRET');
-    expect(gw.processes.get('mailer')?.output()).not.toContain('BANNER-SECRET');
+    expect(mailer.output()).not.toContain('BANNER-SECRET');
   });
 
   it('marks a job dead after five refusals and leaves it in the failed set', async () => {
@@ -218,24 +215,23 @@ describe('mailer: the mail queue worker', () => {
   });
 
   it("refuses the gateway's own ports as a mail server when saved and again when connecting", async () => {
-    const edgePort = gw.env.GW_EDGE_PORT ?? '';
+    const edgePort = mailer.env.GW_EDGE_PORT ?? '';
     for (const [host, port] of [
       ['127.0.0.1', edgePort],
-      ['localhost', (gw.env.ACCOUNTS_ADDR ?? '').split(':')[1] ?? ''],
+      ['localhost', (mailer.env.ACCOUNTS_ADDR ?? '').split(':')[1] ?? ''],
       ['169.254.169.254', '25'],
     ] as const) {
-      const response = await gw.request('/x-config', {
-        method: 'PUT',
-        json: { EMAIL_SMTP: host, EMAIL_PORT: port },
-      });
-      expect(response.status).toBe(400);
-      const body = (await response.json()) as { error: { message: string } };
-      expect(body.error.message).toMatch(/^EMAIL_SMTP: must not point at/);
+      const refused = await configure({ EMAIL_SMTP: host, EMAIL_PORT: port }).catch(
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(AppError);
+      expect((refused as AppError).code).toBe(ErrorCode.InvalidRequest);
+      expect((refused as AppError).message).toMatch(/^EMAIL_SMTP: must not point at/);
     }
     // A value stored before the rule (or a name that moved) is refused on connect.
     await database.query(
       `UPDATE config.owner_configs SET value = $1 WHERE owner_id = $2 AND key = 'EMAIL_PORT'`,
-      [edgePort, rootId],
+      [edgePort, String(rootId)],
     );
     const user = await createUser();
     const id = jobId('self');
@@ -251,19 +247,16 @@ describe('mailer: the mail queue worker', () => {
         error: 'the mail server address is refused: must not point at the gateway itself',
       }),
     ]);
-    const restored = await gw.request('/x-config', {
-      method: 'PUT',
-      json: { EMAIL_PORT: String(sink.port) },
-    });
-    expect(restored.status).toBe(200);
+    await configure({ EMAIL_PORT: String(sink.port) });
   });
 
   it('writes an .eml file under the data folder when no SMTP server is configured', async () => {
-    const removed = await gw.request('/x-config', {
-      method: 'DELETE',
-      json: { keys: ['EMAIL_SMTP', 'EMAIL_PORT'] },
+    await configs.deleteOwnerConfig({
+      ownerId: rootId,
+      keys: ['EMAIL_SMTP', 'EMAIL_PORT'],
+      operatorId: rootId,
+      ipAddress: '127.0.0.1',
     });
-    expect(removed.status).toBe(200);
     const user = await createUser();
     const id = jobId('eml');
     await queue.enqueue(
@@ -273,13 +266,13 @@ describe('mailer: the mail queue worker', () => {
     );
     const log = await settled(id, 'written');
     expect(log[0]?.transport).toBe('eml');
-    const folder = join(gw.env.GW_DATA_DIR ?? '', 'mail');
+    const folder = join(mailer.env.GW_DATA_DIR ?? '', 'mail');
     expect(existsSync(folder)).toBe(true);
     const file = readdirSync(folder).find((name) => name.includes(id));
     expect(file).toBeDefined();
     const raw = readFileSync(join(folder, file ?? ''), 'utf8');
     expect(raw).toContain('Subject: Offline notice');
     expect(raw).toContain(`To: ${user.name}@example.com`);
-    expect(gw.processes.get('mailer')?.output()).toContain(file ?? '');
+    expect(mailer.output()).toContain(file ?? '');
   });
 });

@@ -1,6 +1,6 @@
 import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { useAnthropicGateway } from './anthropic-gateway.js';
+import { useAnthropicGateway } from './anthropic-fixture.js';
 
 /** Usage the mock reports per call, and its cost at claude-sonnet-4-5's default prices. */
 const USAGE = {

@@ -2,7 +2,7 @@ import { ErrorCode } from '@gw/kit';
 import { expectError } from '@gw/testkit';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { useAnthropicGateway } from './anthropic-gateway.js';
+import { useAnthropicGateway } from './anthropic-fixture.js';
 
 const USAGE = {
   input_tokens: 1000,

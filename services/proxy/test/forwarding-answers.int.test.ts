@@ -1,6 +1,6 @@
 import { waitFor, wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { json, useForwardingProxy } from './forwarding-proxy.js';
+import { json, useForwardingProxy } from './forwarding-fixture.js';
 
 /**
  * Forwarding safety in-process, on the way back: the header allowlist to the client, complete

@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { AI_ENDPOINTS, AI_RESOURCE_PATHS, encodeCaller } from '@gw/kit';
 import { wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { json, useForwardingProxy } from './forwarding-proxy.js';
-import { CALLER, TOKEN } from './in-process-proxy.js';
+import { json, useForwardingProxy } from './forwarding-fixture.js';
+import { CALLER, TOKEN } from './in-process-proxy-fixture.js';
 
 /**
  * Forwarding safety in-process, on the way upstream: the closed catalogue and the resource

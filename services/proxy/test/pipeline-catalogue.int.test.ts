@@ -1,7 +1,7 @@
 import { AI_ENDPOINTS, type AiEndpoint, type CallerIdentity } from '@gw/kit';
 import { wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { json, useForwardingProxy } from './forwarding-proxy.js';
+import { json, useForwardingProxy } from './forwarding-fixture.js';
 
 /**
  * One pipeline for every transport: whatever the catalogue says an endpoint needs is checked the

@@ -1,6 +1,6 @@
 import { createUser, waitFor, waitForRoute } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { openSession, session, useRealtimeGateway } from './realtime-gateway.js';
+import { openSession, session, useRealtimeGateway } from './realtime-fixture.js';
 
 /**
  * A realtime session through the edge: frames both ways, every response.done billed, AllowModels

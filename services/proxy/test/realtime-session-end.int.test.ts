@@ -3,7 +3,7 @@ import { accounts as accountsProto } from '@gw/proto';
 import { waitFor, waitForRoute } from '@gw/testkit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { openSession, session, useRealtimeGateway } from './realtime-gateway.js';
+import { openSession, session, useRealtimeGateway } from './realtime-fixture.js';
 
 /**
  * A realtime session ends within a second of its account being disabled, suspended or deleted, its

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { waitFor, waitForRoute } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { openSession, session, useRealtimeGateway } from './realtime-gateway.js';
+import { openSession, session, useRealtimeGateway } from './realtime-fixture.js';
 
 /**
  * The upstream side of a realtime session: the next key when upstream refuses one, and a flood

@@ -2,8 +2,8 @@ import { encodeCaller } from '@gw/kit';
 import { waitFor, wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { useForwardingProxy } from './forwarding-proxy.js';
-import { CALLER, TOKEN } from './in-process-proxy.js';
+import { useForwardingProxy } from './forwarding-fixture.js';
+import { CALLER, TOKEN } from './in-process-proxy-fixture.js';
 
 /**
  * What the proxy forwards is what it read, checked and billed; what it holds in memory is bounded;

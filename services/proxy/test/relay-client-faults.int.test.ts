@@ -1,7 +1,7 @@
 import { keyStateKeys } from '@gw/kit';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { useRelayGateway } from './relay-gateway.js';
+import { useRelayGateway } from './relay-fixture.js';
 
 /**
  * One request never puts a pool to sleep: what upstream refuses as the client's fault (a bad body,

@@ -2,7 +2,7 @@ import { SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
 import { freePort, waitFor, waitForRoute } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { useRelayGateway } from './relay-gateway.js';
+import { useRelayGateway } from './relay-fixture.js';
 
 /**
  * Failover: the next key on a 5xx, 429, hung or refused upstream, MODEL_FAILOVER and SWITCH_OVER,

@@ -3,7 +3,7 @@ import { waitFor, type MockUpstream } from '@gw/testkit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PoolKey } from '../src/domain/pool.js';
 import { guardedLookup } from '../src/transport/upstream/address-guard.js';
-import { startInProcessProxy, type InProcessProxy } from './in-process-proxy.js';
+import { startInProcessProxy, type InProcessProxy } from './in-process-proxy-fixture.js';
 
 /**
  * The relay in-process against the mock upstream, with in-memory ports: the guards and stream

@@ -4,7 +4,7 @@ import { encodeCaller, NO_INHERITED } from '@gw/kit';
 import { freePort, startProcess, waitFor } from '@gw/testkit';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { useRelayGateway } from './relay-gateway.js';
+import { useRelayGateway } from './relay-fixture.js';
 
 /**
  * Keys put to sleep: for refused credentials (with an alert mail) or repeated failures, shared by

@@ -1,6 +1,6 @@
 import { waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
-import { useRelayGateway } from './relay-gateway.js';
+import { useRelayGateway } from './relay-fixture.js';
 
 /**
  * Serving through the edge: the official SDK's calls, streaming chunk by chunk, the usage event of

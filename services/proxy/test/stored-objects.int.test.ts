@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { json, useForwardingProxy } from './forwarding-proxy.js';
+import { json, useForwardingProxy } from './forwarding-fixture.js';
 
 /**
  * The owner's upstream keys are shared by every tenant: a response stored upstream by one account

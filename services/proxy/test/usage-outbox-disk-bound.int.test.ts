@@ -5,7 +5,7 @@ import { waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import { recordBytes } from '../src/store/outbox-layout.js';
 import type { FileUsageOutbox } from '../src/store/usage-outbox.js';
-import { makeEvent, useOutboxDirs } from './usage-outbox-world.js';
+import { makeEvent, useOutboxDirs } from './usage-outbox-fixture.js';
 
 const indexOf = (eventId: string) => Number(eventId.slice('evt_'.length));
 

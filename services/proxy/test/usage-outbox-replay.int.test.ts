@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { events } from '@gw/proto';
 import { describe, expect, it, vi } from 'vitest';
 import { eventLine } from '../src/store/outbox-layout.js';
-import { log, makeEvent, useOutboxDirs } from './usage-outbox-world.js';
+import { log, makeEvent, useOutboxDirs } from './usage-outbox-fixture.js';
 
 /**
  * The outbox files in a temporary folder: every event published, the unacknowledged ones replayed

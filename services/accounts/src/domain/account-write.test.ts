@@ -1,6 +1,6 @@
 import { AppError } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
-import { moneyWorld } from '../../test/money-world.js';
+import { moneyWorld } from '../../test/memory-store/money-world.js';
 import { writtenAccount } from './account-write.js';
 
 describe('writtenAccount', () => {

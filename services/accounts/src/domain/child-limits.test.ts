@@ -1,6 +1,6 @@
 import { usd } from '@gw/kit';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createChild, moneyWorld, type MoneyWorld } from '../../test/money-world.js';
+import { createChild, moneyWorld, type MoneyWorld } from '../../test/memory-store/money-world.js';
 import type { AccountFields } from './account-fields.js';
 import { getAccount } from './get-account.js';
 import { updateAccount } from './update-account.js';

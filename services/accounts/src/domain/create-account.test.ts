@@ -9,7 +9,7 @@ import {
   moneyWorld,
   requestHash,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { createAccount } from './create-account.js';
 import { DAY_MS } from './lots.js';
 import { updateAccount } from './update-account.js';

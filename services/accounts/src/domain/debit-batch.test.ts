@@ -6,7 +6,7 @@ import {
   expectConserved,
   moneyWorld,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { debit } from './debit.js';
 import { debitBatch, type DebitBatchItem } from './debit-batch.js';
 import { deleteAccount } from './delete-account.js';

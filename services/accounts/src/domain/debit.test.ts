@@ -7,7 +7,7 @@ import {
   lotsOf,
   moneyWorld,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { crossedFloor, debit } from './debit.js';
 import { deleteAccount } from './delete-account.js';
 import { getAccount } from './get-account.js';

@@ -9,7 +9,7 @@ import {
   moneyWorld,
   requestHash,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { debit } from './debit.js';
 import { deleteAccount, mayDelete, refundOf } from './delete-account.js';
 import { DAY_MS } from './lots.js';

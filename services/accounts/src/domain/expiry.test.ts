@@ -7,7 +7,7 @@ import {
   lotsOf,
   moneyWorld,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { checkConservation } from './check-conservation.js';
 import { debit } from './debit.js';
 import { getAccount } from './get-account.js';

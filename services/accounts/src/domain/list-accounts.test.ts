@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moneyWorld } from '../../test/money-world.js';
+import { moneyWorld } from '../../test/memory-store/money-world.js';
 import { listAccounts } from './list-accounts.js';
 
 describe('listAccounts', () => {

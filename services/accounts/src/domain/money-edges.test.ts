@@ -6,7 +6,7 @@ import {
   ledgerOf,
   moneyWorld,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { weakKeyProblem } from './api-key.js';
 import { deleteAccount } from './delete-account.js';
 import { DAY_MS } from './lots.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { commandArb, runHistory } from '../../test/money-history.js';
-import { moneyWorld } from '../../test/money-world.js';
+import { commandArb, runHistory } from '../../test/money-history-helpers.js';
+import { moneyWorld } from '../../test/memory-store/money-world.js';
 
 describe('money over random histories (in-memory stores)', () => {
   it('conserves every nano-USD and never extends the life of credit, whatever the sequence of moves', async () => {

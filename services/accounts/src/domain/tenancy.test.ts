@@ -1,6 +1,11 @@
 import { usd } from '@gw/kit';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createChild, expectConserved, moneyWorld, type MoneyWorld } from '../../test/money-world.js';
+import {
+  createChild,
+  expectConserved,
+  moneyWorld,
+  type MoneyWorld,
+} from '../../test/memory-store/money-world.js';
 import { createAccount } from './create-account.js';
 import { deleteAccount } from './delete-account.js';
 import { getAccount } from './get-account.js';

@@ -6,7 +6,7 @@ import {
   expectConserved,
   moneyWorld,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { transferCredit } from './transfer-credit.js';
 
 describe('transferCredit over the in-memory stores', () => {

@@ -8,7 +8,7 @@ import {
   moneyWorld,
   requestHash,
   type MoneyWorld,
-} from '../../test/money-world.js';
+} from '../../test/memory-store/money-world.js';
 import { debit } from './debit.js';
 import { updateAccount } from './update-account.js';
 

@@ -1,9 +1,9 @@
 import type { events } from '@gw/proto';
-import type { FailureClass } from '../src/domain/key-health.js';
-import type { KeyHealthStore, PoolState } from '../src/domain/ports/key-health-store.js';
-import type { ObjectOwners } from '../src/domain/ports/object-owners.js';
-import type { Reservation, SpendReservations } from '../src/domain/ports/spend-reservations.js';
-import type { UsageOutbox } from '../src/domain/ports/usage-outbox.js';
+import type { FailureClass } from '../../src/domain/key-health.js';
+import type { KeyHealthStore, PoolState } from '../../src/domain/ports/key-health-store.js';
+import type { ObjectOwners } from '../../src/domain/ports/object-owners.js';
+import type { Reservation, SpendReservations } from '../../src/domain/ports/spend-reservations.js';
+import type { UsageOutbox } from '../../src/domain/ports/usage-outbox.js';
 
 /**
  * In-memory ports for the in-process proxy, with the same rules as the Redis and outbox ones:

@@ -9,9 +9,11 @@ import {
   freePort,
   startGateway,
   startProcess,
+  startService,
   waitFor,
   type Gateway,
   type RunningProcess,
+  type StartedService,
   type TestDatabase,
 } from '@gw/testkit';
 import { afterAll, beforeAll } from 'vitest';
@@ -93,6 +95,38 @@ export function useMoneyGateway(): MoneyGateway {
     if (redisDir) {
       rmSync(redisDir, { recursive: true, force: true });
     }
+  });
+
+  return money;
+}
+
+export interface MoneyService {
+  /** accounts alone, on `database`: its client is the one the usage consumer reaches for Debit. */
+  service: StartedService<'accounts'>;
+  database: TestDatabase;
+  /** Runs redis-cli against the machine's Redis, where the service queues mail jobs under its own prefix. */
+  redisCli: (...args: string[]) => string;
+}
+
+/**
+ * Starts accounts alone on a database of the test's for the calling test file (in `beforeAll`,
+ * stopped in `afterAll`), for the tests that charge through its gRPC API and read its tables;
+ * `service` and `database` are set once it started.
+ */
+export function useMoneyService(): MoneyService {
+  const money = {
+    redisCli: (...args: string[]) => execFileSync('redis-cli', args, { encoding: 'utf8' }).trim(),
+  } as MoneyService;
+
+  beforeAll(async () => {
+    money.database = await createTestDatabase();
+    money.service = await startService('accounts', { databaseUrl: money.database.url, deadlineMs: 10_000 });
+  });
+
+  afterAll(async () => {
+    // beforeAll may have failed before assigning them.
+    await (money.service as StartedService<'accounts'> | undefined)?.stop();
+    await (money.database as TestDatabase | undefined)?.drop();
   });
 
   return money;

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
-import { bootstrapRoot } from '../src/domain/bootstrap-root.js';
-import { checkConservation } from '../src/domain/check-conservation.js';
-import { createAccount, type AccountFields, type CreatedAccount } from '../src/domain/create-account.js';
-import { DAY_MS } from '../src/domain/lots.js';
-import type { AccountRecord } from '../src/domain/model.js';
+import { bootstrapRoot } from '../../src/domain/bootstrap-root.js';
+import { checkConservation } from '../../src/domain/check-conservation.js';
+import { createAccount, type AccountFields, type CreatedAccount } from '../../src/domain/create-account.js';
+import { DAY_MS } from '../../src/domain/lots.js';
+import type { AccountRecord } from '../../src/domain/model.js';
 import type { Clock } from '@gw/kit';
-import type { AccountsDeps, AuditEntry } from '../src/domain/ports/deps.js';
-import { MemoryAccountsStore } from './memory-store/memory-store.js';
-import type { Tables } from './memory-store/tables.js';
+import type { AccountsDeps, AuditEntry } from '../../src/domain/ports/deps.js';
+import { MemoryAccountsStore } from './memory-store.js';
+import type { Tables } from './tables.js';
 
 /** A clock the test moves by hand. */
 class TestClock implements Clock {

@@ -11,7 +11,7 @@ import {
 import type { ProxyDeps } from '../src/deps.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
 import type { KeySource } from '../src/domain/ports/key-source.js';
-import { MemoryHealth, MemoryObjects, MemoryOutbox, MemorySpend } from './memory-ports.js';
+import { MemoryHealth, MemoryObjects, MemoryOutbox, MemorySpend } from './memory-store/memory-ports.js';
 import { BodyBudget } from '../src/domain/body-budget.js';
 import { modelLimitTable } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';

@@ -16,7 +16,7 @@ import {
 } from '../src/domain/signup-rules.js';
 import { DrizzleAccountsStore } from '../src/store/accounts-store.js';
 import { RedisSignupStore } from '../src/store/redis-signup-store.js';
-import { openAccountsDatabase } from './helpers.js';
+import { openAccountsDatabase } from './accounts-helpers.js';
 
 /**
  * The signup state table against real Redis and PostgreSQL, with the service's clock injected so
@@ -35,7 +35,7 @@ export interface Sent {
 export const MINUTE = 60_000;
 export const SECOND = 1_000;
 
-export interface SignupWorld {
+export interface SignupState {
   redis: Redis;
   deps: SignupDeps;
   root: AccountRecord;
@@ -67,7 +67,7 @@ export interface SignupWorld {
  * `afterAll`) and answers the signup domain over them; each test starts on a new day with no mail
  * sent and the default limits and owner.
  */
-export function useSignupWorld(): SignupWorld {
+export function useSignupState(): SignupState {
   let database: TestDatabase;
   let handle: DatabaseHandle;
   let now = Date.parse('2030-06-15T10:00:00Z');
@@ -115,7 +115,7 @@ export function useSignupWorld(): SignupWorld {
         0n,
       ),
     welcomes: () => world.sent.filter((entry) => entry.kind === 'welcome'),
-  } as Omit<SignupWorld, 'redis' | 'deps' | 'root' | 'desk'> as SignupWorld;
+  } as Omit<SignupState, 'redis' | 'deps' | 'root' | 'desk'> as SignupState;
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -1,5 +1,5 @@
 import { createUser, waitFor, waitForRoute, type Created } from '@gw/testkit';
-import { useRelayGateway, type RelayGateway } from './relay-gateway.js';
+import { useRelayGateway, type RelayGateway } from './relay-fixture.js';
 
 /** What the bill says of an account's usage. */
 interface Bill {

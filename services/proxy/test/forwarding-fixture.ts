@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startInProcessProxy, type InProcessProxy } from './in-process-proxy.js';
+import { startInProcessProxy, type InProcessProxy } from './in-process-proxy-fixture.js';
 
 /** A JSON request body with its content type. */
 export const json = (body: unknown) => ({
