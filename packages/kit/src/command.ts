@@ -1,6 +1,6 @@
 import { databaseEnv, env } from './config.js';
 import { openServiceDatabase, type Database } from './db.js';
-import { isServing } from './grpc.js';
+import { isServing } from './grpc-client.js';
 import type { KeyRotation, RotationOutcome } from './key-rotation.js';
 import { createLogger, type Logger } from './log.js';
 import { createSecretBox, secretKeyEnv } from './secret-box.js';

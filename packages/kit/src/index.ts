@@ -4,6 +4,7 @@ export * from './db.js';
 export * from './raw-sql.js';
 export * from './errors.js';
 export * from './grpc.js';
+export * from './grpc-client.js';
 export * from './ids.js';
 export * from './lifecycle.js';
 export * from './listen.js';

@@ -1,7 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ERROR_CODE_METADATA, ErrorCode, RETRY_AFTER_METADATA } from '../src/errors.js';
-import { createGrpcClient, GrpcServer } from '../src/grpc.js';
+import { createGrpcClient } from '../src/grpc-client.js';
+import { GrpcServer } from '../src/grpc.js';
 import { createLogger } from '../src/log.js';
 
 const TOKEN = 'the-internal-token-of-this-test';

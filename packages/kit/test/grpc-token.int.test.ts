@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GrpcServer, isServing } from '../src/grpc.js';
+import { isServing } from '../src/grpc-client.js';
+import { GrpcServer } from '../src/grpc.js';
 import { INTERNAL_TOKEN_HEADER } from '../src/internal-token.js';
 import { createLogger } from '../src/log.js';
 
