@@ -1,28 +1,21 @@
 /**
- * The caller identity the edge hands to the proxy with every AI request it forwards. The edge
- * has authenticated the key; the proxy trusts this header only together with the internal token
- * and strips both before anything goes upstream.
+ * The caller identity the edge hands to the proxy when it asks for a routing decision on an
+ * owner's behalf (`GET /x-route`). The edge has authenticated the key; the proxy trusts this
+ * header only together with the internal token.
  */
 export const CALLER_HEADER = 'x-gw-account';
 
-/**
- * The proxy's answer names the upstream key that served an AI call and its Level, so the edge's
- * access line can say it too; the edge removes both before the answer reaches the client.
- */
-export const UPSTREAM_KEY_HEADER = 'x-gw-upstream-key';
-export const UPSTREAM_LEVEL_HEADER = 'x-gw-upstream-level';
-
-/** The path of a raw request's URL, without its query (the hop's listeners route by it). */
+/** The path of a raw request's URL, without its query (the proxy's listeners route by it). */
 export function pathOf(url: string | undefined): string {
   return (url ?? '/').split('?')[0] ?? '/';
 }
 
-/** The AI paths of the hop: every OpenAI-style path under /v1/ plus the /models aliases. */
+/** The AI paths: every OpenAI-style path under /v1/ plus the /models aliases. */
 export function isAiPath(path: string): boolean {
   return path.startsWith('/v1/') || path === '/models' || path.startsWith('/models/');
 }
 
-/** The realtime WebSocket endpoint, on the edge and on the proxy behind it. */
+/** The realtime WebSocket endpoint (the proxy serves it). */
 export const REALTIME_PATH = '/v1/realtime';
 
 export interface CallerIdentity {
@@ -54,9 +47,9 @@ export interface CallerIdentity {
    */
   inherited: InheritedLists;
   /**
-   * What the account may spend, as the edge saw it at authentication (docs/decisions.md §1): the
-   * proxy reserves each call's estimated cost against it. Absent for root (it mints credit) and
-   * from an edge that predates it: no reservation then.
+   * What the account may spend, as its cached account said at authentication (docs/decisions.md
+   * §1): the proxy reserves each call's estimated cost against it. Absent for root (it mints
+   * credit): no reservation then.
    */
   spend?: CallerSpend;
 }

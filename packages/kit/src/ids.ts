@@ -26,3 +26,13 @@ export function newId(kind: IdKind): string {
   used += ID_BYTES;
   return `${PREFIX[kind]}_${random}`;
 }
+
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The request id of a request from a client: its own `x-request-id` when that is a sane one (it
+ * goes into log lines and headers), else a new one.
+ */
+export function requestIdFrom(given: string | string[] | undefined): string {
+  return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : newId('request');
+}

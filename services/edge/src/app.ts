@@ -6,7 +6,6 @@ import {
   type Logger,
   type Metrics,
 } from '@gw/kit';
-import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { authenticate } from './auth/authenticate.js';
 import { consoleDir } from './console/console-dir.js';
@@ -18,20 +17,19 @@ import { jsonBody, requireJsonContentType } from './http/json-body.js';
 import { nameRoute, observeRequests } from './http/observe.js';
 import { signupErrorHandler } from './http/x-sign/answers.js';
 import { assignRequestId, withRequestContext } from './http/request-id.js';
-import { aiForwarding, type UpgradeHandler } from './proxy/forward.js';
 import { ROUTES } from './routes.js';
 
 /**
- * Builds the edge's request listener: AI calls go straight to their hop (forward.ts), everything
- * else to the Express app (request ids, request metrics and access lines, JSON bodies, the route
- * table, the console, 404 and the error shape); and the WebSocket upgrade handler beside it.
+ * Builds the edge's Express app: request ids, request metrics and access lines, JSON bodies, the
+ * route table, the console, 404 and the error shape. AI calls are not the edge's: the proxy
+ * serves them on the public port and passes everything else here.
  */
 export function buildApp(
   deps: EdgeDeps,
   log: Logger,
   metrics: Metrics,
   accessLog?: { readonly enabled: boolean },
-): { app: Express; listener: RequestListener; upgrade: UpgradeHandler } {
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -63,12 +61,5 @@ export function buildApp(
   });
   app.use('/x-sign', signupErrorHandler(log));
   app.use(errorHandler(log));
-  // AI traffic streams through to the proxy, never through Express or its body parser.
-  const ai = aiForwarding(deps, log, observer);
-  const listener: RequestListener = (req, res) => {
-    if (!ai.serve(req, res)) {
-      void app(req, res);
-    }
-  };
-  return { app, listener, upgrade: ai.upgrade };
+  return app;
 }

@@ -93,7 +93,7 @@ runService('edge', async (log, metrics) => {
 
   const accessLog = await watchAccessLog(configClient, nc, log);
 
-  const { listener, upgrade } = buildApp(
+  const app = buildApp(
     {
       config,
       cache,
@@ -112,8 +112,7 @@ runService('edge', async (log, metrics) => {
     metrics,
     accessLog.accessLog,
   );
-  const server = createServer(listener);
-  server.on('upgrade', upgrade);
+  const server = createServer(app);
   await listenHttp(server, { host: config.HOST, port: config.PORT }, log, 'edge');
 
   return [

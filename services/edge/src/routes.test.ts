@@ -9,7 +9,7 @@ import { ROUTES } from './routes.js';
 /** Every route Express ended up with, as `METHOD path`. */
 function registered(): string[] {
   // Nothing in these deps is called while the app is only built.
-  const { app } = buildApp(
+  const app = buildApp(
     { config: { GW_BODY_LIMIT: '1mb', PROXY_ADDR: '127.0.0.1:1' } } as EdgeDeps,
     createLogger('test', 'silent'),
     new Metrics(),

@@ -1,4 +1,6 @@
 import {
+  apiBalanceEnv,
+  authEnv,
   env,
   loadConfig,
   mailQueueEnv,
@@ -20,9 +22,13 @@ export const configShape = {
   ...natsEnv,
   ...usageStreamEnv,
   // The gateway's own endpoints, never dialled as an upstream (docs/decisions.md §7): PROXY_ADDR
-  // is where this server listens and the edge dials it; KEYPOOL_ADDR and CONFIG_ADDR are dialled.
+  // is where this server listens (the gateway's public port under `npm start`); KEYPOOL_ADDR and CONFIG_ADDR are dialled.
   ...selfAddressEnv,
   ...tenantPrivateEnv,
+  // The proxy authenticates every AI call itself (keys from accounts, cached; AllowIPs; the spend
+  // floor), with the same rules and settings as the edge's management routes.
+  ...authEnv,
+  ...apiBalanceEnv,
   GW_DATA_DIR: z
     .string()
     .min(1)

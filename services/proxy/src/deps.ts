@@ -3,6 +3,7 @@ import type { BodyBudget } from './domain/body-budget.js';
 import type { CallDeps } from './domain/ports/deps.js';
 import type { OwnerPool, PoolKey } from './domain/pool.js';
 import type { ProviderDefaults } from './domain/providers.js';
+import type { Callers } from './transport/http/callers.js';
 import type { SessionRegistry } from './transport/http/realtime-sessions.js';
 import type { HttpUpstream } from './transport/upstream/http.js';
 
@@ -23,6 +24,8 @@ export interface ProxyDeps extends CallDeps {
     PROXY_BODY_TIMEOUT_MS: number;
     PROXY_REALTIME_MAX_FRAME_BYTES: number;
   };
+  /** Who makes each AI call, from the key it carries. */
+  callers: Callers;
   /** The gateway's own endpoints: never dialled upstream (docs/decisions.md §7). */
   self: SelfAddresses;
   /** Loopback and private ranges a tenant owner's pool may reach (GW_TENANT_PRIVATE_CIDRS). */

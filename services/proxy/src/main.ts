@@ -12,9 +12,10 @@ import {
   STREAMS,
   usageStreamLimits,
   connectRedis,
+  startKeyAuthentication,
   watchAccessLog,
 } from '@gw/kit';
-import { config as configPb, keypool } from '@gw/proto';
+import { accounts, config as configPb, keypool } from '@gw/proto';
 import { loadProxyConfig } from './config.js';
 import type { ProxyDeps } from './deps.js';
 import { BodyBudget } from './domain/body-budget.js';
@@ -22,11 +23,12 @@ import { modelLimitTableOf } from './domain/limits.js';
 import { RoundRobin } from './domain/route-plan.js';
 import { FileUsageOutbox } from './store/usage-outbox.js';
 import { GrpcKeySource } from './transport/grpc/key-source.js';
+import { keyCallers } from './transport/http/callers.js';
 import { RealtimeSessions } from './transport/http/realtime-sessions.js';
 import { Drain } from './transport/http/drain.js';
 import { createHttpServer } from './transport/http/server.js';
 import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
-import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js';
+import { endSessionsOnAccountChange } from './transport/nats/account-changes.js';
 import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
@@ -89,9 +91,18 @@ runService('proxy', async (log, metrics) => {
   const vertexAiTokens = new VertexAiTokens(config.PROXY_CLOUD_B_TOKEN_URL);
   const upstream = new UpstreamClient({ idleSocketMs: config.PROXY_UPSTREAM_IDLE_SOCKET_MS });
   const sessions = new RealtimeSessions();
-  const accountChanges = endSessionsOnAccountChanges(nc, sessions, log);
+  // Every AI call is authenticated here; an account change drops its cached key and ends its
+  // realtime sessions when it revokes access.
+  const keyAuthentication = startKeyAuthentication({
+    accounts: createGrpcClient(accounts.AccountsServiceClient, config.ACCOUNTS_ADDR, config.GW_INTERNAL_TOKEN),
+    nc,
+    log,
+    config,
+    onAccountChanged: (event) => endSessionsOnAccountChange(sessions, event, log),
+  });
   const deps: ProxyDeps = {
     config,
+    callers: keyCallers(keyAuthentication.auth, config.USER_API_BALANCE),
     self: selfAddressesOf(config),
     tenantPrivate: config.GW_TENANT_PRIVATE_CIDRS,
     keys,
@@ -138,7 +149,7 @@ runService('proxy', async (log, metrics) => {
     ],
     ['access-log switch', () => accessLog.close()],
     ['key source', () => keys.close()],
-    ['account changes', () => accountChanges.unsubscribe()],
+    ['key authentication', () => keyAuthentication.close()],
     ['upstream sockets', () => upstream.close()],
     ['nats', () => nc.drain()],
     ['mail queue', () => mail.close()],

@@ -1,9 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { AI_ENDPOINTS, AI_RESOURCE_PATHS, encodeCaller } from '@gw/kit';
+import { AI_ENDPOINTS, AI_RESOURCE_PATHS } from '@gw/kit';
 import { wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import { json, useForwardingProxy } from './forwarding-fixture.js';
-import { CALLER, TOKEN } from './in-process-proxy-fixture.js';
 
 /**
  * Forwarding safety in-process, on the way upstream: the closed catalogue and the resource
@@ -210,8 +209,7 @@ describe('forwarding: what goes upstream', () => {
             headers: {
               'content-type': 'application/json',
               'content-length': '100',
-              'x-gw-internal-token': TOKEN,
-              'x-gw-account': encodeCaller(CALLER),
+              authorization: `Bearer ${proxy.keyFor()}`,
             },
           },
           (res) => resolve(res.statusCode ?? 0),

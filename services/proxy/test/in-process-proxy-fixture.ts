@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import {
   AddressList,
   createLogger,
-  encodeCaller,
   listenHttp,
   Metrics,
   NO_INHERITED,
@@ -11,7 +10,13 @@ import {
 import type { ProxyDeps } from '../src/deps.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
 import type { KeySource } from '../src/domain/ports/key-source.js';
-import { MemoryHealth, MemoryObjects, MemoryOutbox, MemorySpend } from './memory-store/memory-ports.js';
+import {
+  MemoryCallers,
+  MemoryHealth,
+  MemoryObjects,
+  MemoryOutbox,
+  MemorySpend,
+} from './memory-store/memory-ports.js';
 import { BodyBudget } from '../src/domain/body-budget.js';
 import { modelLimitTable } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
@@ -59,7 +64,9 @@ export interface InProcessProxy {
     keys: Array<Partial<PoolKey>>,
     options?: { ownerIsRoot?: boolean; config?: Record<string, string> },
   ): void;
-  /** A request through the hop, as the edge sends it. */
+  /** A gateway key that authenticates as this caller (CALLER with these fields changed). */
+  keyFor(caller?: Partial<CallerIdentity>): string;
+  /** An AI call with a key of this caller (CALLER unless `caller` changes it). */
   call(
     path: string,
     init?: {
@@ -71,7 +78,7 @@ export interface InProcessProxy {
     },
   ): Promise<Response>;
   /**
-   * A WebSocket upgrade through the hop (realtime): 101 once the session is open (closed again at
+   * A WebSocket upgrade (realtime) with a key of this caller: 101 once the session is open (closed again at
    * once), or the refusal's status; `body` is the refusal's body.
    */
   upgrade(
@@ -106,7 +113,10 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     limiter: new LocalLimiter(),
     alerted: [] as string[],
   };
+  const callers = new MemoryCallers();
+  const keyFor = (caller: Partial<CallerIdentity> = {}) => callers.keyFor({ ...CALLER, ...caller });
   const deps: ProxyDeps = {
+    callers,
     tenantPrivate: AddressList.of(''),
     config: {
       GW_INTERNAL_TOKEN: TOKEN,
@@ -184,6 +194,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     get alerted() {
       return state.alerted;
     },
+    keyFor,
     reset() {
       state.outbox = new MemoryOutbox();
       state.objects = new MemoryObjects();
@@ -216,11 +227,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     call(path, init = {}) {
       return fetch(`${base}${path}`, {
         method: init.method ?? 'POST',
-        headers: {
-          'x-gw-internal-token': TOKEN,
-          'x-gw-account': encodeCaller({ ...CALLER, ...init.caller }),
-          ...init.headers,
-        },
+        headers: { authorization: `Bearer ${keyFor(init.caller)}`, ...init.headers },
         body: init.body,
         signal: init.signal,
       });
@@ -228,10 +235,7 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     upgrade(path, init = {}) {
       return new Promise((resolve, reject) => {
         const ws = new WebSocket(`${base.replace('http', 'ws')}${path}`, {
-          headers: {
-            'x-gw-internal-token': TOKEN,
-            'x-gw-account': encodeCaller({ ...CALLER, ...init.caller }),
-          },
+          headers: { authorization: `Bearer ${keyFor(init.caller)}` },
         });
         ws.once('open', () => {
           ws.close();

@@ -1,9 +1,7 @@
-import { encodeCaller } from '@gw/kit';
 import { waitFor, wavFile } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useForwardingProxy } from './forwarding-fixture.js';
-import { CALLER, TOKEN } from './in-process-proxy-fixture.js';
 
 /**
  * What the proxy forwards is what it read, checked and billed; what it holds in memory is bounded;
@@ -149,7 +147,7 @@ describe('relay: bodies in, errors out', () => {
   it('closes a realtime session whose client sends a frame over the bound (1009), never forwarding it', async () => {
     proxy.useKeys([{ secret: 'frames' }]);
     const socket = new WebSocket(`${proxy.base.replace('http', 'ws')}/v1/realtime?model=gpt-4o-realtime`, {
-      headers: { 'x-gw-internal-token': TOKEN, 'x-gw-account': encodeCaller(CALLER) },
+      headers: { authorization: `Bearer ${proxy.keyFor()}` },
     });
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
     socket.on('error', () => undefined);

@@ -55,9 +55,9 @@ describe('relay guards and stream faults', () => {
     expect(proxy.alerted).toEqual(['1/1']);
   });
 
-  it('refuses a wrong internal token', async () => {
+  it('refuses a call whose key is unknown', async () => {
     usePool(['token-1']);
-    const response = await call({ model: 'm' }, { 'x-gw-internal-token': 'nope' });
+    const response = await call({ model: 'm' }, { authorization: 'Bearer sk-unknown' });
     expect(response.status).toBe(401);
     expect(mock.for('token-1')).toHaveLength(0);
   });

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeCaller, NO_INHERITED } from '@gw/kit';
 import { freePort, startProcess, waitFor } from '@gw/testkit';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -97,19 +96,7 @@ describe('proxy relay through the edge: sleeping keys, alerts and probes', () =>
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'x-gw-internal-token': relay.gw.env.GW_INTERNAL_TOKEN ?? '',
-            'x-gw-account': encodeCaller({
-              accountId: String(relay.rootId),
-              ownerId: String(relay.rootId),
-              allowModels: '',
-              allowLevels: '',
-              modelMapper: '',
-              levelMapper: '',
-              resources: '',
-              limits: {},
-              modelLimits: '',
-              inherited: NO_INHERITED,
-            }),
+            authorization: `Bearer ${relay.gw.rootKey}`,
           },
           body: JSON.stringify({ model: 'gpt-sleep', messages: [] }),
         });

@@ -61,8 +61,7 @@ const STATUS_LABELS = Array.from({ length: 600 }, (_, status) => String(status))
  * The HTTP front of the edge and the proxy: `gw_http_request_duration_seconds{method,route,status}`
  * (its `_count` is the request rate) and one access line per request, both written when the
  * response closes (answered, failed, or left by the client). The lines follow `accessLog` (root's
- * LogEnable), at `lineLevel` (info, unless another process writes the same line already); the
- * metric is always kept.
+ * LogEnable), at info; the metric is always kept.
  */
 export class HttpObserver {
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
@@ -71,7 +70,6 @@ export class HttpObserver {
     metrics: Metrics,
     private readonly log: Logger,
     private readonly accessLog: { readonly enabled: boolean } = { enabled: true },
-    private readonly lineLevel: 'info' | 'debug' = 'info',
   ) {
     this.duration = metrics.histogram(
       METRIC.httpRequestDuration,
@@ -123,7 +121,7 @@ export class HttpObserver {
       .labels(method, known.route, STATUS_LABELS[status] ?? String(status))
       .observe(durationMs / 1000);
     if (this.accessLog.enabled) {
-      this.log[this.lineLevel](accessLine({ ...known, method, status, durationMs, requestId }), 'request');
+      this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
     }
   }
 }

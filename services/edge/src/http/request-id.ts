@@ -1,12 +1,5 @@
-import { newId, REQUEST_ID_HEADER, runWithContext } from '@gw/kit';
+import { REQUEST_ID_HEADER, requestIdFrom, runWithContext } from '@gw/kit';
 import type { RequestHandler } from 'express';
-
-const ACCEPTABLE = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** The client's request id when it is a sane one, else a new one. */
-export function requestIdFrom(given: string | string[] | undefined): string {
-  return typeof given === 'string' && ACCEPTABLE.test(given) ? given : newId('request');
-}
 
 /** Request ids enter here (header or generated) and follow the request through gRPC and NATS. */
 export const assignRequestId: RequestHandler = (req, res, next) => {

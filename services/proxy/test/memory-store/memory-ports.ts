@@ -1,9 +1,12 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError, ErrorCode, type CallerIdentity } from '@gw/kit';
 import type { events } from '@gw/proto';
 import type { FailureClass } from '../../src/domain/key-health.js';
 import type { KeyHealthStore, PoolState } from '../../src/domain/ports/key-health-store.js';
 import type { ObjectOwners } from '../../src/domain/ports/object-owners.js';
 import type { Reservation, SpendReservations } from '../../src/domain/ports/spend-reservations.js';
 import type { UsageOutbox } from '../../src/domain/ports/usage-outbox.js';
+import type { Callers } from '../../src/transport/http/callers.js';
 
 /**
  * In-memory ports for the in-process proxy, with the same rules as the Redis and outbox ones:
@@ -101,5 +104,24 @@ export class MemoryHealth implements KeyHealthStore {
   }
   async switchBack() {
     return true;
+  }
+}
+
+/** Callers by test key: `keyFor` hands out a key standing for an identity; any other key is 401. */
+export class MemoryCallers implements Callers {
+  private readonly byKey = new Map<string, CallerIdentity>();
+
+  keyFor(identity: CallerIdentity): string {
+    const key = `sk-test-${this.byKey.size + 1}`;
+    this.byKey.set(key, identity);
+    return key;
+  }
+
+  authenticate(req: IncomingMessage): Promise<CallerIdentity> {
+    const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const identity = key === undefined ? undefined : this.byKey.get(key);
+    return identity
+      ? Promise.resolve(identity)
+      : Promise.reject(new AppError(ErrorCode.Unauthenticated, 'invalid API key'));
   }
 }

@@ -14,7 +14,7 @@ const IN_FLIGHT_LAPSE_MS = 15 * 60_000;
  * everything held (calls in flight, served calls billing has not surely charged yet) stays above
  * the floor; so the overdraft of an account is at most the cost of one call beyond its estimate.
  * Calls in flight per account are capped. Root (no spend given) holds nothing. Redis out: admitted
- * (the edge's balance check still applies), as for rate limits.
+ * (the balance check at authentication still applies), as for rate limits.
  */
 export async function reserveSpend(
   deps: CallDeps,
@@ -53,7 +53,7 @@ export async function reserveSpend(
       now,
     })
     .catch((error: unknown) => {
-      call.log.warn({ err: error }, 'spend reservations unavailable: admitting on the edge balance alone');
+      call.log.warn({ err: error }, 'spend reservations unavailable: admitting on the cached balance alone');
       return { ok: true } as const;
     });
   if (held.ok) {

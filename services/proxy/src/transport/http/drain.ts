@@ -2,8 +2,8 @@ import type { Server, ServerResponse } from 'node:http';
 import { AppError, ErrorCode } from '@gw/kit';
 
 /**
- * A proxy that is stopping: it refuses new calls (the edge relays the 503 and its Retry-After, or
- * another replica takes the retry) and asks the edge to drop each kept-alive connection after its
+ * A proxy that is stopping: it refuses new calls (the client gets the 503 and its Retry-After, or
+ * another replica takes the retry) and asks the client to drop each kept-alive connection after its
  * current answer, so connections end and the process can exit once the calls in flight are done.
  */
 export class Drain {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { AppError, UPSTREAM_KEY_HEADER, UPSTREAM_LEVEL_HEADER } from '@gw/kit';
+import { AppError } from '@gw/kit';
 import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
-import type { AdmittedCall, ServedBy } from '../../domain/call/call.js';
+import type { AdmittedCall } from '../../domain/call/call.js';
 import type { UpstreamCall } from '../../domain/ports/upstream-call.js';
 import { classifyStatus, FailureClass, parseRetryAfter } from '../../domain/key-health.js';
 import { forwardableRequestHeaders, upstreamTarget } from '../../domain/providers.js';
@@ -55,12 +55,6 @@ export function httpUpstreamCall(
     }
   };
 
-  const nameUpstream = ({ key, step }: ServedBy) => {
-    // For the edge's access line (it removes both headers before the client sees the answer).
-    res.setHeader(UPSTREAM_KEY_HEADER, key.id);
-    res.setHeader(UPSTREAM_LEVEL_HEADER, String(step.level));
-  };
-
   return {
     clientGone: () => client.isGone(),
 
@@ -110,7 +104,6 @@ export function httpUpstreamCall(
       const status = attempt.response.statusCode ?? 502;
       if (status < 400) {
         observeUpstream(key.id, step.level, 'ok', sentAt);
-        nameUpstream(served);
         return { kind: 'served', answer: { ...attempt, translated } };
       }
       const errorBody = await readErrorBody(attempt.response);
@@ -126,7 +119,6 @@ export function httpUpstreamCall(
       }
       // The client's own mistake: relayed, never anyone's failure.
       if (!client.isGone()) {
-        nameUpstream(served);
         relayError(res, attempt.response, translated ? chatErrorBody(errorBody, status) : errorBody);
       }
       return { kind: 'answered' };

@@ -5,12 +5,11 @@ import { openCall } from '../../domain/call/open-call.js';
 import { runCall } from '../../domain/call/run-call.js';
 import { queryRequest } from '../../domain/request.js';
 import type { UpgradeExchange } from './exchange.js';
-import { trustedCaller } from './hop.js';
 import { realtimeUpstreamCall } from './realtime-upstream-call.js';
 
 /**
  * `GET /v1/realtime`: one WebSocket session, the transport's part of the one call pipeline.
- * 1 trust the hop · 2 open the call (catalogue, Resources, outbox) · 3 the request: the model of
+ * 1 authenticate the caller · 2 open the call (catalogue, Resources, outbox) · 3 the request: the model of
  * the query string · 4 admit it (limits, route; the session is one request of its windows) ·
  * 5 run it through upstream over WebSocket.
  * A refusal before the client socket is accepted is thrown as an AppError (a plain HTTP answer).
@@ -20,7 +19,7 @@ export async function relayRealtime(deps: ProxyDeps, exchange: UpgradeExchange):
   socket.on('error', () => undefined);
   const url = new URL(req.url ?? '/', 'http://proxy');
   const endpoint = findAiEndpoint('GET', url.pathname, true);
-  const caller = trustedCaller(req, deps.config.GW_INTERNAL_TOKEN);
+  const caller = await deps.callers.authenticate(req);
   const call = await openCall(deps, { endpoint, caller, details, log });
   const request = queryRequest(call.endpoint, url.searchParams.get('model'));
   const admitted = await admitCall(deps, call, request);

@@ -1,13 +1,23 @@
-import { AppError, ErrorCode, keyModelField } from '@gw/kit';
+import type { IncomingMessage } from 'node:http';
+import {
+  AppError,
+  CALLER_HEADER,
+  decodeCaller,
+  ErrorCode,
+  INTERNAL_TOKEN_HEADER,
+  keyModelField,
+  sameSecret,
+  type CallerIdentity,
+} from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { planRoute, RoundRobin } from '../../domain/route-plan.js';
 import type { HttpExchange } from './exchange.js';
-import { trustedCaller } from './hop.js';
+import { header } from './request-body.js';
 
 /**
  * `GET /internal/route?model=…` (the edge's owner-only `GET /x-route`): the routing decision for
  * the caller identity in the headers, without calling upstream and without moving round robin.
- * 1 trust the hop · 2 the plan a call would get (the relay's own planRoute, on a throwaway
+ * 1 trust the edge · 2 the plan a call would get (the relay's own planRoute, on a throwaway
  * cursor) · 3 describe it and every candidate key with its state.
  */
 export async function inspectRoute(deps: ProxyDeps, { req, res }: HttpExchange): Promise<void> {
@@ -64,4 +74,20 @@ export async function inspectRoute(deps: ProxyDeps, { req, res }: HttpExchange):
       Keys: keys,
     }),
   );
+}
+
+/**
+ * Only the edge may ask: the internal token first, then the caller identity the edge
+ * authenticated.
+ */
+function trustedCaller(req: IncomingMessage, internalToken: string): CallerIdentity {
+  const token = header(req, INTERNAL_TOKEN_HEADER);
+  if (!token || !sameSecret(token, internalToken)) {
+    throw new AppError(ErrorCode.Unauthenticated, 'internal token missing or wrong');
+  }
+  const caller = decodeCaller(header(req, CALLER_HEADER));
+  if (!caller) {
+    throw new AppError(ErrorCode.Unauthenticated, 'caller identity missing');
+  }
+  return caller;
 }

@@ -27,11 +27,11 @@ export interface UpgradeRoute {
 
 const exactly = (expected: string) => ({ matches: (path: string) => path === expected, name: expected });
 
-/** Every HTTP endpoint of the proxy; only the edge (holding the internal token) calls them. */
+/** Every HTTP endpoint of the proxy: the AI calls, and what only the edge (holding the internal token) asks. */
 export const HTTP_ROUTES: readonly HttpRoute[] = [
   { method: 'GET', ...exactly('/healthz'), handle: getHealthz },
   { method: 'GET', ...exactly('/internal/route'), handle: inspectRoute },
-  // The AI calls the edge forwards, any method.
+  // The AI calls, any method (each authenticated by its gateway key).
   { method: '*', matches: isAiPath, handle: relay, refusedWhileDraining: true },
 ];
 

@@ -5,6 +5,8 @@ import {
   HttpObserver,
   pathOf,
   logServerSide,
+  REQUEST_ID_HEADER,
+  requestIdFrom,
   refuseUpgrade,
   runWithContext,
   sendHttpError,
@@ -17,7 +19,6 @@ import {
 } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { Drain } from './drain.js';
-import { requestIdOf } from './hop.js';
 import { HTTP_ROUTES, UPGRADE_ROUTES } from './routes.js';
 
 /** What a route threw as its answer, logged by the kit's rule (ours once with its stack). */
@@ -28,9 +29,10 @@ function asAppError(error: unknown, log: Logger): AppError {
 }
 
 /**
- * The proxy's HTTP server: dispatch through the route tables, the request id carried into the
- * handler's context and logger, errors in the spec's shape, and every request timed by route
- * template and written as one debug access line (the call fills in the account, key and Level).
+ * The proxy's HTTP server: dispatch through the route tables, the request id (the client's sane
+ * one or a new one) carried into the handler's context, logger and answer, errors in the spec's
+ * shape, and every request timed by route template and written as one access line (the call fills
+ * in the account, key and Level).
  * Streams may be long, so there is no server-side request timeout; idle upstreams are cut by the
  * relay.
  */
@@ -40,9 +42,7 @@ export function createHttpServer(
   drain = new Drain(),
   accessLog?: { readonly enabled: boolean },
 ): Server {
-  // Every request reaches the proxy through an edge, whose info line of it says all this one
-  // would (the key and Level too): the proxy's own is a debug line, one formatted line less per call.
-  const observer = new HttpObserver(metrics, deps.log, accessLog, 'debug');
+  const observer = new HttpObserver(metrics, deps.log, accessLog);
   const server = createServer((req, res) => {
     drain.closeAfter(res);
     const path = pathOf(req.url);
@@ -50,7 +50,8 @@ export function createHttpServer(
     const route = HTTP_ROUTES.find(
       (candidate) => (candidate.method === '*' || candidate.method === method) && candidate.matches(path),
     );
-    const requestId = requestIdOf(req);
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
     const access: RequestDetails = { route: route?.name ?? UNMATCHED_ROUTE };
     observer.watch(req, res, requestId, () => access);
     if (!route) {
@@ -74,7 +75,7 @@ export function createHttpServer(
       socket.destroy();
       return;
     }
-    const requestId = requestIdOf(req);
+    const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     const access = { route: route.path, status: 101 };
     observer.watchUpgrade(req, socket, requestId, () => access);
     if (drain.active) {

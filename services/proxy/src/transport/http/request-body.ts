@@ -1,42 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  AppError,
-  CALLER_HEADER,
-  decodeCaller,
-  ErrorCode,
-  INTERNAL_TOKEN_HEADER,
-  newId,
-  REQUEST_ID_HEADER,
-  sameSecret,
-  type CallerIdentity,
-} from '@gw/kit';
+import { AppError, ErrorCode } from '@gw/kit';
 import type { BodyHold } from '../../domain/body-budget.js';
 
 /** The first value of a request header. */
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * Only the edge may call the proxy: the internal token first, then the caller identity the edge
- * authenticated. Both headers are dropped before anything goes upstream.
- */
-export function trustedCaller(req: IncomingMessage, internalToken: string): CallerIdentity {
-  const token = header(req, INTERNAL_TOKEN_HEADER);
-  if (!token || !sameSecret(token, internalToken)) {
-    throw new AppError(ErrorCode.Unauthenticated, 'internal token missing or wrong');
-  }
-  const caller = decodeCaller(header(req, CALLER_HEADER));
-  if (!caller) {
-    throw new AppError(ErrorCode.Unauthenticated, 'caller identity missing');
-  }
-  return caller;
-}
-
-/** The request id the edge assigned, or a new one. */
-export function requestIdOf(req: IncomingMessage): string {
-  return header(req, REQUEST_ID_HEADER) || newId('request');
 }
 
 /**
