@@ -1,13 +1,14 @@
 import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
-  accountModelLimits,
   AppError,
+  assertMayCallAi,
   CALLER_HEADER,
+  callerIdentity,
+  clientOf,
   encodeCaller,
   ErrorCode,
   findAiEndpoint,
-  fromModelLimitsMessage,
   INTERNAL_TOKEN_HEADER,
   isAiPath,
   pathOf,
@@ -21,68 +22,15 @@ import {
   UNMATCHED_ROUTE,
   UPSTREAM_KEY_HEADER,
   UPSTREAM_LEVEL_HEADER,
-  type CallerIdentity,
   type HttpObserver,
   type Logger,
   type RequestDetails,
 } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { clientOf, resolveCaller } from '../auth/authenticate.js';
-import { ownerIdOf } from '../http/owner.js';
+import { resolveCaller } from '../auth/authenticate.js';
 import { requestIdFrom } from '../http/request-id.js';
-import { assertMayCallAi } from './admission.js';
 import type { EdgeDeps } from '../deps.js';
-
-/**
- * What the proxy needs to know about the caller: the owner whose pool serves it (root and owners
- * are served by their own), and its effective lists, i.e. its own together with those its
- * ancestors impose (accounts reads them along the DNA path, docs/decisions.md §13).
- */
-export function callerIdentity(account: accounts.Account, apiBalanceFloorNano: bigint): CallerIdentity {
-  return {
-    accountId: String(account.id),
-    ownerId: String(ownerIdOf(account)),
-    allowModels: account.allowModels,
-    allowLevels: account.allowLevels,
-    modelMapper: account.modelMapper,
-    levelMapper: account.levelMapper,
-    resources: account.resources,
-    limits: effectiveLimits(account),
-    modelLimits: JSON.stringify(accountModelLimits(account)),
-    inherited: {
-      allowModels: account.inherited?.allowModels ?? [],
-      allowLevels: account.inherited?.allowLevels ?? [],
-      resources: account.inherited?.resources ?? [],
-      modelLimits: (account.inherited?.modelLimits ?? []).map((limits) =>
-        JSON.stringify(fromModelLimitsMessage(limits)),
-      ),
-    },
-    // Root mints credit: nothing to reserve against.
-    ...(account.isRoot
-      ? {}
-      : {
-          spend: {
-            balanceNano: String(account.balanceNano),
-            floorNano: String(apiBalanceFloorNano),
-            rates: account.rates || 1,
-            factor: account.factor || 1,
-          },
-        }),
-  };
-}
-
-const LIMIT_FIELDS = ['rpm', 'rph', 'rpd', 'tpm', 'tph', 'tpd'] as const;
-
-/**
- * The account's rate limits: its own, or where it sets none (0), the smallest its ancestors set
- * (accounts never lets a child's own limit exceed its creator's).
- */
-function effectiveLimits(account: accounts.Account): CallerIdentity['limits'] {
-  return Object.fromEntries(
-    LIMIT_FIELDS.map((field) => [field, Number(account[field] || account.inherited?.[field] || 0n)]),
-  );
-}
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -148,7 +96,7 @@ async function admitAiCall(
     {
       authorization: req.headers.authorization,
       apiKey: req.headers['x-api-key'],
-      client: clientOf(req, deps.trustedProxies),
+      client: clientOf(req, deps),
     },
     'user',
     'ai',

@@ -1,6 +1,7 @@
 import {
   AppError,
   CALLER_HEADER,
+  callerIdentity,
   encodeCaller,
   ErrorCode,
   INTERNAL_TOKEN_HEADER,
@@ -9,7 +10,6 @@ import {
 import { accounts } from '@gw/proto';
 import { z } from 'zod';
 import { callerOf } from '../../auth/authenticate.js';
-import { callerIdentity } from '../../proxy/forward.js';
 import { parseInput, type Route } from '../route.js';
 import { routeResponse } from './schemas.js';
 

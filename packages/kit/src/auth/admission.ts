@@ -1,8 +1,9 @@
-import { AppError, ErrorCode, formatUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
+import { AppError, ErrorCode } from '../errors.js';
+import { formatUsd } from '../money.js';
 
 /**
- * Admission of AI calls (docs/decisions.md §1): usage is billed after the call, so the edge
+ * Admission of AI calls (docs/decisions.md §1): usage is billed after the call, so the gateway
  * stops new calls once the month's HardLimit or the UTC day's DailyLimit is reached, or the
  * balance is at or below the API floor (root excepted). Every fact comes from the cached account,
  * which accounts invalidates on each crossing; the day spend stops counting at UTC midnight.

@@ -1,6 +1,7 @@
-import { AppError, usd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors.js';
+import { usd } from '../money.js';
 import { assertMayCallAi } from './admission.js';
 
 const account = (
