@@ -5,6 +5,7 @@ import {
   assertMayCallAi,
   CALLER_HEADER,
   callerIdentity,
+  CLIENT_ADDRESS_HEADER,
   clientOf,
   encodeCaller,
   ErrorCode,
@@ -91,13 +92,10 @@ async function admitAiCall(
   requestId: string,
 ): Promise<accounts.Account> {
   // 1 authenticate the key (the same check as every route) · 2 admission (spend)
+  const client = clientOf(req, deps);
   const account = await resolveCaller(
     deps,
-    {
-      authorization: req.headers.authorization,
-      apiKey: req.headers['x-api-key'],
-      client: clientOf(req, deps),
-    },
+    { authorization: req.headers.authorization, apiKey: req.headers['x-api-key'], client },
     'user',
     'ai',
   );
@@ -109,6 +107,8 @@ async function admitAiCall(
   req.headers[INTERNAL_TOKEN_HEADER] = deps.config.GW_INTERNAL_TOKEN;
   req.headers[CALLER_HEADER] = callerHeaderOf(account, deps.config.USER_API_BALANCE);
   req.headers[REQUEST_ID_HEADER] = requestId;
+  // Beside the internal token the proxy would believe a client's own x-gw-client: it names ours.
+  req.headers[CLIENT_ADDRESS_HEADER] = client;
   return account;
 }
 
