@@ -145,6 +145,32 @@ export const apiBalanceEnv = {
     ),
 };
 
+/**
+ * Authentication of API keys on the gateway's public side (`startKeyAuthentication`): the cache of
+ * keys, the failed-authentication limit, who names the client, and key last-use times.
+ */
+export const authEnv = {
+  GW_AUTH_CACHE_TTL_MS: env
+    .integer(30_000)
+    .describe(
+      'How long a key stays cached: the backstop for lost invalidation events (docs/decisions.md §8).',
+    ),
+  GW_AUTH_UNKNOWN_TTL_MS: env
+    .integer(5_000)
+    .describe('How long an unknown key is remembered as unknown (one lookup per key per this).'),
+  GW_AUTH_FAILURES_PER_MINUTE: env
+    .integer(60, { min: 1 })
+    .describe('Failed authentications one client address may make in a minute (this replica), then 429.'),
+  GW_TRUSTED_PROXIES: env
+    .addressList()
+    .describe(
+      'Proxies in front of the gateway whose X-Forwarded-For is believed (addresses and CIDRs, separated by spaces or commas); empty: the socket peer is the client.',
+    ),
+  GW_KEY_USE_FLUSH_MS: env
+    .integer(10_000, { min: 100 })
+    .describe('How often key last-use times go to accounts in one batch.'),
+};
+
 /** The price of a model priced nowhere (docs/pricing.md), read by whoever charges usage. */
 export const fallbackPriceEnv = {
   GW_FALLBACK_PRICE: env

@@ -1,6 +1,7 @@
 import {
   addressVariable,
   apiBalanceEnv,
+  authEnv,
   natsEnv,
   redisEnv,
   serviceEnv,
@@ -33,25 +34,7 @@ export const configShape = {
     .flag(true)
     .describe('Shown by GET /dashboard/conf (the signup caps themselves are applied by accounts).'),
   GW_BODY_LIMIT: z.string().default('1mb').describe('Largest JSON body accepted on management routes.'),
-  GW_AUTH_CACHE_TTL_MS: env
-    .integer(30_000)
-    .describe(
-      'How long a key stays cached: the backstop for lost invalidation events (docs/decisions.md §8).',
-    ),
-  GW_AUTH_UNKNOWN_TTL_MS: env
-    .integer(5_000)
-    .describe('How long an unknown key is remembered as unknown (one lookup per key per this).'),
-  GW_AUTH_FAILURES_PER_MINUTE: env
-    .integer(60, { min: 1 })
-    .describe('Failed authentications one client address may make in a minute (this replica), then 429.'),
-  GW_TRUSTED_PROXIES: env
-    .addressList()
-    .describe(
-      'Proxies in front of the edge whose X-Forwarded-For is believed (addresses and CIDRs, separated by spaces or commas); empty: the socket peer is the client.',
-    ),
-  GW_KEY_USE_FLUSH_MS: env
-    .integer(10_000, { min: 100 })
-    .describe('How often key last-use times go to accounts in one batch.'),
+  ...authEnv,
   GW_CONSOLE_DIR: z
     .string()
     .default('')

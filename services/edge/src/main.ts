@@ -1,20 +1,14 @@
 import { createServer } from 'node:http';
 import {
-  AppError,
   connectNats,
   createGrpcClient,
-  ErrorCode,
   listenHttp,
   runService,
-  SUBJECTS,
-  subscribeEvents,
+  startKeyAuthentication,
   connectRedis,
   watchAccessLog,
 } from '@gw/kit';
-import { accounts, billing, config as configPb, events, keypool, news } from '@gw/proto';
-import { AuthCache } from './auth/auth-cache.js';
-import { FailedAuthLimiter } from './auth/failed-auth.js';
-import { KeyUseRecorder } from './auth/key-use.js';
+import { accounts, billing, config as configPb, keypool, news } from '@gw/proto';
 import { buildApp } from './app.js';
 import { endSessionsOnChange } from './console/session-events.js';
 import { ConsoleSessions } from './console/session-store.js';
@@ -45,32 +39,6 @@ runService('edge', async (log, metrics) => {
     config.BILLING_ADDR,
     config.GW_INTERNAL_TOKEN,
   );
-  const cache = new AuthCache(
-    async (keyHash) => {
-      try {
-        return (await accountsClient.authenticateKey({ keyHash })).account;
-      } catch (error) {
-        if (error instanceof AppError && error.code === ErrorCode.NotFound) {
-          return undefined;
-        }
-        throw error;
-      }
-    },
-    config.GW_AUTH_CACHE_TTL_MS,
-    Date.now,
-    config.GW_AUTH_UNKNOWN_TTL_MS,
-  );
-  const keyUses = new KeyUseRecorder(
-    async (uses) => {
-      await accountsClient.recordKeyUse({
-        uses: uses.map((use) => ({ ...use, usedAt: use.usedAt.toISOString() })),
-      });
-    },
-    log,
-    config.GW_KEY_USE_FLUSH_MS,
-  );
-  keyUses.start();
-
   const redis = connectRedis(config.REDIS_URL, 'failClosed', log, 'console sessions');
   const sessions = new ConsoleSessions(redis, config.GW_CONSOLE_SESSION_PREFIX, {
     idleMs: config.GW_CONSOLE_IDLE_SECONDS * 1000,
@@ -78,28 +46,20 @@ runService('edge', async (log, metrics) => {
   });
 
   const nc = await connectNats(config.NATS_URL, 'edge', log);
-  subscribeEvents(
+  const keyAuthentication = startKeyAuthentication({
+    accounts: accountsClient,
     nc,
-    SUBJECTS.accountChangedAll,
-    events.AccountChanged,
-    (event) => {
-      // An `ancestor_*` event follows the ancestor's own, which has already dropped the subtree.
-      const subtree = !event.reason.startsWith('ancestor_');
-      cache.invalidateAccount(event.accountId, event.keyHash || undefined, subtree);
-      endSessionsOnChange(sessions, event, log);
-    },
     log,
-  );
+    config,
+    onAccountChanged: (event) => endSessionsOnChange(sessions, event, log),
+  });
 
   const accessLog = await watchAccessLog(configClient, nc, log);
 
   const app = buildApp(
     {
       config,
-      cache,
-      keyUses,
-      failedAuth: new FailedAuthLimiter(config.GW_AUTH_FAILURES_PER_MINUTE),
-      trustedProxies: config.GW_TRUSTED_PROXIES,
+      ...keyAuthentication.auth,
       sessions,
       accounts: accountsClient,
       keypool: keypoolClient,
@@ -126,7 +86,7 @@ runService('edge', async (log, metrics) => {
     ],
     ['access-log switch', () => accessLog.close()],
     ['nats', () => nc.drain()],
-    ['key uses', () => keyUses.stop()],
+    ['key authentication', () => keyAuthentication.close()],
     ['redis', () => redis.quit().then(() => undefined)],
     [
       'grpc clients',

@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, type AuthCache } from '@gw/kit';
 import type { RequestHandler, Response } from 'express';
-import type { AuthCache } from '../auth/auth-cache.js';
 import { CSRF_HEADER, sessionIdOf } from './session-cookie.js';
 import type { ConsoleSession, ConsoleSessions } from './session-store.js';
 

@@ -1,11 +1,10 @@
 // The two views of an account the API answers, each schema (registered in the API document)
 // beside the function that builds it: the management view of /x-users and the nested `user_info`
 // of /dashboard/info, /dashboard/live and /x-info.
-import { accountModelLimits, nanoToUsd } from '@gw/kit';
+import { accountModelLimits, isOwnerAccount, nanoToUsd } from '@gw/kit';
 import type { accounts } from '@gw/proto';
 import { z } from 'zod';
 import { modelLimitsObject, timestamp, usd } from '../openapi/shared-schemas.js';
-import { isOwnerAccount } from './owner.js';
 import type { UsageCounts } from './usage/account-usage.js';
 
 const creditLot = z.object({ amount: usd, expires_at: timestamp });

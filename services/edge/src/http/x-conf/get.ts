@@ -1,7 +1,6 @@
-import { nanoToUsd } from '@gw/kit';
+import { nanoToUsd, ownerIdOf } from '@gw/kit';
 import type { keypool } from '@gw/proto';
 import { callerOf } from '../../auth/authenticate.js';
-import { ownerIdOf } from '../owner.js';
 import type { Route } from '../route.js';
 import { configsOf } from '../x-config/render.js';
 import { keyRecord } from '../x-keys/render.js';

@@ -1,5 +1,6 @@
+import { ownerIdOf } from '@gw/kit';
 import { callerOf } from '../../auth/authenticate.js';
-import { isRootPool, ownerIdOf } from '../owner.js';
+import { isRootPool } from '../owner.js';
 import { parseInput, type Route } from '../route.js';
 import { configAnswer } from './render.js';
 import { configResponse, configValues, updateConfigBody } from './schemas.js';

@@ -1,7 +1,7 @@
-import { AppError, ErrorCode, readKeyConfig } from '@gw/kit';
+import { AppError, ErrorCode, ownerIdOf, readKeyConfig } from '@gw/kit';
 import type { accounts, keypool } from '@gw/proto';
 import type { Request } from 'express';
-import { isRootPool, ownerIdOf } from '../owner.js';
+import { isRootPool } from '../owner.js';
 import type { UpdateKeyBody } from './schemas.js';
 
 /** Whose pool a key write goes to, and who did it (for the operation log). */

@@ -1,5 +1,5 @@
+import { ownerIdOf } from '@gw/kit';
 import { callerOf } from '../../auth/authenticate.js';
-import { ownerIdOf } from '../owner.js';
 import { parseInput, type Route } from '../route.js';
 import { keyListResponse, listKeysQuery } from './schemas.js';
 import { sendKeyPage } from './render.js';

@@ -1,6 +1,5 @@
-import { nanoToUsd } from '@gw/kit';
+import { isOwnerAccount, nanoToUsd } from '@gw/kit';
 import { ownAccount } from '../own-account.js';
-import { isOwnerAccount } from '../../owner.js';
 import { canManage, maskedKey } from '../../account-views.js';
 import type { Route } from '../../route.js';
 import { statusResponse } from '../schemas.js';

@@ -1,5 +1,5 @@
+import { ownerIdOf } from '@gw/kit';
 import { callerOf } from '../../../auth/authenticate.js';
-import { ownerIdOf } from '../../owner.js';
 import { z } from 'zod';
 import type { Route } from '../../route.js';
 

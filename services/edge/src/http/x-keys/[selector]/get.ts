@@ -1,6 +1,5 @@
-import { AppError, ErrorCode } from '@gw/kit';
+import { AppError, ErrorCode, ownerIdOf } from '@gw/kit';
 import { callerOf } from '../../../auth/authenticate.js';
-import { ownerIdOf } from '../../owner.js';
 import { parseInput, type Route } from '../../route.js';
 import { sendKeyPage } from '../render.js';
 import { keyListResponse, listKeysQuery, parseSelector } from '../schemas.js';

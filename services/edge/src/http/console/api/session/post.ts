@@ -1,5 +1,5 @@
-import { AppError, ErrorCode, hashApiKey } from '@gw/kit';
-import { clientOf, resolveCaller } from '../../../../auth/authenticate.js';
+import { AppError, clientOf, ErrorCode, hashApiKey } from '@gw/kit';
+import { resolveCaller } from '../../../../auth/authenticate.js';
 import { cameOverHttps, sessionCookie } from '../../../../console/session-cookie.js';
 import { parseInput, type Route } from '../../../route.js';
 import { sessionResponse, signInBody } from './schemas.js';
@@ -24,7 +24,7 @@ export const postConsoleSession: Route = {
     const { key } = parseInput(signInBody, req.body);
     const account = await resolveCaller(
       deps,
-      { authorization: `Bearer ${key}`, client: clientOf(req, deps.trustedProxies) },
+      { authorization: `Bearer ${key}`, client: clientOf(req, deps) },
       'user',
       'read',
     );

@@ -1,5 +1,5 @@
-import { createLogger } from '@gw/kit';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../log.js';
 import { KeyUseRecorder, type KeyUse } from './key-use.js';
 
 const log = createLogger('test', 'silent');

@@ -1,4 +1,4 @@
-import { addressGroup } from '@gw/kit';
+import { addressGroup } from '../ip.js';
 
 /** At most this many client groups (and working keys) are remembered; the oldest go first. */
 const MAX_ENTRIES = 100_000;

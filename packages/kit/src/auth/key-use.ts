@@ -1,4 +1,4 @@
-import type { Logger } from '@gw/kit';
+import type { Logger } from '../log.js';
 
 export interface KeyUse {
   accountId: bigint;
