@@ -48,6 +48,7 @@ export function useForwardingProxy(): InProcessProxy {
     get port() {
       return proxy().port;
     },
+    keyFor: (caller) => proxy().keyFor(caller),
     reset: () => proxy().reset(),
     useKeys: (keys, options) => proxy().useKeys(keys, options),
     call: (path, init) => proxy().call(path, init),
