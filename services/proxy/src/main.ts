@@ -94,7 +94,11 @@ runService('proxy', async (log, metrics) => {
   // Every AI call is authenticated here; an account change drops its cached key and ends its
   // realtime sessions when it revokes access.
   const keyAuthentication = startKeyAuthentication({
-    accounts: createGrpcClient(accounts.AccountsServiceClient, config.ACCOUNTS_ADDR, config.GW_INTERNAL_TOKEN),
+    accounts: createGrpcClient(
+      accounts.AccountsServiceClient,
+      config.ACCOUNTS_ADDR,
+      config.GW_INTERNAL_TOKEN,
+    ),
     nc,
     log,
     config,

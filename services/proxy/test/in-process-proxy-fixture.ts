@@ -1,12 +1,5 @@
 import type { Server } from 'node:http';
-import {
-  AddressList,
-  createLogger,
-  listenHttp,
-  Metrics,
-  NO_INHERITED,
-  type CallerIdentity,
-} from '@gw/kit';
+import { AddressList, createLogger, listenHttp, Metrics, NO_INHERITED, type CallerIdentity } from '@gw/kit';
 import type { ProxyDeps } from '../src/deps.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
 import type { KeySource } from '../src/domain/ports/key-source.js';

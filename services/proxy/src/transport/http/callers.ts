@@ -31,7 +31,11 @@ export function keyCallers(auth: AuthDeps, apiBalanceFloorNano: bigint): Callers
     async authenticate(req) {
       const account = await authenticateKey(
         auth,
-        { authorization: req.headers.authorization, apiKey: req.headers['x-api-key'], client: clientOf(req, auth) },
+        {
+          authorization: req.headers.authorization,
+          apiKey: req.headers['x-api-key'],
+          client: clientOf(req, auth),
+        },
         'ai',
       );
       assertMayCallAi(account, apiBalanceFloorNano, new Date());
