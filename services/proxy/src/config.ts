@@ -20,8 +20,14 @@ export const configShape = {
   ...natsEnv,
   ...usageStreamEnv,
   // The gateway's own endpoints, never dialled as an upstream (docs/decisions.md §7): PROXY_ADDR
-  // is where this server listens and the edge dials it; KEYPOOL_ADDR and CONFIG_ADDR are dialled.
+  // is where this server listens; KEYPOOL_ADDR and CONFIG_ADDR are dialled, and EDGE_ADDR, when
+  // set, gets every request this server does not serve itself.
   ...selfAddressEnv,
+  GW_TRUSTED_PROXIES: env
+    .addressList()
+    .describe(
+      'Proxies in front of the gateway whose X-Forwarded-For is believed (addresses and CIDRs, separated by spaces or commas); empty: the socket peer is the client. The client address is what the proxy tells the edge.',
+    ),
   ...tenantPrivateEnv,
   GW_DATA_DIR: z
     .string()

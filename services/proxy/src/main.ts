@@ -24,6 +24,7 @@ import { FileUsageOutbox } from './store/usage-outbox.js';
 import { GrpcKeySource } from './transport/grpc/key-source.js';
 import { RealtimeSessions } from './transport/http/realtime-sessions.js';
 import { Drain } from './transport/http/drain.js';
+import { pipeToEdge } from './transport/http/pass-to-edge.js';
 import { createHttpServer } from './transport/http/server.js';
 import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
 import { endSessionsOnAccountChanges } from './transport/nats/account-changes.js';
@@ -123,12 +124,20 @@ runService('proxy', async (log, metrics) => {
   };
 
   const drain = new Drain();
-  const server = createHttpServer(deps, metrics, drain, accessLog.accessLog);
+  const edge = config.EDGE_ADDR
+    ? pipeToEdge({
+        address: config.EDGE_ADDR,
+        internalToken: config.GW_INTERNAL_TOKEN,
+        trustedProxies: config.GW_TRUSTED_PROXIES,
+      })
+    : undefined;
+  const server = createHttpServer(deps, metrics, drain, accessLog.accessLog, edge);
   await listenHttp(server, config.PROXY_ADDR, log, 'proxy');
 
   const steps: ShutdownStep[] = [
     // Refuse new calls, let those in flight finish (bounded by PROXY_DRAIN_MS), then close.
     ['http', () => drain.stop(server, config.PROXY_DRAIN_MS)],
+    ['edge sockets', () => edge?.close()],
     [
       'usage outbox',
       () =>

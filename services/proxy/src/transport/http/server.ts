@@ -18,7 +18,8 @@ import {
 import type { ProxyDeps } from '../../deps.js';
 import { Drain } from './drain.js';
 import { requestIdOf } from './hop.js';
-import { HTTP_ROUTES, UPGRADE_ROUTES } from './routes.js';
+import type { EdgePipe } from './pass-to-edge.js';
+import { HTTP_ROUTES, isProxyPath, UPGRADE_ROUTES } from './routes.js';
 
 /** What a route threw as its answer, logged by the kit's rule (ours once with its stack). */
 function asAppError(error: unknown, log: Logger): AppError {
@@ -32,13 +33,15 @@ function asAppError(error: unknown, log: Logger): AppError {
  * handler's context and logger, errors in the spec's shape, and every request timed by route
  * template and written as one debug access line (the call fills in the account, key and Level).
  * Streams may be long, so there is no server-side request timeout; idle upstreams are cut by the
- * relay.
+ * relay. With `edge` (the front door, EDGE_ADDR set) a request no route serves goes to the edge,
+ * which times and logs it.
  */
 export function createHttpServer(
   deps: ProxyDeps,
   metrics: Metrics,
   drain = new Drain(),
   accessLog?: { readonly enabled: boolean },
+  edge?: EdgePipe,
 ): Server {
   // Every request reaches the proxy through an edge, whose info line of it says all this one
   // would (the key and Level too): the proxy's own is a debug line, one formatted line less per call.
@@ -48,8 +51,13 @@ export function createHttpServer(
     const path = pathOf(req.url);
     const method = req.method ?? 'GET';
     const route = HTTP_ROUTES.find(
-      (candidate) => (candidate.method === '*' || candidate.method === method) && candidate.matches(path),
+      (candidate) =>
+        (candidate.method === '*' || candidate.method === method) && candidate.matches(path, method),
     );
+    if (!route && edge && !isProxyPath(path)) {
+      edge.pass(req, res);
+      return;
+    }
     const requestId = requestIdOf(req);
     const access: RequestDetails = { route: route?.name ?? UNMATCHED_ROUTE };
     observer.watch(req, res, requestId, () => access);
