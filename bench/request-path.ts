@@ -11,7 +11,7 @@ import { request, type Agent } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localPorts } from '../packages/kit/src/topology.js';
+import { localPorts, splitAddress } from '../packages/kit/src/topology.js';
 import { inheritedEnv } from '../packages/testkit/src/config.js';
 import { freeBase } from '../scripts/launcher-fixture.js';
 import { chatBody, out, sleep } from './gateway.js';
@@ -72,7 +72,7 @@ function groupAlive(pid: number): boolean {
 /**
  * `npm start` as a user runs it (its own process group, like a shell job), on the systems' CPU,
  * with a free GW_PORT_BASE (its own Redis, NATS and embedded PostgreSQL too) and a fresh data
- * folder, so it meets nothing else on the machine; resolves once the edge answers /healthz.
+ * folder, so it meets nothing else on the machine; resolves once its public port answers /healthz.
  */
 export async function startNpmGateway(): Promise<NpmGateway> {
   const base = await freeBase();
@@ -90,7 +90,7 @@ export async function startNpmGateway(): Promise<NpmGateway> {
   });
   closeSync(log);
   const pid = child.pid ?? 0;
-  const url = `http://127.0.0.1:${ports.edge}`;
+  const url = `http://127.0.0.1:${ports.public}`;
   // A Ctrl-C in the terminal reaches this process's group only: the gateway, in its own, stops too.
   const onSignal = () => void stop().finally(() => process.exit(130));
   const stop = async () => {
@@ -127,8 +127,7 @@ export async function startNpmGateway(): Promise<NpmGateway> {
     }
     await sleep(250);
   }
-  const proxy = Number(ports.addresses.proxy.split(':').at(-1));
-  return { url, rootKey, ports: { edge: ports.edge, proxy }, stop };
+  return { url, rootKey, ports: { edge: splitAddress(ports.edge).port, proxy: ports.public }, stop };
 }
 
 async function api(gw: NpmGateway, path: string, method: string, json: unknown, key = gw.rootKey) {

@@ -60,6 +60,9 @@ describe('npm start with GW_PORT_BASE, and npx gw on the gateway it started', ()
   it('listens on the base and its fixed offsets only, Redis and NATS among them', async () => {
     expect(run.output()).toContain(`gateway ready: http://127.0.0.1:${base}`);
     expect(await status(rootKey)).toBe(200);
+    // The proxy on the base (the front door), the edge behind it on the base +1.
+    expect((await fetch(`http://127.0.0.1:${base}/internal/healthz`)).status).toBe(200);
+    expect((await fetch(`http://${ports.edge}/livez`)).status).toBe(200);
     for (const address of Object.values(ports.addresses)) {
       const { host, port } = splitAddress(address);
       expect(await canConnect(host, port), address).toBe(true);

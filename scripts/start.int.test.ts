@@ -16,8 +16,10 @@ import {
   ALL_SERVICES,
   GRPC_SERVICES,
   metricsAddressVariable,
+  splitAddress,
 } from '../packages/kit/src/topology.js';
 import { launch, type Launched } from './launcher-fixture.js';
+import { canConnect } from './lib/net.js';
 
 describe('npm start', () => {
   let nats: RunningProcess;
@@ -53,9 +55,12 @@ describe('npm start', () => {
       // Info, for the services' own 'shutting down' and 'stopped' lines.
       LOG_LEVEL: 'info',
     };
-    for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
+    for (const service of GRPC_SERVICES) {
       env[addressVariable(service)] = `127.0.0.1:${await freePort()}`;
     }
+    env.EDGE_ADDR = `127.0.0.1:${await freePort()}`;
+    // Ignored: the proxy is the front door on HOST:PORT.
+    env.PROXY_ADDR = `127.0.0.1:${await freePort()}`;
     for (const service of ALL_SERVICES) {
       env[metricsAddressVariable(service)] = `127.0.0.1:${await freePort()}`;
     }
@@ -103,6 +108,12 @@ describe('npm start', () => {
       (await fetch(`${base}/dashboard/status`, { headers: { authorization: `Bearer ${child.SecretKey}` } }))
         .status,
     ).toBe(200);
+    // The proxy serves the public port (its own health under /internal/), the edge EDGE_ADDR
+    // behind it; a PROXY_ADDR given to the launcher moves nothing.
+    expect((await fetch(`${base}/internal/healthz`)).status).toBe(200);
+    expect((await fetch(`http://${env.EDGE_ADDR ?? ''}/livez`)).status).toBe(200);
+    const ignored = splitAddress(env.PROXY_ADDR ?? '');
+    expect(await canConnect(ignored.host, ignored.port)).toBe(false);
     // Each process serves its metrics on the address the launcher gave it.
     for (const service of ALL_SERVICES) {
       const scraped = await fetch(`http://${env[metricsAddressVariable(service)] ?? ''}/metrics`);

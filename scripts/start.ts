@@ -3,9 +3,11 @@
 // 1 settle the environment (ports, data dir, secrets) · 2 make sure Redis and NATS answer,
 // starting local servers when installed, and without DATABASE_URL start the one embedded
 // PostgreSQL every service shares (a schema each, as with DATABASE_URL) · 3 spawn the gRPC services and proxy, wait for their
-// ports · 4 spawn edge, print its URL (and a root key created by this start) once /healthz
-// answers · 5 on Ctrl-C/SIGTERM stop everything, outside in, and last the PostgreSQL, Redis and
-// NATS this start started itself; if any child dies on its own, stop the rest and exit non-zero.
+// ports · 4 spawn edge, print the public URL (and a root key created by this start) once its
+// /healthz answers · 5 on Ctrl-C/SIGTERM stop everything, outside in, and last the PostgreSQL,
+// Redis and NATS this start started itself; if any child dies on its own, stop the rest and exit
+// non-zero. The proxy is the front door on the public HOST:PORT (docs/adr/0010): it passes every
+// request that is not an AI call to the edge, which listens on EDGE_ADDR.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -77,8 +79,7 @@ process.on('exit', () => releaseLock(dataDir));
 
 const childEnv: NodeJS.ProcessEnv = {
   ...source,
-  PORT: port,
-  // The edge's port as the other processes know it: keypool and proxy refuse it as a Provider.
+  // The public port as the other processes know it: keypool and proxy refuse it as a Provider.
   GW_EDGE_PORT: port,
   GW_DATA_DIR: dataDir,
   REDIS_URL: redisUrl,
@@ -105,13 +106,22 @@ function selectedServices(): ServiceName[] {
   return ALL_SERVICES.filter((name) => wanted.includes(name));
 }
 
-/** Where a service listens: `<NAME>_ADDR` for gRPC services and proxy, PORT for edge. */
+/**
+ * Where a service listens: `<NAME>_ADDR` for gRPC services, EDGE_ADDR for the edge, and the
+ * public HOST:PORT (its PROXY_ADDR) for the proxy; `variable` is the one that moves it.
+ */
 function listenOf(name: ServiceName): { host: string; port: number; variable: string } {
   if (name === 'edge') {
-    return { host: '127.0.0.1', port: Number(port), variable: 'PORT' };
+    return { ...splitAddress(addresses.EDGE_ADDR ?? ''), variable: 'EDGE_ADDR' };
   }
   const variable = addressVariable(name);
-  return { ...splitAddress(addresses[variable] ?? ''), variable };
+  return { ...splitAddress(addresses[variable] ?? ''), variable: name === 'proxy' ? 'PORT' : variable };
+}
+
+/** The edge's own PORT and HOST: EDGE_ADDR, behind the proxy. */
+function edgeListenEnv(): NodeJS.ProcessEnv {
+  const { host, port: edgePort } = listenOf('edge');
+  return { HOST: host, PORT: String(edgePort) };
 }
 
 /**
@@ -150,10 +160,10 @@ async function shutdown(exitCode: number): Promise<void> {
   if (processes.some((p) => !p.done)) {
     say('stopping every service');
   }
-  // Outside in: the edge stops taking requests (and flushes the key last-use times it owes
-  // accounts) before the services behind it go. Children have their own process group, so a
-  // terminal's Ctrl-C reaches only us and this order holds.
-  const waves = [['edge'], ['proxy']].map((names) => processes.filter((p) => names.includes(p.name)));
+  // Outside in: the proxy, the front door, stops taking requests first, then the edge (which
+  // flushes the key last-use times it owes accounts) before the services behind it go. Children
+  // have their own process group, so a terminal's Ctrl-C reaches only us and this order holds.
+  const waves = [['proxy'], ['edge']].map((names) => processes.filter((p) => names.includes(p.name)));
   const rest = processes.filter((p) => !waves.flat().includes(p));
   const killed: string[] = [];
   for (const wave of [...waves, rest]) {
@@ -201,6 +211,7 @@ function launch(name: ServiceName): ManagedProcess {
       // Each process its own metrics address (docs/operations.md), away from every listen address.
       env: {
         ...childEnv,
+        ...(name === 'edge' ? edgeListenEnv() : {}),
         METRICS_ADDR: metricsAddress(name),
       },
       prefix: linePrefix(name, width),
@@ -374,10 +385,14 @@ async function main(): Promise<void> {
     return;
   }
 
-  // 4 edge last
+  // 4 edge last; the gateway is ready once its public /healthz answers through the proxy (the
+  // edge's own address when the proxy is not run)
   if (services.includes('edge')) {
     launch('edge');
-    const url = `http://127.0.0.1:${port}`;
+    const edgeAt = listenOf('edge');
+    const url = services.includes('proxy')
+      ? `http://127.0.0.1:${port}`
+      : `http://${dialHost(edgeAt.host)}:${edgeAt.port}`;
     if (await waitForHttp200(`${url}/healthz`, { timeoutMs: PORT_TIMEOUT_MS, signal: stopped.signal })) {
       process.stdout.write(`\n${ownPrefix}gateway ready: ${url}\n`);
       if (createdRootKey) {
@@ -393,7 +408,7 @@ async function main(): Promise<void> {
       );
     } else if (!isStopping()) {
       say(
-        `edge did not answer ${url}/healthz within ${PORT_TIMEOUT_MS / 1000}s (still running; see its log)`,
+        `the gateway did not answer ${url}/healthz within ${PORT_TIMEOUT_MS / 1000}s (still running; see its log)`,
       );
     }
   } else {

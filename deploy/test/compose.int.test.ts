@@ -14,6 +14,7 @@ interface ComposeService {
   environment?: Record<string, string | null>;
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
+  ports?: Array<string | { target: number; published: number | string }>;
 }
 
 const validSecrets = {
@@ -61,15 +62,32 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('starts services once the stores are healthy, and the edge once every service is', () => {
+  it('starts services once the stores are healthy, the edge once every service is, and the proxy last', () => {
     for (const name of ALL_SERVICES) {
       for (const store of STORES) {
         expect(services[name]?.depends_on?.[store]?.condition, `${name} → ${store}`).toBe('service_healthy');
       }
     }
-    for (const name of ALL_SERVICES.filter((service) => service !== 'edge')) {
+    for (const name of GRPC_SERVICES) {
       expect(services.edge?.depends_on?.[name]?.condition, `edge → ${name}`).toBe('service_healthy');
     }
+    expect(services.proxy?.depends_on?.edge?.condition).toBe('service_healthy');
+    expect(services.edge?.depends_on?.proxy).toBeUndefined();
+  });
+
+  it('publishes the proxy alone, the front door passing to the edge by EDGE_ADDR', () => {
+    const published = Object.entries(services).filter(([, service]) => (service.ports ?? []).length > 0);
+    expect(published.map(([name]) => name)).toEqual(['proxy']);
+    const proxy = services.proxy?.environment ?? {};
+    const listen = splitAddress(proxy.PROXY_ADDR ?? '');
+    expect(JSON.stringify(services.proxy?.ports)).toContain(String(listen.port));
+    expect(services.proxy?.healthcheck?.test.join(' ')).toContain(
+      `127.0.0.1:${listen.port}/internal/healthz`,
+    );
+    const edge = splitAddress(proxy.EDGE_ADDR ?? '');
+    expect(edge.host).toBe('edge');
+    expect(String(edge.port)).toBe(services.edge?.environment?.PORT);
+    expect(proxy.GW_EDGE_PORT).toBe(String(listen.port));
   });
 
   it('refuses to render without GW_SECRET_KEY, naming it', () => {

@@ -14,7 +14,7 @@ import { loadServiceConfig } from './service-env.js';
 
 const BASE = fileURLToPath(new URL('../k8s', import.meta.url));
 const EDGE_AND_PROXY = ['edge', 'proxy'] as const;
-const HTTP_PROBES = { edge: '/livez', proxy: '/healthz' } as const;
+const HTTP_PROBES = { edge: '/livez', proxy: '/internal/healthz' } as const;
 const INTERNET: Peer = { address: '203.0.113.7' };
 
 function named<T extends Manifest>(
@@ -127,6 +127,17 @@ describe('deploy/k8s (kustomize base)', () => {
     }
   });
 
+  it('makes the proxy the front door on the public port, passing to the edge by EDGE_ADDR', () => {
+    const config = named(manifests, ConfigMap, 'gw-config').data ?? {};
+    const proxyPort = containerOf(deployments.proxy).ports?.[0]?.containerPort;
+    expect(named(manifests, Service, 'proxy').spec?.ports?.map((entry) => entry.port)).toEqual([proxyPort]);
+    expect(splitAddress(config.PROXY_ADDR ?? '')).toEqual({ host: 'proxy', port: proxyPort });
+    expect(config.GW_EDGE_PORT).toBe(String(proxyPort));
+    const edgePort = containerOf(deployments.edge).ports?.[0]?.containerPort;
+    expect(named(manifests, Service, 'edge').spec?.ports?.map((entry) => entry.port)).toEqual([edgePort]);
+    expect(splitAddress(config.EDGE_ADDR ?? '')).toEqual({ host: 'edge', port: edgePort });
+  });
+
   it('puts a Service in front of every Deployment, selecting its pods and their port', () => {
     for (const service of ALL_SERVICES) {
       const front = named(manifests, Service, service);
@@ -217,10 +228,17 @@ describe('deploy/k8s (kustomize base)', () => {
     const pod = (service: ServiceName): Peer => ({ labels: podLabels(deployments[service]) });
     const portOf = (service: ServiceName) => containerOf(deployments[service]).ports?.[0]?.containerPort ?? 0;
 
-    it('let only the edge be reached from outside', () => {
-      expect(canConnect(policies, INTERNET, pod('edge'), portOf('edge'))).toBe(true);
-      for (const service of ALL_SERVICES.filter((name) => name !== 'edge')) {
+    it('let only the proxy, the front door, be reached from outside', () => {
+      expect(canConnect(policies, INTERNET, pod('proxy'), portOf('proxy'))).toBe(true);
+      for (const service of ALL_SERVICES.filter((name) => name !== 'proxy')) {
         expect(canConnect(policies, INTERNET, pod(service), portOf(service)), service).toBe(false);
+      }
+    });
+
+    it('let the proxy alone reach the edge', () => {
+      expect(canConnect(policies, pod('proxy'), pod('edge'), portOf('edge'))).toBe(true);
+      for (const service of ALL_SERVICES.filter((name) => name !== 'proxy' && name !== 'edge')) {
+        expect(canConnect(policies, pod(service), pod('edge'), portOf('edge')), service).toBe(false);
       }
     });
 

@@ -11,8 +11,9 @@ import {
 
 function everyPort(base: number | undefined): number[] {
   const ports = localPorts(base);
+  // The proxy's address is the public port: counted once, there.
   return [
-    ports.edge,
+    splitAddress(ports.edge).port,
     ...Object.values(ports.addresses).map((address) => splitAddress(address).port),
     ...Object.values(ports.metrics),
     Number(new URL(ports.redisUrl).port),
@@ -24,8 +25,10 @@ function everyPort(base: number | undefined): number[] {
 describe('localPorts', () => {
   it('keeps the documented defaults without a base', () => {
     const ports = localPorts(undefined);
-    expect(ports.edge).toBe(8080);
-    expect(ports.addresses).toEqual(DEFAULT_ADDRESSES);
+    expect(ports.public).toBe(8080);
+    // The proxy is the front door on the public port; the edge takes the proxy's default slot.
+    expect(ports.addresses).toEqual({ ...DEFAULT_ADDRESSES, proxy: '127.0.0.1:8080' });
+    expect(ports.edge).toBe(DEFAULT_ADDRESSES.proxy);
     expect(ports.metrics).toEqual(LOCAL_METRICS_PORTS);
     expect(ports.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(ports.natsUrl).toBe('nats://127.0.0.1:4222');
@@ -34,9 +37,10 @@ describe('localPorts', () => {
 
   it('moves every port to a fixed offset from the base, each one distinct and inside the span', () => {
     const ports = localPorts(18000);
-    expect(ports.edge).toBe(18000);
+    expect(ports.public).toBe(18000);
+    expect(ports.edge).toBe('127.0.0.1:18001');
     expect(ports.addresses).toMatchObject({
-      proxy: '127.0.0.1:18001',
+      proxy: '127.0.0.1:18000',
       accounts: '127.0.0.1:18002',
       mailer: '127.0.0.1:18007',
     });

@@ -50,16 +50,20 @@ export function splitAddress(address: string): { host: string; port: number } {
 
 /**
  * Every port a local gateway listens on, as `npm start` and `npx gw` derive them. Without a base
- * they are the defaults above (edge 8080, proxy 8081, gRPC 50051–50056, metrics 9401–9408,
- * Redis 6379, NATS 4222, the embedded PostgreSQL 5433). With `GW_PORT_BASE` each is a fixed
- * offset from it: edge +0, proxy +1, the gRPC services +2…+7 (in GRPC_SERVICES order), metrics
- * +10…+17 (in ALL_SERVICES order), Redis +20, NATS +21, PostgreSQL +22, so one variable moves the
- * whole gateway.
+ * they are the defaults above (the public port 8080, served by the proxy, the gateway's front
+ * door; the edge behind it 8081; gRPC 50051–50056, metrics 9401–9408, Redis 6379, NATS 4222, the
+ * embedded PostgreSQL 5433). With `GW_PORT_BASE` each is a fixed offset from it: the public port
+ * +0, the edge +1, the gRPC services +2…+7 (in GRPC_SERVICES order), metrics +10…+17 (in
+ * ALL_SERVICES order), Redis +20, NATS +21, PostgreSQL +22, so one variable moves the whole
+ * gateway.
  */
 export interface LocalPorts {
-  edge: number;
-  /** host:port of each gRPC service and the proxy. */
+  /** The public port: the proxy listens there and passes what it does not serve to the edge. */
+  public: number;
+  /** host:port of each gRPC service and the proxy (on the public port). */
   addresses: Record<GrpcServiceName | 'proxy', string>;
+  /** host:port of the edge, behind the proxy (its EDGE_ADDR). */
+  edge: string;
   metrics: Record<ServiceName, number>;
   redisUrl: string;
   natsUrl: string;
@@ -88,8 +92,9 @@ export function parsePortBase(value: string | undefined): number | undefined | E
 export function localPorts(base: number | undefined): LocalPorts {
   if (base === undefined) {
     return {
-      edge: 8080,
-      addresses: { ...DEFAULT_ADDRESSES },
+      public: 8080,
+      addresses: { ...DEFAULT_ADDRESSES, proxy: '127.0.0.1:8080' },
+      edge: '127.0.0.1:8081',
       metrics: { ...LOCAL_METRICS_PORTS },
       redisUrl: 'redis://127.0.0.1:6379',
       natsUrl: 'nats://127.0.0.1:4222',
@@ -97,13 +102,14 @@ export function localPorts(base: number | undefined): LocalPorts {
     };
   }
   const at = (offset: number) => `127.0.0.1:${base + offset}`;
-  const addresses = { proxy: at(1) } as Record<GrpcServiceName | 'proxy', string>;
+  const addresses = { proxy: at(0) } as Record<GrpcServiceName | 'proxy', string>;
   GRPC_SERVICES.forEach((name, index) => (addresses[name] = at(2 + index)));
   const metrics = {} as Record<ServiceName, number>;
   ALL_SERVICES.forEach((name, index) => (metrics[name] = base + 10 + index));
   return {
-    edge: base,
+    public: base,
     addresses,
+    edge: at(1),
     metrics,
     redisUrl: `redis://${at(20)}`,
     natsUrl: `nats://${at(21)}`,

@@ -54,12 +54,13 @@ describe('classifyAddress', () => {
 });
 
 describe("the gateway's own endpoints", () => {
-  it('reads every <SERVICE>_ADDR, GW_EDGE_PORT, GW_PUBLIC_URL and GW_SELF_HOSTS', () => {
+  it('reads every <SERVICE>_ADDR, EDGE_ADDR, GW_EDGE_PORT, GW_PUBLIC_URL and GW_SELF_HOSTS', () => {
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
       expect(Object.keys(selfAddressEnv)).toContain(addressVariable(service));
     }
     const config = loadConfig(selfAddressEnv, {
       BILLING_ADDR: 'billing:7000',
+      EDGE_ADDR: 'edge:7100',
       GW_EDGE_PORT: '9090',
       GW_PUBLIC_URL: 'https://GW.example.com/',
       GW_SELF_HOSTS: ' a.example , ',
@@ -69,6 +70,8 @@ describe("the gateway's own endpoints", () => {
     expect(self.hosts).toEqual(['gw.example.com', 'a.example']);
     expect(isSelfEndpoint('billing', 7000, self)).toBe(true);
     expect(isSelfEndpoint('billing', 7001, self)).toBe(false);
+    expect(isSelfEndpoint('edge', 7100, self)).toBe(true);
+    expect(isSelfEndpoint('127.0.0.1', 7100, self)).toBe(true);
     expect(isSelfEndpoint('192.168.5.5', 9090, self)).toBe(true);
     expect(isSelfEndpoint('192.168.5.5', 9091, self)).toBe(false);
     expect(isSelfEndpoint('127.0.0.9', 9090, self)).toBe(true);

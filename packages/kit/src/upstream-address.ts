@@ -17,7 +17,7 @@ import {
  * - link-local and cloud metadata, the unspecified address (`0.0.0.0`, `::`, which Linux
  *   connects to loopback) and multicast/reserved ranges are refused for every pool;
  * - the gateway's own endpoints are refused for every pool: every `<SERVICE>_ADDR`, the edge's
- *   port (`GW_EDGE_PORT`), its Redis and NATS (`REDIS_URL`, `NATS_URL`) and metrics ports on any
+ *   address behind the proxy (`EDGE_ADDR`), the public port (`GW_EDGE_PORT`), its Redis and NATS (`REDIS_URL`, `NATS_URL`) and metrics ports on any
  *   loopback address (and on the host the variable names), and the host of `GW_PUBLIC_URL` and
  *   each `GW_SELF_HOSTS` entry on any port;
  * - loopback and private ranges are allowed for root's pool (self-hosted models) and refused for
@@ -26,7 +26,7 @@ import {
  */
 /** The gateway's own endpoints, as the Provider policy needs them. */
 export interface SelfAddresses {
-  /** Ports the gateway listens on (every `<SERVICE>_ADDR` and the edge): refused on loopback. */
+  /** Ports the gateway listens on (every `<SERVICE>_ADDR`, EDGE_ADDR, the public port): refused on loopback. */
   ports: readonly number[];
   /** host:port of every listen address, for hosts that are not loopback (a name or a LAN address). */
   endpoints: readonly { host: string; port: number }[];
@@ -36,8 +36,8 @@ export interface SelfAddresses {
 
 /**
  * The variables that describe the gateway's own endpoints; a service that checks Provider URLs
- * spreads this into its env schema. The launcher and the test kit pass every `<SERVICE>_ADDR`
- * and the edge's port (as GW_EDGE_PORT) to every process.
+ * spreads this into its env schema. The launcher and the test kit pass every `<SERVICE>_ADDR`,
+ * EDGE_ADDR and the public port (as GW_EDGE_PORT) to every process.
  */
 export const selfAddressEnv = {
   ACCOUNTS_ADDR: env.serviceAddress('accounts'),
@@ -47,9 +47,16 @@ export const selfAddressEnv = {
   NEWS_ADDR: env.serviceAddress('news'),
   MAILER_ADDR: env.serviceAddress('mailer'),
   PROXY_ADDR: env.serviceAddress('proxy'),
+  EDGE_ADDR: env
+    .optionalAddress()
+    .describe(
+      'host:port of the edge behind the proxy, when the proxy is the front door: the proxy passes every request it does not serve itself there; empty: none.',
+    ),
   GW_EDGE_PORT: env
     .port(8080)
-    .describe("The edge's listen port (its PORT): never an upstream on a loopback address."),
+    .describe(
+      "The public port (the edge's PORT, or the proxy's when it is the front door): never an upstream on a loopback address.",
+    ),
   GW_PUBLIC_URL: env.optionalUrl().describe("The gateway's public URL: an upstream on its host is refused."),
   GW_SELF_HOSTS: z
     .string()
@@ -105,6 +112,9 @@ export function selfAddressesOf(
       const value = config[addressVariable(service)];
       return splitAddress(typeof value === 'string' ? value : DEFAULT_ADDRESSES[service]);
     }),
+    ...(typeof config.EDGE_ADDR === 'string' && config.EDGE_ADDR.includes(':')
+      ? [splitAddress(config.EDGE_ADDR)]
+      : []),
     ...backingListeners(config),
   ];
   const edgePort = typeof config.GW_EDGE_PORT === 'number' ? config.GW_EDGE_PORT : 8080;

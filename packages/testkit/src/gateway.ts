@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GRPC_SERVICES } from '@gw/kit';
+import { GRPC_SERVICES, splitAddress } from '@gw/kit';
 import { startNatsServer } from './nats.js';
 import { createTestDatabase } from './postgres.js';
 import { freePort, waitFor } from './ports.js';
@@ -46,6 +46,10 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
+  /**
+   * The public URL: the proxy, the gateway's front door (its PROXY_ADDR), which passes every
+   * request that is not an AI call to the edge (EDGE_ADDR), as `npm start` lays it out.
+   */
   baseUrl: string;
   rootKey: string;
   natsUrl: string;
@@ -57,18 +61,23 @@ export interface Gateway {
   metrics: Map<string, string>;
   /**
    * Starts one more edge replica against the same services, with these variables changed for it
-   * alone (another PROXY_ADDR, GW_TRUSTED_PROXIES, …); returns its base URL.
+   * alone (GW_TRUSTED_PROXIES, …); returns its own base URL, reached directly (no proxy in
+   * front): for its management routes.
    */
   startEdgeReplica(changes?: Record<string, string>): Promise<string>;
-  /** Starts one more proxy replica against the same services; resolves with its address once it serves. */
-  startProxyReplica(): Promise<string>;
+  /**
+   * Starts one more front door: a proxy replica against the same services, passing to the main
+   * edge (the same EDGE_ADDR) unless `changes` say otherwise (they apply to it alone, as
+   * GW_TRUSTED_PROXIES); resolves with its address (host:port) once it serves.
+   */
+  startProxyReplica(changes?: Record<string, string>): Promise<string>;
   /**
    * Starts a backing process again (after it was stopped, or stopping it first) with these
    * variables changed for it and every later start; resolves once it serves.
    */
   restartService(name: BackingService, changes?: Record<string, string>): Promise<void>;
   /**
-   * Calls the edge with the (current) root key unless another key (or none) is given. The
+   * Calls the front door with the (current) root key unless another key (or none) is given. The
    * answer must match docs/openapi.json (its route, status and body schema; /v1 excepted), or
    * the call throws; `undocumented: true` is for a test that calls a route on purpose that the
    * document does not list (an unknown path or method).
@@ -84,14 +93,16 @@ export type GatewayRequestInit = RequestInit & {
   undocumented?: boolean;
 };
 
-async function edgeHealthy(baseUrl: string): Promise<boolean> {
+async function healthy(baseUrl: string): Promise<boolean> {
   const response = await fetch(`${baseUrl}/healthz`);
   return response.status === 200;
 }
 
 /**
  * Starts the whole gateway as real processes on free ports, with a private nats-server (so
- * event subjects and streams of parallel test runs never mix), and waits for /healthz. A start
+ * event subjects and streams of parallel test runs never mix), and waits for /healthz through
+ * the front door. The proxy listens on the public port (GW_EDGE_PORT), the edge on a free port
+ * of its own (EDGE_ADDR), as `npm start` lays them out. A start
  * that failed only because another program took one of its ports meanwhile is tried once more
  * on new ports; any other failure is reported with every process's last output.
  */
@@ -129,8 +140,11 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
 
   const env = await sharedEnv({ dataDir, natsUrl, databaseUrl });
   const rootKey = env.GW_ROOT_KEY ?? '';
-  // The first edge's port, known to every process: keypool and proxy refuse it as a Provider.
-  const edgePort = Number(env.GW_EDGE_PORT);
+  // The public port, known to every process (keypool and proxy refuse it as a Provider), is the
+  // proxy's; the edge listens behind it.
+  const publicPort = Number(env.GW_EDGE_PORT);
+  env.PROXY_ADDR = `127.0.0.1:${publicPort}`;
+  env.EDGE_ADDR = `127.0.0.1:${await freePort()}`;
   Object.assign(env, options.env);
 
   const metrics = new Map<string, string>();
@@ -159,7 +173,7 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
     );
     processes.set(name, edge);
     const baseUrl = `http://127.0.0.1:${port}`;
-    await waitFor(() => edgeHealthy(baseUrl), `${name} /healthz`, 60_000, 200);
+    await waitFor(() => healthy(baseUrl), `${name} /healthz`, 60_000, 200);
     return baseUrl;
   };
 
@@ -167,7 +181,9 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
     for (const service of [...GRPC_SERVICES, 'proxy'] as const) {
       processes.set(service, serviceProcess(service, await withMetrics(service, env), options.compiledRoot));
     }
-    const baseUrl = await startEdge('edge', edgePort);
+    await startEdge('edge', splitAddress(env.EDGE_ADDR).port);
+    const baseUrl = `http://${env.PROXY_ADDR}`;
+    await waitFor(() => healthy(baseUrl), 'the front door /healthz', 60_000, 200);
     let replicas = 0;
     const gateway: Gateway = {
       baseUrl,
@@ -185,10 +201,10 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
         : undefined,
       metrics,
       startEdgeReplica: (changes) => startEdge(`edge-${++replicas}`, undefined, changes),
-      async startProxyReplica() {
+      async startProxyReplica(changes = {}) {
         const name = `proxy-${++replicas}`;
         const address = `127.0.0.1:${await freePort()}`;
-        const replicaEnv = await withMetrics(name, { ...env, PROXY_ADDR: address });
+        const replicaEnv = await withMetrics(name, { ...env, ...changes, PROXY_ADDR: address });
         processes.set(name, serviceProcess('proxy', replicaEnv, options.compiledRoot));
         await waitFor(() => serving('proxy', replicaEnv), 'proxy replica serving', 60_000, 200);
         return address;

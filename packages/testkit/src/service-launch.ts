@@ -80,11 +80,11 @@ export function serviceProcess(
   });
 }
 
-/** Whether one backing process serves: grpc.health.v1 for a gRPC service, /healthz for the proxy. */
+/** Whether one backing process serves: grpc.health.v1 for a gRPC service, /internal/healthz for the proxy. */
 export async function serving(name: BackingService, env: Record<string, string>): Promise<boolean> {
   const address = env[addressVariable(name)] ?? '';
   if (name === 'proxy') {
-    return (await fetch(`http://${address}/healthz`)).ok;
+    return (await fetch(`http://${address}/internal/healthz`)).ok;
   }
   return isServing(address, '');
 }

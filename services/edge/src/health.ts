@@ -13,7 +13,9 @@ const STORES = ['postgres'] as const;
 
 async function proxyServing(address: string): Promise<boolean> {
   try {
-    const response = await fetch(`http://${address}/healthz`, { signal: AbortSignal.timeout(1_000) });
+    const response = await fetch(`http://${address}/internal/healthz`, {
+      signal: AbortSignal.timeout(1_000),
+    });
     return response.ok;
   } catch {
     return false;

@@ -17,6 +17,7 @@ describe('provider keys: Provider addresses and owners kept apart', () => {
       'NEWS_ADDR',
       'MAILER_ADDR',
       'PROXY_ADDR',
+      'EDGE_ADDR',
     ].map((variable) => {
       const address = kp.gw.env[variable] ?? '';
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);

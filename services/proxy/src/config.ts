@@ -22,7 +22,8 @@ export const configShape = {
   ...natsEnv,
   ...usageStreamEnv,
   // The gateway's own endpoints, never dialled as an upstream (docs/decisions.md §7): PROXY_ADDR
-  // is where this server listens (the gateway's public port under `npm start`); KEYPOOL_ADDR and CONFIG_ADDR are dialled.
+  // is where this server listens (the gateway's public port under `npm start`); KEYPOOL_ADDR and
+  // CONFIG_ADDR are dialled, and EDGE_ADDR, when set, gets every request this server does not serve.
   ...selfAddressEnv,
   ...tenantPrivateEnv,
   // The proxy authenticates every AI call itself (keys from accounts, cached; AllowIPs; the spend

@@ -26,6 +26,7 @@ import { GrpcKeySource } from './transport/grpc/key-source.js';
 import { keyCallers } from './transport/http/callers.js';
 import { RealtimeSessions } from './transport/http/realtime-sessions.js';
 import { Drain } from './transport/http/drain.js';
+import { pipeToEdge } from './transport/http/pass-to-edge.js';
 import { createHttpServer } from './transport/http/server.js';
 import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
 import { endSessionsOnAccountChange } from './transport/nats/account-changes.js';
@@ -138,12 +139,20 @@ runService('proxy', async (log, metrics) => {
   };
 
   const drain = new Drain();
-  const server = createHttpServer(deps, metrics, drain, accessLog.accessLog);
+  const edge = config.EDGE_ADDR
+    ? pipeToEdge({
+        address: config.EDGE_ADDR,
+        internalToken: config.GW_INTERNAL_TOKEN,
+        trustedProxies: config.GW_TRUSTED_PROXIES,
+      })
+    : undefined;
+  const server = createHttpServer(deps, metrics, drain, accessLog.accessLog, edge);
   await listenHttp(server, config.PROXY_ADDR, log, 'proxy');
 
   const steps: ShutdownStep[] = [
     // Refuse new calls, let those in flight finish (bounded by PROXY_DRAIN_MS), then close.
     ['http', () => drain.stop(server, config.PROXY_DRAIN_MS)],
+    ['edge sockets', () => edge?.close()],
     [
       'usage outbox',
       () =>

@@ -65,7 +65,7 @@ describe('usage outbox (NATS outage, proxy crash)', () => {
     }
   };
   const proxyOutbox = async () => {
-    const response = await fetch(`http://${gw.env.PROXY_ADDR}/healthz`);
+    const response = await fetch(`http://${gw.env.PROXY_ADDR}/internal/healthz`);
     return ((await response.json()) as { outbox: number }).outbox;
   };
 

@@ -86,7 +86,7 @@ describe('proxy relay through the edge: sleeping keys, alerts and probes', () =>
     );
     try {
       await waitFor(
-        async () => (await fetch(`http://${replicaAddr}/healthz`)).ok,
+        async () => (await fetch(`http://${replicaAddr}/internal/healthz`)).ok,
         'proxy replica',
         20_000,
         100,

@@ -2,7 +2,7 @@ import type { ProxyDeps } from '../../deps.js';
 import type { HttpExchange } from './exchange.js';
 
 /**
- * `GET /healthz`: the process serves; how many usage events wait for the stream; how many owners
+ * `GET /internal/healthz`: the process serves; how many usage events wait for the stream; how many owners
  * are served from their last good key pool because reloading it failed (`status: degraded`).
  */
 export function getHealthz(deps: ProxyDeps, { res }: HttpExchange): Promise<void> {

@@ -19,7 +19,8 @@ import {
 } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import { Drain } from './drain.js';
-import { HTTP_ROUTES, UPGRADE_ROUTES } from './routes.js';
+import type { EdgePipe } from './pass-to-edge.js';
+import { HTTP_ROUTES, isProxyPath, UPGRADE_ROUTES } from './routes.js';
 
 /** What a route threw as its answer, logged by the kit's rule (ours once with its stack). */
 function asAppError(error: unknown, log: Logger): AppError {
@@ -34,13 +35,15 @@ function asAppError(error: unknown, log: Logger): AppError {
  * shape, and every request timed by route template and written as one access line (the call fills
  * in the account, key and Level).
  * Streams may be long, so there is no server-side request timeout; idle upstreams are cut by the
- * relay.
+ * relay. With `edge` (the front door, EDGE_ADDR set) a request no route serves goes to the edge,
+ * which times and logs it.
  */
 export function createHttpServer(
   deps: ProxyDeps,
   metrics: Metrics,
   drain = new Drain(),
   accessLog?: { readonly enabled: boolean },
+  edge?: EdgePipe,
 ): Server {
   const observer = new HttpObserver(metrics, deps.log, accessLog);
   const server = createServer((req, res) => {
@@ -48,8 +51,13 @@ export function createHttpServer(
     const path = pathOf(req.url);
     const method = req.method ?? 'GET';
     const route = HTTP_ROUTES.find(
-      (candidate) => (candidate.method === '*' || candidate.method === method) && candidate.matches(path),
+      (candidate) =>
+        (candidate.method === '*' || candidate.method === method) && candidate.matches(path, method),
     );
+    if (!route && edge && !isProxyPath(path)) {
+      edge.pass(req, res);
+      return;
+    }
     const requestId = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const access: RequestDetails = { route: route?.name ?? UNMATCHED_ROUTE };
