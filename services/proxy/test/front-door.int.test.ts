@@ -110,6 +110,12 @@ describe('the proxy as the front door', () => {
     expect(front.headers.get('content-type')).toBe(direct.headers.get('content-type'));
     expect(front.headers.get('content-security-policy')).toBe(direct.headers.get('content-security-policy'));
     expect(await front.text()).toBe(await direct.text());
+    // The edge times and logs what the front door passes it; the proxy counts none of it.
+    const scraped = await (await fetch(`http://${gw.metrics.get('proxy') ?? ''}/metrics`)).text();
+    const served = scraped
+      .split('\n')
+      .filter((line) => line.startsWith('gw_http_request_duration_seconds_count'));
+    expect(served.filter((line) => !line.includes('route="/internal/healthz"'))).toEqual([]);
   });
 
   it('answers its own /internal/ paths itself, never passing them on', async () => {
