@@ -61,8 +61,9 @@ export interface Gateway {
   metrics: Map<string, string>;
   /**
    * Starts one more edge replica against the same services, with these variables changed for it
-   * alone (GW_TRUSTED_PROXIES, …); returns its own base URL, reached directly (no proxy in
-   * front): for its management routes.
+   * alone (GW_TRUSTED_PROXIES, …; PORT puts it there, as on the EDGE_ADDR a proxy replica was
+   * given); returns its own base URL, reached directly (no proxy in front): for its management
+   * routes.
    */
   startEdgeReplica(changes?: Record<string, string>): Promise<string>;
   /**
@@ -200,7 +201,8 @@ async function startGatewayOnce(given: GatewayOptions): Promise<Gateway> {
           }
         : undefined,
       metrics,
-      startEdgeReplica: (changes) => startEdge(`edge-${++replicas}`, undefined, changes),
+      startEdgeReplica: (changes = {}) =>
+        startEdge(`edge-${++replicas}`, changes.PORT ? Number(changes.PORT) : undefined, changes),
       async startProxyReplica(changes = {}) {
         const name = `proxy-${++replicas}`;
         const address = `127.0.0.1:${await freePort()}`;

@@ -28,7 +28,7 @@ async function refusal(call: Promise<unknown>): Promise<{ status: unknown; body:
  * giving the gateway key, plain, streamed, tool use and count_tokens, each call charged exactly,
  * refusals in Anthropic's error shape, and failover between anthropic keys.
  */
-describe('POST /v1/messages and /v1/messages/count_tokens through the edge', () => {
+describe('POST /v1/messages and /v1/messages/count_tokens through the gateway', () => {
   const relay = useAnthropicGateway();
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Hi' }];
 

@@ -53,10 +53,10 @@ function logLines(gw: Gateway, process: string): Array<Record<string, unknown>> 
 }
 
 /**
- * Metrics and logs of the whole gateway, every process real: traffic through the edge moves the
- * counters each process serves on its own METRICS_ADDR, with bounded labels; the edge's public
- * port serves no metrics; each request leaves one access line at the edge and one at the proxy;
- * a client's bad request is never logged as an error.
+ * Metrics and logs of the whole gateway, every process real: traffic through the front door moves
+ * the counters each process serves on its own METRICS_ADDR, with bounded labels; the public port
+ * serves no metrics; each request leaves one access line, written by the process that served it
+ * (AI calls: the proxy; the rest: the edge); a client's bad request is never logged as an error.
  */
 describe('metrics and access lines', () => {
   let gw: Gateway;
@@ -122,20 +122,20 @@ describe('metrics and access lines', () => {
     await (database as TestDatabase | undefined)?.drop();
   });
 
-  it('counts edge requests by method, route template and status', async () => {
+  it('counts edge requests by method, route template and status, and no AI call there', async () => {
     await waitFor(
       async () =>
         valueOf(await scrape('edge'), 'gw_http_request_duration_seconds_count', {
-          method: 'POST',
-          route: '/v1/chat/completions',
-          status: '503',
+          method: 'PUT',
+          route: '/x-config',
+          status: '200',
         }) >= 1,
-      'the edge counting the refused call',
+      'the edge counting the configuration change',
     );
     const edge = await scrape('edge');
     const count = (labels: Record<string, string>) =>
       valueOf(edge, 'gw_http_request_duration_seconds_count', labels);
-    expect(count({ method: 'POST', route: '/v1/chat/completions', status: '200' })).toBe(1);
+    expect(count({ method: 'POST', route: '/v1/chat/completions', status: '200' })).toBe(0);
     expect(count({ method: 'POST', route: '/x-keys', status: '200' })).toBe(2);
     expect(count({ method: 'PUT', route: '/x-config', status: '200' })).toBe(1);
     expect(count({ method: 'GET', route: '/x-route', status: '200' })).toBeGreaterThanOrEqual(2);
@@ -164,21 +164,24 @@ describe('metrics and access lines', () => {
     expect([...labelNames].filter((name) => /account|user|owner/i.test(name))).toEqual([]);
   });
 
-  it('does not serve /metrics on the edge’s public port', async () => {
+  it('does not serve /metrics on the public port', async () => {
     const response = await fetch(`${gw.baseUrl}/metrics`);
     expect(response.status).toBe(404);
     expect(await response.text()).not.toContain('gw_http_request_duration_seconds');
   });
 
-  it('counts proxy requests and upstream attempts by key, Level and outcome, and key sleeps', async () => {
+  it('counts AI calls at the proxy by route template and status, upstream attempts by key, Level and outcome, and key sleeps', async () => {
     const proxy = await scrape('proxy');
-    expect(
+    const calls = (status: string) =>
       valueOf(proxy, 'gw_http_request_duration_seconds_count', {
         method: 'POST',
         route: '/v1/chat/completions',
-        status: '200',
-      }),
-    ).toBe(1);
+        status,
+      });
+    expect(calls('200')).toBe(1);
+    expect(calls('503')).toBe(1);
+    // What it passes on to the edge is the edge's to count.
+    expect(valueOf(proxy, 'gw_http_request_duration_seconds_count', { route: '/x-keys' })).toBe(0);
     const upstream = (keyId: number, level: string, outcome: string) =>
       valueOf(proxy, 'gw_upstream_request_duration_seconds_count', {
         key_id: String(keyId),
@@ -218,14 +221,13 @@ describe('metrics and access lines', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
-  it('writes one info access line per AI call, at the edge, naming the key and Level, and nothing secret', () => {
-    // The proxy's line of the same call says nothing more: it writes it at debug only.
+  it('writes one info access line per AI call, at the proxy, naming the key and Level, and nothing secret', () => {
     expect(
-      logLines(gw, 'proxy').filter(
+      logLines(gw, 'edge').filter(
         (line) => line.msg === 'request' && line.requestId === 'req-metrics-served',
       ),
     ).toEqual([]);
-    const lines = logLines(gw, 'edge').filter(
+    const lines = logLines(gw, 'proxy').filter(
       (line) => line.msg === 'request' && line.requestId === 'req-metrics-served',
     );
     expect(lines).toHaveLength(1);

@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, expect } from 'vitest';
 import WebSocket from 'ws';
 
-/** A realtime client through the edge; resolves once the socket is open (or with the refusal status). */
+/** A realtime client through the gateway; resolves once the socket is open (or with the refusal status). */
 export function openSession(
   gw: Gateway,
   model: string,

@@ -9,7 +9,7 @@ import { openSession, session, useRealtimeGateway } from './realtime-fixture.js'
  * A realtime session ends within a second of its account being disabled, suspended or deleted, its
  * key rotated or its balance spent, and a binary frame is checked like a text one.
  */
-describe('GET /v1/realtime through the edge: sessions ended when their account changes', () => {
+describe('GET /v1/realtime through the gateway: sessions ended when their account changes', () => {
   const rt = useRealtimeGateway();
   const { addKey, secret } = rt;
 

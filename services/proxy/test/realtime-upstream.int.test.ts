@@ -8,7 +8,7 @@ import { openSession, session, useRealtimeGateway } from './realtime-fixture.js'
  * The upstream side of a realtime session: the next key when upstream refuses one, and a flood
  * relayed to a slow reader without the proxy holding it.
  */
-describe('GET /v1/realtime through the edge: the upstream socket', () => {
+describe('GET /v1/realtime through the gateway: the upstream socket', () => {
   const rt = useRealtimeGateway();
   const { addKey, secret } = rt;
 

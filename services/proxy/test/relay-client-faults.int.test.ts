@@ -9,7 +9,7 @@ import { useRelayGateway } from './relay-fixture.js';
  * (key, model) pair sleeps only after the same failure repeats on that key, as a key does, and
  * the owner sees and wakes it like a sleeping key.
  */
-describe('proxy relay through the edge: client faults and (key, model) sleeps', () => {
+describe('proxy relay through the gateway: client faults and (key, model) sleeps', () => {
   const relay = useRelayGateway();
   const { level, secret } = relay;
 

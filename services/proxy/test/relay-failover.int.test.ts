@@ -8,7 +8,7 @@ import { useRelayGateway } from './relay-fixture.js';
  * Failover: the next key on a 5xx, 429, hung or refused upstream, MODEL_FAILOVER and SWITCH_OVER,
  * a 503 when every key fails, a client error relayed once, and a Level switched to its backup.
  */
-describe('proxy relay through the edge: failover over keys, models and Levels', () => {
+describe('proxy relay through the gateway: failover over keys, models and Levels', () => {
   const relay = useRelayGateway();
   const { addKey, configure, level, secret, usage, usageFor } = relay;
 

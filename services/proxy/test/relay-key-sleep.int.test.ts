@@ -9,7 +9,7 @@ import { useRelayGateway } from './relay-fixture.js';
  * Keys put to sleep: for refused credentials (with an alert mail) or repeated failures, shared by
  * every proxy replica and shown in /x-route and /x-conf, answered with Retry-After and probed back.
  */
-describe('proxy relay through the edge: sleeping keys, alerts and probes', () => {
+describe('proxy relay through the gateway: sleeping keys, alerts and probes', () => {
   const relay = useRelayGateway();
   const { level, secret } = relay;
 

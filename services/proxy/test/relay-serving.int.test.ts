@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { useRelayGateway } from './relay-fixture.js';
 
 /**
- * Serving through the edge: the official SDK's calls, streaming chunk by chunk, the usage event of
+ * Serving through the gateway: the official SDK's calls, streaming chunk by chunk, the usage event of
  * each call (partial when the client leaves mid-stream), and the callers refused before upstream.
  */
-describe('proxy relay through the edge: chat, embeddings and streams, who is refused, a client that leaves', () => {
+describe('proxy relay through the gateway: chat, embeddings and streams, who is refused, a client that leaves', () => {
   const relay = useRelayGateway();
   const { level, secret, usageFor } = relay;
 
@@ -118,13 +118,15 @@ describe('proxy relay through the edge: chat, embeddings and streams, who is ref
     expect(relay.mock.for(k)[0]?.finishedAt).toBeDefined();
   });
 
-  it('refuses an unknown key at the edge before anything reaches the proxy', async () => {
+  it('refuses an unknown key with 401 before anything goes upstream', async () => {
+    const before = relay.mock.requests.length;
     const response = await relay.gw.request('/v1/chat/completions', {
       method: 'POST',
       key: 'sk-not-a-key',
       json: { model: 'x', messages: [] },
     });
     expect(response.status).toBe(401);
+    expect(relay.mock.requests.length).toBe(before);
   });
 
   it('aborts upstream after the usage grace when the client leaves mid-stream', async () => {

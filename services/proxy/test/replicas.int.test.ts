@@ -1,5 +1,6 @@
 import {
   createUser,
+  freePort,
   keyTestEnv,
   randomSecret,
   startGateway,
@@ -14,14 +15,13 @@ interface RouteView {
 }
 
 /**
- * Two edges and two proxies on the same PostgreSQL, Redis and NATS behave as one gateway: the
- * second edge sends its AI traffic to the second proxy, as a load balancer in front of each
- * tier would spread it.
+ * Two front doors (proxies), each with its own edge behind it, on the same PostgreSQL, Redis and
+ * NATS behave as one gateway, as a load balancer in front of the proxies would spread the traffic.
  */
 describe('replicas behave as one', () => {
   let gw: Gateway;
   let mock: MockUpstream;
-  let secondEdge: string;
+  let secondDoor: string;
   let slowSecret: string;
 
   const routeLevel = async (model: string, base: string) => {
@@ -32,8 +32,11 @@ describe('replicas behave as one', () => {
   beforeAll(async () => {
     mock = await MockUpstream.start();
     gw = await startGateway({ env: keyTestEnv() });
-    const proxy = await gw.startProxyReplica();
-    secondEdge = await gw.startEdgeReplica({ PROXY_ADDR: proxy });
+    // The second proxy passes management calls to the second edge, whose /x-route asks it.
+    const edgePort = await freePort();
+    const proxy = await gw.startProxyReplica({ EDGE_ADDR: `127.0.0.1:${edgePort}` });
+    await gw.startEdgeReplica({ PORT: String(edgePort), PROXY_ADDR: proxy });
+    secondDoor = `http://${proxy}`;
     slowSecret = randomSecret();
     for (const level of [1, 2]) {
       const created = await gw.request('/x-keys', {
@@ -51,7 +54,7 @@ describe('replicas behave as one', () => {
     await mock.stop();
   });
 
-  it('a config change made through one edge reaches the proxy behind the other within a second', async () => {
+  it('a config change made through one front door reaches the other proxy within a second', async () => {
     for (const level of [1, 2]) {
       const changed = await gw.request('/x-config', {
         method: 'PUT',
@@ -59,7 +62,7 @@ describe('replicas behave as one', () => {
       });
       expect(changed.status).toBe(200);
       await waitFor(
-        async () => (await routeLevel('rep-a', secondEdge)) === level,
+        async () => (await routeLevel('rep-a', secondDoor)) === level,
         `Level ${level} on the second proxy`,
         1_000,
         20,
@@ -73,9 +76,9 @@ describe('replicas behave as one', () => {
     }
   });
 
-  it('a key rotated through one edge is refused by the other within a second', async () => {
+  it('a key rotated through one front door is refused by the other within a second', async () => {
     const user = await createUser(gw);
-    expect((await gw.request('/dashboard/status', { key: user.key, base: secondEdge })).status).toBe(200);
+    expect((await gw.request('/dashboard/status', { key: user.key, base: secondDoor })).status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
     const rotated = await gw.request('/x-self', {
       method: 'POST',
@@ -84,20 +87,20 @@ describe('replicas behave as one', () => {
     });
     expect(rotated.status).toBe(200);
     await waitFor(
-      async () => (await gw.request('/dashboard/status', { key: user.key, base: secondEdge })).status === 401,
-      'the old key refused on the second edge',
+      async () => (await gw.request('/dashboard/status', { key: user.key, base: secondDoor })).status === 401,
+      'the old key refused through the second front door',
       1_000,
       20,
     );
   });
 
-  it('calls through both edges and both proxies are each billed once', async () => {
+  it('calls through both proxies are each billed once', async () => {
     const configured = await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'rep-*=2' } });
     expect(configured.status).toBe(200);
-    await waitFor(async () => (await routeLevel('rep-c', secondEdge)) === 2, 'Level 2 on the second proxy');
+    await waitFor(async () => (await routeLevel('rep-c', secondDoor)) === 2, 'Level 2 on the second proxy');
     await waitFor(async () => (await routeLevel('rep-c', gw.baseUrl)) === 2, 'Level 2 on the first proxy');
     const user = await createUser(gw, { credit: 5 });
-    for (const base of [gw.baseUrl, secondEdge, gw.baseUrl, secondEdge]) {
+    for (const base of [gw.baseUrl, secondDoor, gw.baseUrl, secondDoor]) {
       const answer = await gw.request('/v1/chat/completions', {
         method: 'POST',
         base,
@@ -127,10 +130,10 @@ describe('replicas behave as one', () => {
     );
   });
 
-  it('an edge stopped with SIGTERM finishes every call in flight while the other keeps serving', async () => {
+  it('a proxy stopped with SIGTERM finishes every call in flight while the other keeps serving', async () => {
     const configured = await gw.request('/x-config', { method: 'PUT', json: { LEVEL_MAPPER: 'rep-*=1' } });
     expect(configured.status).toBe(200);
-    await waitFor(async () => (await routeLevel('rep-b', secondEdge)) === 1, 'Level 1 on the second proxy');
+    await waitFor(async () => (await routeLevel('rep-b', secondDoor)) === 1, 'Level 1 on the second proxy');
     const stream = (base: string) =>
       gw
         .request('/v1/chat/completions', {
@@ -140,14 +143,14 @@ describe('replicas behave as one', () => {
         })
         .then(async (response) => ({ status: response.status, body: await response.text() }));
 
-    const inFlight = Array.from({ length: 6 }, () => stream(secondEdge));
+    const inFlight = Array.from({ length: 6 }, () => stream(secondDoor));
     await waitFor(
       async () => mock.for(slowSecret).filter((r) => r.finishedAt === undefined).length >= 6,
       'six calls upstream',
     );
-    const edge = [...gw.processes].find(([name]) => name.startsWith('edge-'))?.[1];
-    const stopped = edge?.stop(15_000);
-    // The load balancer now sends everything to the first edge.
+    const proxy = [...gw.processes].find(([name]) => name.startsWith('proxy-'))?.[1];
+    const stopped = proxy?.stop(30_000);
+    // The load balancer now sends everything to the first proxy.
     const meanwhile = Array.from({ length: 6 }, () => stream(gw.baseUrl));
 
     expect(await stopped).toBe(0);

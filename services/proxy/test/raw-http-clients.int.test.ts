@@ -11,10 +11,10 @@ interface RawAnswer {
 }
 
 /**
- * The edge's hop of an AI call as HTTP clients really send it: node:http, byte for byte, so a test
- * controls `Expect` and sees a connection cut that fetch would hide.
+ * AI calls as HTTP clients really send them: node:http, byte for byte, so a test controls
+ * `Expect` and sees a connection cut that fetch would hide.
  */
-describe('the edge hop of AI calls', () => {
+describe('AI calls from raw HTTP clients', () => {
   let gw: Gateway;
   let mock: MockUpstream;
   const upstreamSecret = `edge-hop-${randomBytes(12).toString('hex')}`;
@@ -67,7 +67,7 @@ describe('the edge hop of AI calls', () => {
     await (mock as MockUpstream | undefined)?.stop();
   });
 
-  it('forwards a body over 1 MB sent with Expect: 100-continue with the hop headers (not 401)', async () => {
+  it('serves a body over 1 MB sent with Expect: 100-continue, authenticated like any other (not 401)', async () => {
     const body = Buffer.from(
       JSON.stringify({
         model: 'gpt-4o-mini',
@@ -85,7 +85,7 @@ describe('the edge hop of AI calls', () => {
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${upstreamSecret}`);
   });
 
-  it("cuts the client's stream promptly when the stream behind the edge breaks mid-answer", async () => {
+  it("cuts the client's stream promptly when upstream's stream breaks mid-answer", async () => {
     mock.set(upstreamSecret, { chunks: 50, chunkDelayMs: 20, resetAfter: 3 });
     try {
       const answer = await send(

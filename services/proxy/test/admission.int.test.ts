@@ -50,8 +50,8 @@ describe('admission of AI calls (post-paid, decision 1)', () => {
 
   it('stops AI calls on every replica once the balance reaches zero (announced, not waited out), and resumes after a recharge', async () => {
     const user = await createUser(gw, { credit: 2 });
-    const replica = await gw.startEdgeReplica();
-    // Both edges cache the account with its 2 USD balance.
+    const replica = `http://${await gw.startProxyReplica()}`;
+    // Both proxies cache the account with its 2 USD balance.
     expect((await chat(user.key)).status).not.toBe(429);
     expect(
       (
@@ -65,7 +65,7 @@ describe('admission of AI calls (post-paid, decision 1)', () => {
     ).not.toBe(429);
 
     await client.debit({ accountId: BigInt(user.id), amountNano: usd(2), idempotencyKey: 'evt_admission_1' });
-    await waitFor(() => refusedForQuota(user.key), 'refusal on the first edge');
+    await waitFor(() => refusedForQuota(user.key), 'refusal on the first proxy');
     await waitFor(async () => {
       const response = await gw.request('/v1/chat/completions', {
         method: 'POST',
@@ -96,7 +96,7 @@ describe('admission of AI calls (post-paid, decision 1)', () => {
     expect((await gw.request(`/x-users/${user.id}`, { method: 'PUT', json: { DailyLimit: 1 } })).status).toBe(
       200,
     );
-    const replica = await gw.startEdgeReplica();
+    const replica = `http://${await gw.startProxyReplica()}`;
     const refusedOn = async (base: string) => {
       const response = await gw.request('/v1/chat/completions', {
         method: 'POST',
@@ -107,7 +107,7 @@ describe('admission of AI calls (post-paid, decision 1)', () => {
       const body = await response.text();
       return response.status === 429 && body.includes('DailyLimit');
     };
-    // Both edges cache the account below its DailyLimit.
+    // Both proxies cache the account below its DailyLimit.
     await client.debit({
       accountId: BigInt(user.id),
       amountNano: usd('0.5'),
@@ -115,7 +115,7 @@ describe('admission of AI calls (post-paid, decision 1)', () => {
     });
     await waitFor(
       async () => !(await refusedOn(gw.baseUrl)) && !(await refusedOn(replica)),
-      'both edges admit',
+      'both proxies admit',
     );
 
     await client.debit({
@@ -123,7 +123,7 @@ describe('admission of AI calls (post-paid, decision 1)', () => {
       amountNano: usd('0.5'),
       idempotencyKey: 'evt_admission_4',
     });
-    await waitFor(() => refusedOn(gw.baseUrl), 'refusal on the first edge', 1_000, 20);
+    await waitFor(() => refusedOn(gw.baseUrl), 'refusal on the first proxy', 1_000, 20);
     await waitFor(() => refusedOn(replica), 'refusal on the replica', 1_000, 20);
     // Reads still answer.
     expect((await gw.request('/dashboard/status', { key: user.key, base: replica })).status).toBe(200);
