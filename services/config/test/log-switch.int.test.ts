@@ -40,15 +40,21 @@ describe('LogEnable: the system-wide access-line switch', () => {
   let mock: MockUpstream;
   const secret = `log-switch-${randomBytes(8).toString('hex')}`;
 
-  const chat = async (requestId: string, base?: string) => {
+  /**
+   * Traffic under one request id: an AI call, whose line is the proxy's (it serves it), and a
+   * management read, whose line is the edge's (the proxy passes it on; `edge` reads it from that
+   * edge directly).
+   */
+  const traffic = async (requestId: string, edge?: string) => {
+    const headers = { 'x-request-id': requestId };
     const response = await gw.request('/v1/chat/completions', {
       method: 'POST',
-      base,
-      headers: { 'x-request-id': requestId },
+      headers,
       json: { model: 'gpt-logs', messages: [{ role: 'user', content: 'hi' }] },
     });
     expect(response.status, await response.clone().text()).toBe(200);
     await response.arrayBuffer();
+    expect((await gw.request('/dashboard/status', { base: edge, headers })).status).toBe(200);
   };
   const logEnable = async () => {
     const response = await gw.request('/x-conf');
@@ -72,8 +78,7 @@ describe('LogEnable: the system-wide access-line switch', () => {
 
   beforeAll(async () => {
     mock = await MockUpstream.start();
-    // Debug: the proxy writes its access lines at debug (the edge's info line says the same).
-    gw = await startGateway({ env: { LOG_LEVEL: 'debug', GW_TENANCY: 'multi' } });
+    gw = await startGateway({ env: { LOG_LEVEL: 'info', GW_TENANCY: 'multi' } });
     const key = await gw.request('/x-keys', {
       method: 'POST',
       json: { SecretKey: secret, Level: 1, Provider: mock.url },
@@ -90,15 +95,15 @@ describe('LogEnable: the system-wide access-line switch', () => {
     await (mock as MockUpstream | undefined)?.stop();
   });
 
-  it('is on by default: GET /x-conf shows it and a call leaves its access lines', async () => {
+  it('is on by default: GET /x-conf shows it and each request leaves its access line', async () => {
     expect(await logEnable()).toBe(true);
-    await chat('req-log-default');
+    await traffic('req-log-default');
     await waitFor(
       () =>
         Promise.resolve(
           ['edge', 'proxy'].every((name) => accessLines(gw, name, 'req-log-default').length === 1),
         ),
-      'the access lines of the first call',
+      'the access lines of the first requests',
     );
   });
 
@@ -107,17 +112,17 @@ describe('LogEnable: the system-wide access-line switch', () => {
     // An event, not the 30 s backstop, carried it (a second on an idle machine; bounded loosely here).
     expect(took).toBeLessThan(5_000);
     expect(await logEnable()).toBe(false);
-    await chat('req-log-off');
+    await traffic('req-log-off');
 
     await setSwitch(true);
     expect(await logEnable()).toBe(true);
-    await chat('req-log-on');
+    await traffic('req-log-on');
     await waitFor(
       () =>
         Promise.resolve(['edge', 'proxy'].every((name) => accessLines(gw, name, 'req-log-on').length === 1)),
-      'the access lines of the call after the switch came back on',
+      'the access lines of the requests after the switch came back on',
     );
-    // Written in order: the call made while off would stand before these lines.
+    // Written in order: the requests made while off would stand before these lines.
     for (const name of ['edge', 'proxy']) {
       expect(accessLines(gw, name, 'req-log-off'), name).toEqual([]);
     }
@@ -149,9 +154,9 @@ describe('LogEnable: the system-wide access-line switch', () => {
     await setSwitch(false);
     await gw.restartService('proxy');
     const replica = await gw.startEdgeReplica();
-    await chat('req-log-after-restart', replica);
+    await traffic('req-log-after-restart', replica);
     await setSwitch(true, ['edge', 'proxy', 'edge-1']);
-    await chat('req-log-after-restart-on', replica);
+    await traffic('req-log-after-restart-on', replica);
     await waitFor(
       () =>
         Promise.resolve(
