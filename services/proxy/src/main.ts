@@ -144,6 +144,7 @@ runService('proxy', async (log, metrics) => {
         address: config.EDGE_ADDR,
         internalToken: config.GW_INTERNAL_TOKEN,
         trustedProxies: config.GW_TRUSTED_PROXIES,
+        log,
       })
     : undefined;
   const server = createHttpServer(deps, metrics, drain, accessLog.accessLog, edge);

@@ -205,6 +205,28 @@ describe('the proxy as the front door', () => {
     expect(valuesOf(raw, 'x-gw-client')).toEqual(['127.0.0.1']);
   });
 
+  it('passes a request that asked to continue (curl over 1 MB) with its token and client address', async () => {
+    recorder.answer = (req, res) => req.on('end', () => res.end('ok'));
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const client = request(
+        `${recorded}/upload`,
+        { method: 'POST', headers: { expect: '100-continue', 'x-gw-client': '203.0.113.7' } },
+        resolve,
+      );
+      client.on('error', reject);
+      client.on('continue', () => client.end('the body'));
+    });
+    expect(answer.statusCode).toBe(200);
+    answer.resume();
+    await new Promise((resolve) => answer.on('end', resolve));
+    const passed = recorder.passed.at(-1);
+    expect(passed?.body).toBe('the body');
+    const raw = passed?.rawHeaders ?? [];
+    expect(valuesOf(raw, 'expect')).toEqual([]);
+    expect(valuesOf(raw, INTERNAL_TOKEN_HEADER)).toEqual([gw.env.GW_INTERNAL_TOKEN]);
+    expect(valuesOf(raw, 'x-gw-client')).toEqual(['127.0.0.1']);
+  });
+
   it('relays the status and headers as the edge gave them, and streams the answer both ways', async () => {
     let sendRest: () => void = () => undefined;
     recorder.answer = (req, res, passed) => {

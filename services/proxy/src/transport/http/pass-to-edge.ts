@@ -1,23 +1,17 @@
-import { Agent, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
+import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
   AppError,
-  clientAddress,
+  CLIENT_ADDRESS_HEADER,
+  clientOf,
   ErrorCode,
   INTERNAL_TOKEN_HEADER,
+  logServerSide,
   sendHttpError,
-  splitAddress,
+  toAppError,
   type AddressList,
+  type Logger,
 } from '@gw/kit';
-
-/**
- * The client's address as the front door computed it. The edge believes it only from a request
- * that carries the internal token too; a client's own copy never reaches the edge.
- */
-const CLIENT_ADDRESS_HEADER = 'x-gw-client';
-
-/** Headers of one connection, not of the request or its answer: each hop sets its own. */
-const CONNECTION_HEADERS = ['connection', 'keep-alive'];
+import { createProxyMiddleware } from 'http-proxy-middleware';
 
 /**
  * Idle kept-alive sockets to the edge close after this, before the edge's server closes them
@@ -38,81 +32,102 @@ export interface EdgePipeOptions {
   internalToken: string;
   /** GW_TRUSTED_PROXIES: peers whose X-Forwarded-For is believed. */
   trustedProxies: AddressList;
-}
-
-/** A request or answer header as one value (Node joins repeated ones with commas). */
-function joined(message: IncomingMessage, name: string): string | undefined {
-  const value = message.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** `rawHeaders` less the connection's own headers (and those the Connection header names) and `dropped`. */
-function rawHeadersWithout(message: IncomingMessage, dropped: readonly string[] = []): string[] {
-  const named = (joined(message, 'connection') ?? '').split(',').map((name) => name.trim().toLowerCase());
-  const skip = new Set([...CONNECTION_HEADERS, ...named, ...dropped]);
-  const kept: string[] = [];
-  const raw = message.rawHeaders;
-  for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index] ?? '';
-    if (!skip.has(name.toLowerCase())) {
-      kept.push(name, raw[index + 1] ?? '');
-    }
-  }
-  return kept;
+  log: Logger;
 }
 
 /**
- * The front door's way to the edge (docs/adr/0010): every request the proxy does not serve itself
- * goes to the edge as it came (method, path, headers, Host too) with the internal token and the
- * client's address added, through a plain `node:http` pipe; the answer comes back as the edge
- * gave it. The edge writes the access line and the metric of these requests, so the pipe writes
- * none. A client that leaves cuts the hop; a hop that breaks after its headers cuts the client.
+ * The hop headers, written on the request itself, never in http-proxy's `proxyReq` hook, which it
+ * skips for a request carrying `Expect` (curl sends `Expect: 100-continue` with every body over
+ * 1 MB). The client is computed first: a copy of the client header is believed only beside the
+ * right internal token, which only another gateway process holds; any other copy a client sent is
+ * overwritten. Node already answered the client's `Expect` (no `checkContinue` listener), so it
+ * does not go on to the edge.
+ */
+function setHopHeaders(req: IncomingMessage, options: EdgePipeOptions): void {
+  const client = clientOf(req, options);
+  delete req.headers.expect;
+  req.headers[INTERNAL_TOKEN_HEADER] = options.internalToken;
+  req.headers[CLIENT_ADDRESS_HEADER] = client;
+}
+
+/**
+ * When the client leaves before its answer ended, the hop to the edge is cut. http-proxy aborts
+ * its request only on the request's `aborted` event, which Node no longer emits once the request
+ * body was read.
+ */
+function cutHopWhenClientLeaves(proxyReq: ClientRequest, res: ServerResponse): void {
+  res.on('close', () => {
+    if (!res.writableFinished && !proxyReq.destroyed) {
+      proxyReq.destroy();
+    }
+  });
+}
+
+/**
+ * When the edge's answer breaks after its headers were relayed, the client's connection is closed
+ * at once: http-proxy's error hook does not fire once headers are sent, and a piped answer that
+ * never ends would hold the client forever.
+ */
+function cutClientWhenAnswerBreaks(proxyRes: IncomingMessage, res: ServerResponse): void {
+  proxyRes.on('close', () => {
+    if (!proxyRes.complete && !res.destroyed) {
+      res.destroy();
+    }
+  });
+}
+
+/**
+ * The front door's way to the edge (docs/adr/0010), on http-proxy-middleware: every request the
+ * proxy does not serve itself goes to the edge as it came (method, path, headers, Host too) with
+ * the internal token and the client's address set by the pipe alone; the answer comes back as the
+ * edge gave it, both streamed without buffering. The edge writes the access line and the metric of
+ * these requests, so the pipe writes none. A client that leaves cuts the hop; a hop that breaks
+ * after its headers cuts the client.
  */
 export function pipeToEdge(options: EdgePipeOptions): EdgePipe {
-  const { host, port } = splitAddress(options.address);
+  const { log } = options;
   const agent = new Agent({ keepAlive: true, maxSockets: 1024, timeout: IDLE_SOCKET_MS });
-  return {
-    pass(req, res) {
-      const client = clientAddress(
-        req.socket.remoteAddress ?? '',
-        joined(req, 'x-forwarded-for'),
-        options.trustedProxies,
-      );
-      const hop = request({
-        agent,
-        host,
-        port,
-        method: req.method,
-        path: req.url,
-        setHost: false,
-        headers: [
-          ...rawHeadersWithout(req, [INTERNAL_TOKEN_HEADER, CLIENT_ADDRESS_HEADER]),
-          INTERNAL_TOKEN_HEADER,
-          options.internalToken,
-          CLIENT_ADDRESS_HEADER,
-          client,
-        ],
-      });
-      hop.on('response', (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, rawHeadersWithout(answer));
-        // An answer that breaks midway cuts the client (pipeline destroys `res`), and a client
-        // that leaves midway cuts the answer.
-        pipeline(answer, res, () => undefined);
-      });
-      hop.on('error', () => {
-        if (res.headersSent) {
-          res.destroy();
+  const proxy = createProxyMiddleware({
+    target: `http://${options.address}`,
+    agent,
+    xfwd: false,
+    changeOrigin: false,
+    logger: {
+      info: (...args: unknown[]) => log.debug({ args }, 'passed to the edge'),
+      warn: (...args: unknown[]) => log.warn({ args }, 'passing to the edge'),
+      error: (...args: unknown[]) => log.error({ args }, 'passing to the edge'),
+    },
+    on: {
+      proxyReq: (proxyReq, _req, res) => cutHopWhenClientLeaves(proxyReq, res),
+      proxyRes: (proxyRes, _req, res) => cutClientWhenAnswerBreaks(proxyRes, res),
+      error: (error, req, res) => {
+        if ('writeHead' in res && res.writableFinished) {
+          // The edge answered early (a refused upload) and its connection went while the client
+          // was still sending: the client has its whole answer, so the rest of its upload is read
+          // and dropped rather than its connection cut mid-write.
+          log.debug({ err: error }, 'edge hop closed after its answer');
+          req.unpipe();
+          req.resume();
           return;
         }
-        sendHttpError(res, new AppError(ErrorCode.Unavailable, "the gateway's API is unavailable"));
-      });
-      // A client that leaves before its answer is done cuts the hop.
-      res.on('close', () => {
-        if (!res.writableFinished) {
-          hop.destroy();
+        log.error({ err: error }, 'edge unreachable');
+        if ('writeHead' in res && !res.headersSent) {
+          sendHttpError(res, new AppError(ErrorCode.Unavailable, "the gateway's API is unavailable"));
+        } else {
+          res.destroy();
         }
+      },
+    },
+  });
+  return {
+    pass(req, res) {
+      setHopHeaders(req, options);
+      void proxy(req, res, (error: unknown) => {
+        // Without a path filter hpm passes a request on only when it could not set up its hop.
+        const known = toAppError(error);
+        logServerSide(log, known);
+        sendHttpError(res, known);
       });
-      req.pipe(hop);
     },
     close() {
       agent.destroy();
