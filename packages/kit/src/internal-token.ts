@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 
 /**
  * The shared secret on every internal hop: gRPC metadata between services and the HTTP header of
- * the edge → proxy hop carry it under the same name.
+ * the HTTP hops between the proxy and the edge (both ways) carry it under the same name.
  */
 export const INTERNAL_TOKEN_HEADER = 'x-gw-internal-token';
 

@@ -19,7 +19,7 @@ export interface AnthropicGateway extends RelayGateway {
   waitForUsage: (keyId: number, count: number) => Promise<void>;
 }
 
-/** The relay gateway (edge → proxy → mock upstream), with anthropic keys and bills. */
+/** The relay gateway (the proxy, its front door → mock upstream), with anthropic keys and bills. */
 export function useAnthropicGateway(): AnthropicGateway {
   const relay = useRelayGateway() as AnthropicGateway;
   relay.addAnthropicKey = (level, secretKey) =>

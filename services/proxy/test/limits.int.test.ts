@@ -15,7 +15,7 @@ import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Request and token rate limits through every real process: edge → proxy (Redis windows) →
+ * Request and token rate limits through every real process: the proxy (Redis windows) →
  * mock upstream. The mock answers every chat call with 18 tokens of usage.
  */
 describe('rate limits through the gateway', () => {

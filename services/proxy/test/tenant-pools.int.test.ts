@@ -22,7 +22,7 @@ interface Tenant {
 }
 
 /**
- * Multi-tenant pools end to end (edge → proxy → mock upstream): each owner's key serves its own
+ * Multi-tenant pools end to end (the proxy on the public port → mock upstream): each owner's key serves its own
  * tree only; a tenant's Provider may use loopback or private addresses only inside
  * GW_TENANT_PRIVATE_CIDRS; and what a parent takes away from its lists is taken from every
  * descendant at the next call, without their rows changing.
