@@ -40,11 +40,20 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const STOP_TIMEOUT_MS = 15_000;
 const PORT_TIMEOUT_MS = 90_000;
 /**
- * V8 settings of every service process: a young generation of at most 2 MB (instead of 16) and one
+ * V8 settings of the service processes: a young generation of at most 2 MB (instead of 16) and one
  * background thread for V8. About 35 MB less per idle process (README: footprint), at the cost of
  * more frequent minor collections under load; a deployment runs its images without them.
  */
 const NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'];
+
+/**
+ * The proxy serves every AI call and runs with V8's defaults, as in its image: with the small young
+ * generation its minor collections cost about a fifth of its CPU per call (bench/RESULTS.md, fourth
+ * round), more than the memory is worth.
+ */
+function nodeFlagsOf(name: ServiceName): string[] {
+  return name === 'proxy' ? [] : NODE_FLAGS;
+}
 const width = Math.max('start'.length, ...ALL_SERVICES.map((name) => name.length));
 const ownPrefix = linePrefix('start', width);
 
@@ -205,7 +214,7 @@ function launch(name: ServiceName): ManagedProcess {
   const managed = spawnPrefixed(
     name,
     process.execPath,
-    [...NODE_FLAGS, '--conditions=gw-start', join(START_FOLDER, 'main.js')],
+    [...nodeFlagsOf(name), '--conditions=gw-start', join(START_FOLDER, 'main.js')],
     {
       cwd,
       // Each process its own metrics address (docs/operations.md), away from every listen address.
