@@ -47,9 +47,9 @@ const PORT_TIMEOUT_MS = 90_000;
 const NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'];
 
 /**
- * The proxy serves every AI call and runs with V8's defaults, as in its image: with the small young
- * generation its minor collections cost about a fifth of its CPU per call (bench/RESULTS.md, fourth
- * round), more than the memory is worth.
+ * The proxy serves every AI call and runs with V8's defaults, as in its image: with the flags above
+ * it spent about half as much CPU again per call (bench/RESULTS.md, fifth round), more than the
+ * memory is worth.
  */
 function nodeFlagsOf(name: ServiceName): string[] {
   return name === 'proxy' ? [] : NODE_FLAGS;
