@@ -5,6 +5,7 @@ import {
   allowsResource,
   canonicalAiPath,
   findAiEndpoint,
+  isAnsweredByEdge,
 } from './ai-endpoints.js';
 
 describe('canonicalAiPath', () => {
@@ -86,5 +87,15 @@ describe('the model listing in the catalogue', () => {
     expect(answeredByEdge('POST', '/v1/models')).toBe(false);
     expect(answeredByEdge('POST', '/v1/chat/completions')).toBe(false);
     expect(answeredByEdge('GET', '/v1/models/gpt-4o')).toBe(false);
+  });
+});
+
+describe('isAnsweredByEdge', () => {
+  it('is the model listing alone, by either spelling, and never a call of another method', () => {
+    expect(isAnsweredByEdge('GET', '/v1/models')).toBe(true);
+    expect(isAnsweredByEdge('get', '/models')).toBe(true);
+    expect(isAnsweredByEdge('POST', '/v1/models')).toBe(false);
+    expect(isAnsweredByEdge('POST', '/v1/chat/completions')).toBe(false);
+    expect(isAnsweredByEdge('GET', '/v1/responses/resp_1')).toBe(false);
   });
 });

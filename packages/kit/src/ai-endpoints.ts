@@ -158,6 +158,22 @@ export function findAiEndpoint(method: string, rawPath: string, websocket = fals
   return endpoint && (endpoint.websocket === true) === websocket ? endpoint : undefined;
 }
 
+/** The methods of the endpoints the edge answers itself: a call with another is never one of them. */
+const EDGE_ANSWERED_METHODS: ReadonlySet<string> = new Set(
+  AI_ENDPOINTS.filter((e) => e.answeredByEdge).map((e) => e.method),
+);
+
+/**
+ * Whether the edge answers this call itself (the model listing). Checked on every AI call before
+ * the relay looks the call up, so a method no such endpoint has (every POST) skips the lookup.
+ */
+export function isAnsweredByEdge(method: string, rawPath: string): boolean {
+  return (
+    EDGE_ANSWERED_METHODS.has(method.toUpperCase()) &&
+    findAiEndpoint(method, rawPath)?.answeredByEdge === true
+  );
+}
+
 const ANTHROPIC_PATHS = AI_ENDPOINTS.filter((e) => e.dialect === 'anthropic').map((e) => e.path);
 
 /**

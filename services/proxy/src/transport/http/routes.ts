@@ -1,4 +1,4 @@
-import { findAiEndpoint, isAiPath, REALTIME_PATH } from '@gw/kit';
+import { isAiPath, isAnsweredByEdge, REALTIME_PATH } from '@gw/kit';
 import type { ProxyDeps } from '../../deps.js';
 import type { HttpExchange, UpgradeExchange } from './exchange.js';
 import { getHealthz } from './healthz.js';
@@ -38,7 +38,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   // answers itself (GET /v1/models).
   {
     method: '*',
-    matches: (path, method) => isAiPath(path) && findAiEndpoint(method, path)?.answeredByEdge !== true,
+    matches: (path, method) => isAiPath(path) && !isAnsweredByEdge(method, path),
     handle: relay,
     refusedWhileDraining: true,
   },
