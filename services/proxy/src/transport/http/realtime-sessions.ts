@@ -1,4 +1,5 @@
-import { realtimeErrorEvent } from '@gw/kit';
+import { realtimeErrorEvent, type Logger } from '@gw/kit';
+import type { events } from '@gw/proto';
 import type WebSocket from 'ws';
 import { sessionEnded } from '../../domain/session-refusals.js';
 
@@ -61,5 +62,17 @@ export class RealtimeSessions implements SessionRegistry {
 
   get size(): number {
     return [...this.byAccount.values()].reduce((total, sessions) => total + sessions.size, 0);
+  }
+}
+
+/** `gw.account.changed.*`: an account change that revokes access ends its realtime sessions here. */
+export function endSessionsOnAccountChange(
+  sessions: SessionRegistry,
+  event: events.AccountChanged,
+  log: Logger,
+): void {
+  const ended = sessions.accountChanged(String(event.accountId), event.reason);
+  if (ended > 0) {
+    log.info({ accountId: String(event.accountId), reason: event.reason, ended }, 'realtime sessions ended');
   }
 }
