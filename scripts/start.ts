@@ -14,12 +14,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The launcher is not a workspace package, so it reads the topology straight from the kit source
 // (a dependency-free module).
-import {
-  addressVariable,
-  ALL_SERVICES,
-  splitAddress,
-  type ServiceName,
-} from '../packages/kit/src/topology.js';
+import { ALL_SERVICES, type ServiceName } from '../packages/kit/src/topology.js';
 import { recordSettings, releaseLock, takeLock } from '../packages/kit/src/local-gateway.js';
 import { hasCluster, runningServer, startEmbeddedPostgres } from '../packages/cli/src/embedded-postgres.js';
 import { ensureNats, ensureRedis, MissingDependencyError, type LocalServer } from './lib/local-deps.js';
@@ -33,27 +28,13 @@ import {
   type ExitInfo,
   type ManagedProcess,
 } from './lib/processes.js';
-import { launchPorts } from './lib/ports.js';
+import { nodeFlagsOf } from './lib/node-flags.js';
+import { edgeListenEnv, launchPorts, listenOf } from './lib/ports.js';
 import { persistentSecret } from './lib/secrets.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STOP_TIMEOUT_MS = 15_000;
 const PORT_TIMEOUT_MS = 90_000;
-/**
- * V8 settings of the service processes: a young generation of at most 2 MB (instead of 16) and one
- * background thread for V8. About 35 MB less per idle process (README: footprint), at the cost of
- * more frequent minor collections under load; a deployment runs its images without them.
- */
-const NODE_FLAGS = ['--max-semi-space-size=2', '--v8-pool-size=1'];
-
-/**
- * The proxy serves every AI call and runs with V8's defaults, as in its image: with the flags above
- * it spent about half as much CPU again per call (bench/RESULTS.md, fifth round), more than the
- * memory is worth.
- */
-function nodeFlagsOf(name: ServiceName): string[] {
-  return name === 'proxy' ? [] : NODE_FLAGS;
-}
 const width = Math.max('start'.length, ...ALL_SERVICES.map((name) => name.length));
 const ownPrefix = linePrefix('start', width);
 
@@ -113,24 +94,6 @@ function selectedServices(): ServiceName[] {
     process.exit(1);
   }
   return ALL_SERVICES.filter((name) => wanted.includes(name));
-}
-
-/**
- * Where a service listens: `<NAME>_ADDR` for gRPC services, EDGE_ADDR for the edge, and the
- * public HOST:PORT (its PROXY_ADDR) for the proxy; `variable` is the one that moves it.
- */
-function listenOf(name: ServiceName): { host: string; port: number; variable: string } {
-  if (name === 'edge') {
-    return { ...splitAddress(addresses.EDGE_ADDR ?? ''), variable: 'EDGE_ADDR' };
-  }
-  const variable = addressVariable(name);
-  return { ...splitAddress(addresses[variable] ?? ''), variable: name === 'proxy' ? 'PORT' : variable };
-}
-
-/** The edge's own PORT and HOST: EDGE_ADDR, behind the proxy. */
-function edgeListenEnv(): NodeJS.ProcessEnv {
-  const { host, port: edgePort } = listenOf('edge');
-  return { HOST: host, PORT: String(edgePort) };
 }
 
 /**
@@ -220,7 +183,7 @@ function launch(name: ServiceName): ManagedProcess {
       // Each process its own metrics address (docs/operations.md), away from every listen address.
       env: {
         ...childEnv,
-        ...(name === 'edge' ? edgeListenEnv() : {}),
+        ...(name === 'edge' ? edgeListenEnv(addresses) : {}),
         METRICS_ADDR: metricsAddress(name),
       },
       prefix: linePrefix(name, width),
@@ -355,7 +318,7 @@ async function main(): Promise<void> {
   });
 
   for (const name of services) {
-    const at = listenOf(name);
+    const at = listenOf(addresses, name);
     if (at.port !== 0 && (await canConnect(at.host, at.port))) {
       say(
         `${dialHost(at.host)}:${at.port} (${at.variable}) is already in use: is the gateway already running? Set ${at.variable} (or GW_PORT_BASE) to a free address.`,
@@ -377,7 +340,7 @@ async function main(): Promise<void> {
   }
   const ready = await Promise.all(
     backends.map(async (name) => {
-      const at = listenOf(name);
+      const at = listenOf(addresses, name);
       return at.port === 0 ||
         (await waitForPort(at.host, at.port, { timeoutMs: PORT_TIMEOUT_MS, signal: stopped.signal }))
         ? undefined
@@ -398,7 +361,7 @@ async function main(): Promise<void> {
   // edge's own address when the proxy is not run)
   if (services.includes('edge')) {
     launch('edge');
-    const edgeAt = listenOf('edge');
+    const edgeAt = listenOf(addresses, 'edge');
     const url = services.includes('proxy')
       ? `http://127.0.0.1:${port}`
       : `http://${dialHost(edgeAt.host)}:${edgeAt.port}`;

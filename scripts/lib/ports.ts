@@ -4,6 +4,7 @@ import {
   localPorts,
   metricsAddressVariable,
   parsePortBase,
+  splitAddress,
   type ServiceName,
 } from '../../packages/kit/src/topology.js';
 
@@ -71,4 +72,25 @@ export function launchPorts(source: NodeJS.ProcessEnv): LaunchPorts | Error {
     addresses,
     metricsAddress: (name) => source[metricsAddressVariable(name)] ?? `127.0.0.1:${ports.metrics[name]}`,
   };
+}
+
+/**
+ * Where a service listens: `<NAME>_ADDR` for gRPC services, EDGE_ADDR for the edge, and the
+ * public HOST:PORT (its PROXY_ADDR) for the proxy; `variable` is the one that moves it.
+ */
+export function listenOf(
+  addresses: LaunchPorts['addresses'],
+  name: ServiceName,
+): { host: string; port: number; variable: string } {
+  if (name === 'edge') {
+    return { ...splitAddress(addresses.EDGE_ADDR ?? ''), variable: 'EDGE_ADDR' };
+  }
+  const variable = addressVariable(name);
+  return { ...splitAddress(addresses[variable] ?? ''), variable: name === 'proxy' ? 'PORT' : variable };
+}
+
+/** The edge's own PORT and HOST: EDGE_ADDR, behind the proxy. */
+export function edgeListenEnv(addresses: LaunchPorts['addresses']): NodeJS.ProcessEnv {
+  const { host, port } = listenOf(addresses, 'edge');
+  return { HOST: host, PORT: String(port) };
 }
