@@ -76,6 +76,25 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await reserve(spend, 'd', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
   });
 
+  it('a hold that ends the call releases its estimate in the same step, once', async () => {
+    const { prefix, spend } = fresh();
+    expect(await reserve(spend, 'a', { estimateNano: 600n, maxInFlight: 1 })).toEqual({ ok: true });
+    const settle = { accountId: '7', holdId: 'a:1', costNano: 250n, until: NOW + 10_000, now: NOW };
+    await spend.hold({ ...settle, releasing: 'a' });
+    await spend.hold({ ...settle, releasing: 'a' });
+    // Only the served cost stays held, and the call's place in flight is free again.
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
+      '#held': '250',
+      '#inflight': '0',
+      'a:1': '250|s',
+    });
+    expect(await reserve(spend, 'b', { estimateNano: 750n, maxInFlight: 1 })).toEqual({ ok: true });
+    expect(await reserve(spend, 'c', { estimateNano: 1n, maxInFlight: 2 })).toEqual({
+      ok: false,
+      reason: 'balance',
+    });
+  });
+
   it('frees the place of a free call (an estimate of 0) too', async () => {
     const { spend } = fresh();
     expect(await reserve(spend, 'free', { maxInFlight: 1, estimateNano: 0n })).toEqual({ ok: true });

@@ -70,6 +70,9 @@ export class MemorySpend implements SpendReservations {
     return { ok: true };
   }
   async hold(input: Parameters<SpendReservations['hold']>[0]) {
+    if (input.releasing !== undefined) {
+      this.of(input.accountId).delete(input.releasing);
+    }
     this.of(input.accountId).set(input.holdId, { nano: input.costNano, until: input.until, inFlight: false });
   }
   async release(accountId: string, callId: string) {

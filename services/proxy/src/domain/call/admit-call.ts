@@ -4,16 +4,18 @@ import { planCall } from '../plan-call.js';
 import { switchBackCooledLevels } from '../record-failure.js';
 import type { ParsedRequest } from '../request.js';
 import { assertObjectsOwned } from '../stored-objects.js';
-import { reserveSpend } from './reserve-spend.js';
+import { releaseSpend, reserveSpend } from './reserve-spend.js';
 import type { AdmittedCall, OpenedCall } from './call.js';
 import type { CallDeps } from '../ports/deps.js';
 
 /**
- * Step 2, once the request is read: the stored objects it builds on are the caller's own; every rate-limit window of the call checked and counted and
- * the pool's key state read, side by side in one Redis round trip each; Levels whose cool-down
- * ended are switched back; then the route from memory (AllowModels, AllowLevels, mapping, Levels,
- * a probe of a sleeping key when all sleep, Retry-After otherwise); last, its estimated cost is
- * held against the balance. A call refused here costs nothing: its count is taken back.
+ * Step 2, once the request is read: the stored objects it builds on are the caller's own; then one
+ * Redis round trip carries three things side by side: every rate-limit window of the call checked
+ * and counted, the pool's key state read, and the call's estimated cost held against the balance.
+ * Levels whose cool-down ended are switched back; then the route from memory (AllowModels,
+ * AllowLevels, mapping, Levels, a probe of a sleeping key when all sleep, Retry-After otherwise).
+ * The refusals keep their order (rate limits, route, spend), and a call refused here costs nothing:
+ * its count is taken back and its estimate released.
  */
 export async function admitCall(
   deps: CallDeps,
@@ -24,11 +26,24 @@ export async function admitCall(
   await assertObjectsOwned(deps.objects, call.caller.ownerId, call.caller.accountId, request);
   const admittedAt = Date.now();
   const windows = callWindows(call.caller, call.pool, deps.defaultModelLimits, request.model);
-  const [state, admission] = await Promise.all([
+  const [state, admission, spend] = await Promise.all([
     deps.health.state(call.caller.ownerId),
     deps.limiter.admit(windows, admittedAt),
+    reserveSpend(deps, call, request, admittedAt),
   ]);
-  assertAdmitted(admission, admittedAt);
+  const held = spend.ok ? spend.held : undefined;
+  const refuse = (error: unknown, counted: boolean): never => {
+    if (counted) {
+      void deps.limiter.refund(windows, admittedAt);
+    }
+    releaseSpend(deps, call, held);
+    throw error;
+  };
+  try {
+    assertAdmitted(admission, admittedAt);
+  } catch (error) {
+    refuse(error, false);
+  }
   switchBackCooledLevels(deps, call.caller.ownerId, state);
   const plan = await planCall(
     {
@@ -40,14 +55,10 @@ export async function admitCall(
     call.caller,
     request.model,
     state,
-  ).catch((error: unknown) => {
-    void deps.limiter.refund(windows, admittedAt);
-    throw error;
-  });
-  const reservation = await reserveSpend(deps, call, request, plan, admittedAt).catch((error: unknown) => {
-    void deps.limiter.refund(windows, admittedAt);
-    throw error;
-  });
+  ).catch((error: unknown) => refuse(error, true));
+  if (!spend.ok) {
+    refuse(spend.refusal, true);
+  }
   return {
     ...call,
     request,
@@ -56,6 +67,6 @@ export async function admitCall(
     state,
     plan,
     limitWindows: rateLimitWindows(admission.windows, admittedAt),
-    reservation,
+    reservation: held,
   };
 }

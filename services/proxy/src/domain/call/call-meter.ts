@@ -14,7 +14,11 @@ import type { CallDeps } from '../ports/deps.js';
 export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy): CallMeter {
   const tokenWindows = call.windows.filter((window) => isTokenField(window.field));
   let exchanges = 0;
-  const emit = async (usage: Usage, status: number, partial: boolean, estimated: boolean) => {
+  const emit = async (
+    usage: Usage,
+    status: number,
+    exchange: { partial: boolean; estimated: boolean; endsCall: boolean },
+  ) => {
     if (call.endpoint.metering === 'none') {
       return;
     }
@@ -31,10 +35,10 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
       usage,
       imageSize: imageSizeOf(call.request),
       latencyMs: Date.now() - call.startedAt,
-      partial,
-      estimated,
+      partial: exchange.partial,
+      estimated: exchange.estimated,
     });
-    holdServedCost(deps, call, event, (exchanges += 1));
+    holdServedCost(deps, call, event, { index: (exchanges += 1), endsCall: exchange.endsCall });
     try {
       await deps.outbox.append(event);
     } catch (error) {
@@ -52,9 +56,10 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
           .catch((error: unknown) => call.log.error({ err: error }, 'stored objects could not be recorded'));
       }
       const { usage, partial, estimated } = usageOfServedCall(call.request, relayed);
-      await emit(usage, status, partial, estimated);
+      // A whole answer is the call's only exchange: its hold releases the estimate too.
+      await emit(usage, status, { partial, estimated, endsCall: true });
     },
-    reported: (usage, status) => emit(usage, status, false, false),
+    reported: (usage, status) => emit(usage, status, { partial: false, estimated: false, endsCall: false }),
     tokensLeft: async () => {
       if (tokenWindows.length === 0) {
         return true;

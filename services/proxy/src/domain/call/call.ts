@@ -29,8 +29,14 @@ export interface AdmittedCall extends OpenedCall {
   plan: RoutePlan;
   /** The windows at admission, for the client (the `x-ratelimit-*` headers). */
   limitWindows: RateLimitWindows;
-  /** The id its estimated cost is held under while in flight; undefined when nothing is held. */
-  reservation: string | undefined;
+  /** Its estimated cost, held while it is in flight; undefined when nothing is held (root). */
+  reservation: HeldEstimate | undefined;
+}
+
+/** A call's estimated cost held under `id`; released once, when the call ends (`open` turns false). */
+export interface HeldEstimate {
+  readonly id: string;
+  open: boolean;
 }
 
 /** The key and route step that served a call. */

@@ -1,12 +1,15 @@
 import { AppError, ErrorCode, newId, type PricedUsage } from '@gw/kit';
-import type { RoutePlan } from '../route-plan.js';
+import { mapModel } from '../route-plan.js';
 import { imageSizeOf, type ParsedRequest } from '../request.js';
 import { costOf, estimatedEvent, estimatedUsage } from '../spend.js';
-import type { AdmittedCall, OpenedCall } from './call.js';
+import type { AdmittedCall, HeldEstimate, OpenedCall } from './call.js';
 import type { CallDeps } from '../ports/deps.js';
 
 /** An estimate a proxy that died never released lapses after this long. */
 const IN_FLIGHT_LAPSE_MS = 15 * 60_000;
+
+/** What holding a call's estimate came to: the estimate held (none for root), or the refusal. */
+export type SpendOutcome = { ok: true; held: HeldEstimate | undefined } | { ok: false; refusal: AppError };
 
 /**
  * The spend part of admission (docs/decisions.md §1): the call's estimated cost is held against
@@ -15,17 +18,18 @@ const IN_FLIGHT_LAPSE_MS = 15 * 60_000;
  * the floor; so the overdraft of an account is at most the cost of one call beyond its estimate.
  * Calls in flight per account are capped. Root (no spend given) holds nothing. Redis out: admitted
  * (the balance check at authentication still applies), as for rate limits.
+ * The estimate prices the model the call maps to, which needs no key state, so admission sends
+ * this beside the rate-limit check and the key-state read: one Redis round trip for all three.
  */
 export async function reserveSpend(
   deps: CallDeps,
   call: OpenedCall,
   request: ParsedRequest,
-  plan: RoutePlan,
   now: number,
-): Promise<string | undefined> {
+): Promise<SpendOutcome> {
   const spend = call.caller.spend;
   if (!spend) {
-    return undefined;
+    return { ok: true, held: undefined };
   }
   const reservation = newId('request');
   const estimateNano = costOf(
@@ -35,7 +39,7 @@ export async function reserveSpend(
       {
         path: call.endpoint.path,
         modelRequested: request.model,
-        modelServed: plan.modelMapped,
+        modelServed: mapModel(request.model, call.caller.modelMapper, call.pool),
         imageSize: imageSizeOf(request),
       },
       estimatedUsage(request, { estimateOutputTokens: deps.config.PROXY_ESTIMATE_OUTPUT_TOKENS }),
@@ -57,43 +61,59 @@ export async function reserveSpend(
       return { ok: true } as const;
     });
   if (held.ok) {
-    return reservation;
+    return { ok: true, held: { id: reservation, open: true } };
   }
-  throw held.reason === 'in_flight'
-    ? new AppError(ErrorCode.RateLimited, 'too many calls of this account are in flight; try again shortly', {
-        retryAfterSeconds: 1,
-      })
-    : new AppError(ErrorCode.QuotaExceeded, "the balance does not cover this call's estimated cost");
+  return {
+    ok: false,
+    refusal:
+      held.reason === 'in_flight'
+        ? new AppError(
+            ErrorCode.RateLimited,
+            'too many calls of this account are in flight; try again shortly',
+            { retryAfterSeconds: 1 },
+          )
+        : new AppError(ErrorCode.QuotaExceeded, "the balance does not cover this call's estimated cost"),
+  };
 }
 
-/** A served exchange's actual cost (its usage event, priced), held until billing has surely charged it. */
+/**
+ * A served exchange's actual cost (its usage event, priced), held until billing has surely charged
+ * it. An exchange that ends the call (a whole HTTP answer) releases the call's in-flight estimate
+ * in the same step, so `releaseSpend` then has nothing left to do.
+ */
 export function holdServedCost(
   deps: CallDeps,
   call: AdmittedCall,
   event: PricedUsage,
-  exchange: number,
+  exchange: { index: number; endsCall: boolean },
 ): void {
   const spend = call.caller.spend;
-  if (!spend || !call.reservation) {
+  const reservation = call.reservation;
+  if (!spend || !reservation?.open) {
     return;
+  }
+  if (exchange.endsCall) {
+    reservation.open = false;
   }
   const now = Date.now();
   void deps.spend
     .hold({
       accountId: call.caller.accountId,
-      holdId: `${call.reservation}:${exchange}`,
+      holdId: `${reservation.id}:${exchange.index}`,
       costNano: costOf(call.pool, spend, event),
       until: now + deps.config.PROXY_SPEND_HOLD_MS,
       now,
+      releasing: exchange.endsCall ? reservation.id : undefined,
     })
     .catch((error: unknown) => call.log.warn({ err: error }, 'spend hold failed'));
 }
 
-/** The call ended: its in-flight estimate is released (served exchanges keep their own holds). */
-export function releaseSpend(deps: CallDeps, call: AdmittedCall): void {
-  if (call.reservation) {
+/** The call ended: its in-flight estimate, if still held, is released (served exchanges keep theirs). */
+export function releaseSpend(deps: CallDeps, call: OpenedCall, held: HeldEstimate | undefined): void {
+  if (held?.open) {
+    held.open = false;
     void deps.spend
-      .release(call.caller.accountId, call.reservation)
+      .release(call.caller.accountId, held.id)
       .catch((error: unknown) => call.log.warn({ err: error }, 'spend release failed'));
   }
 }

@@ -24,7 +24,7 @@ export async function runCall<Answer>(
   try {
     await tryKeys(deps, call, upstream);
   } finally {
-    releaseSpend(deps, call);
+    releaseSpend(deps, call, call.reservation);
   }
 }
 

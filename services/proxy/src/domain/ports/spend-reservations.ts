@@ -19,13 +19,17 @@ export interface SpendReservations {
     inFlightUntil: number;
     now: number;
   }): Promise<Reservation>;
-  /** A served exchange's actual cost, held until `until`. */
+  /**
+   * A served exchange's actual cost, held until `until`. With `releasing`, the exchange ended the
+   * call and its in-flight estimate is released in the same step (one round trip, not two).
+   */
   hold(input: {
     accountId: string;
     holdId: string;
     costNano: bigint;
     until: number;
     now: number;
+    releasing?: string;
   }): Promise<void>;
   /** The call ended: its in-flight estimate is released. */
   release(accountId: string, callId: string): Promise<void>;

@@ -63,10 +63,11 @@ add(ARGV[2], ARGV[3], 'f', ARGV[7], now)
 return 'ok'
 `;
 
-/** ARGV: now, hold id, cost, lapse time. */
+/** ARGV: now, hold id, cost, lapse time, and the call id to release ('' when the call goes on). */
 const HOLD = `${HOLDS}
 local now = tonumber(ARGV[1])
 dropLapsed(now)
+if ARGV[5] ~= '' then drop(ARGV[5]) end
 add(ARGV[2], ARGV[3], 's', ARGV[4], now)
 return 1
 `;
@@ -117,6 +118,7 @@ export class RedisSpendReservations implements SpendReservations {
       input.holdId,
       String(input.costNano),
       String(input.until),
+      input.releasing ?? '',
     );
   }
 
