@@ -41,7 +41,16 @@ export function natsStatusLevel(type: string): 'debug' | 'info' | 'warn' {
 }
 
 export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
-  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  // noAsyncTraces: the client would capture two stack traces for every request (a JetStream
+  // publish is one), in case it times out; in the proxy's profile that was about 3 % of its CPU.
+  // A timeout still fails with its NatsError code, logged with what was being done.
+  const nc = await connect({
+    servers: url,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    noAsyncTraces: true,
+  });
   void (async () => {
     for await (const status of nc.status()) {
       log[natsStatusLevel(status.type)]({ nats: status.type }, 'nats status');
