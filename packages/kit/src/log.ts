@@ -6,6 +6,7 @@ import {
   type Logger,
   type LoggerOptions,
 } from 'pino';
+import { SECRET_SERIALIZERS, withoutSecrets } from './log-secrets.js';
 import { SYSTEM_VERSION } from './version.js';
 
 export type { Logger } from 'pino';
@@ -34,26 +35,6 @@ export function currentDeadline(): number | undefined {
   return storage.getStore()?.deadline;
 }
 
-/** Paths that may hold secrets; pino replaces them before a line is written. */
-const REDACT = [
-  'secret',
-  'secretKey',
-  'key',
-  'apiKey',
-  'authorization',
-  'password',
-  'token',
-  '*.secret',
-  '*.secretKey',
-  '*.key',
-  '*.apiKey',
-  '*.authorization',
-  '*.password',
-  '*.token',
-  'req.headers.authorization',
-  'headers.authorization',
-];
-
 /**
  * One root logger per service; every line carries the current request id when there is one.
  * Lines go to stdout unless another destination is given (admin commands log to stderr).
@@ -62,7 +43,11 @@ export function createLogger(service: string, level = 'info', destination?: Dest
   const options: LoggerOptions = {
     level,
     base: { service, version: SYSTEM_VERSION },
-    redact: { paths: REDACT, censor: '[redacted]' },
+    // Secrets are censored by our own walk, not pino's `redact`: with wildcard paths pino ran its
+    // redactor on every field of every line, about 5 µs and a fresh clone per access line. The
+    // serializers cover a child logger's bindings, which pino never passes to a formatter.
+    formatters: { log: withoutSecrets },
+    serializers: SECRET_SERIALIZERS,
     mixin() {
       const requestId = currentRequestId();
       return requestId ? { requestId } : {};
