@@ -5,11 +5,46 @@ import type { Admission } from './ports/rate-limiter.js';
 
 const accountModelLimits = new CompiledOnce(modelLimitTableOf);
 
+/** Models remembered per caller identity; an identity that calls more starts its memo over. */
+const MODELS_PER_CALLER = 64;
+
+/**
+ * Each caller identity's windows by model, for the pool and defaults they were worked out with. An
+ * identity lasts as long as its account's cache entry and a pool or defaults change comes as a new
+ * object, so a memo is never stale; most calls find theirs instead of matching every table again.
+ */
+const windowsOfCaller = new WeakMap<
+  CallerIdentity,
+  { pool: OwnerPool; defaults: PatternTable<Limits>; byModel: Map<string, LimitWindow[]> }
+>();
+
 /**
  * The rate-limit windows of one call by this caller to this model: its ancestors' ModelLimits
  * bind it with its own.
  */
 export function callWindows(
+  caller: CallerIdentity,
+  pool: OwnerPool,
+  defaults: PatternTable<Limits>,
+  model: string,
+): readonly LimitWindow[] {
+  let memo = windowsOfCaller.get(caller);
+  if (memo?.pool !== pool || memo.defaults !== defaults) {
+    memo = { pool, defaults, byModel: new Map() };
+    windowsOfCaller.set(caller, memo);
+  }
+  let windows = memo.byModel.get(model);
+  if (windows === undefined) {
+    if (memo.byModel.size >= MODELS_PER_CALLER) {
+      memo.byModel.clear();
+    }
+    windows = windowsOfCallTo(caller, pool, defaults, model);
+    memo.byModel.set(model, windows);
+  }
+  return windows;
+}
+
+function windowsOfCallTo(
   caller: CallerIdentity,
   pool: OwnerPool,
   defaults: PatternTable<Limits>,

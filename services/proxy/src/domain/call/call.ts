@@ -23,7 +23,7 @@ export interface OpenedCall {
 /** A call past admission: its request, the windows it counts in and the route it follows. */
 export interface AdmittedCall extends OpenedCall {
   request: ParsedRequest;
-  windows: LimitWindow[];
+  windows: readonly LimitWindow[];
   admittedAt: number;
   state: PoolState;
   plan: RoutePlan;
