@@ -34,6 +34,20 @@ describe('pipeWithPrefix', () => {
     expect(writes()).toBe(4);
   });
 
+  it('keeps a character whose bytes two chunks split, in its line and under one prefix', async () => {
+    const input = new PassThrough();
+    const { out, text } = sink();
+    const lines: string[] = [];
+    pipeWithPrefix(input, '> ', out, (line) => lines.push(line));
+    const bytes = Buffer.from('{"msg":"café"}\n{"msg":"naïve"}\n');
+    const split = bytes.indexOf(Buffer.from('é')) + 1;
+    input.write(bytes.subarray(0, split));
+    input.end(bytes.subarray(split));
+    await ended(input);
+    expect(text()).toBe('> {"msg":"café"}\n> {"msg":"naïve"}\n');
+    expect(lines).toEqual(['{"msg":"café"}', '{"msg":"naïve"}']);
+  });
+
   it('keeps empty lines', async () => {
     const input = new PassThrough();
     const { out, text } = sink();

@@ -35,7 +35,9 @@ export function linePrefix(name: string, width = name.length, color = process.st
 /**
  * Copies a stream to out with each line starting with prefix. One write per chunk, however many
  * lines it holds: a busy gateway's services write thousands of access lines a second, and a
- * line-by-line copy cost the launcher more CPU than some services spent serving the calls.
+ * line-by-line copy cost the launcher more CPU than some services spent serving the calls. The
+ * services write their lines in batches (the kit's log-stdout.ts), so a chunk holds many lines and
+ * may end inside one; a character split between chunks is joined by the stream's decoder.
  * `onLine`, when given, sees every complete line.
  */
 export function pipeWithPrefix(

@@ -176,6 +176,11 @@ describe('mailer: the mail queue worker', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(100);
     expect(gaps[1]).toBeGreaterThanOrEqual(200);
     expect(JSON.stringify(log)).not.toContain('BANNER-SECRET');
+    // The lines of both refused attempts are out before their text is looked for.
+    await waitFor(
+      () => Promise.resolve(mailer.output().split(`"jobId":"${id}"`).length - 1 >= 2),
+      'the lines of the refused attempts',
+    );
     expect(mailer.output()).not.toContain('BANNER-SECRET');
   });
 
@@ -273,6 +278,9 @@ describe('mailer: the mail queue worker', () => {
     const raw = readFileSync(join(folder, file ?? ''), 'utf8');
     expect(raw).toContain('Subject: Offline notice');
     expect(raw).toContain(`To: ${user.name}@example.com`);
-    expect(mailer.output()).toContain(file ?? '');
+    await waitFor(
+      () => Promise.resolve(mailer.output().includes(file ?? '')),
+      'the line naming the .eml file',
+    );
   });
 });

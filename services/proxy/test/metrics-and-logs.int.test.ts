@@ -221,15 +221,27 @@ describe('metrics and access lines', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
-  it('writes one info access line per AI call, at the proxy, naming the key and Level, and nothing secret', () => {
+  it('writes one info access line per AI call, at the proxy, naming the key and Level, and nothing secret', async () => {
+    const proxyLines = () =>
+      logLines(gw, 'proxy').filter(
+        (line) => line.msg === 'request' && line.requestId === 'req-metrics-served',
+      );
+    await waitFor(async () => proxyLines().length > 0, 'the access line of the AI call');
+    // A request the edge serves after it: once its line is out, any earlier edge line would be.
+    const later = await gw.request('/dashboard/status', { headers: { 'x-request-id': 'req-metrics-later' } });
+    expect(later.status).toBe(200);
+    await later.arrayBuffer();
+    await waitFor(
+      async () =>
+        logLines(gw, 'edge').some((line) => line.msg === 'request' && line.requestId === 'req-metrics-later'),
+      'the access line of the later request',
+    );
     expect(
       logLines(gw, 'edge').filter(
         (line) => line.msg === 'request' && line.requestId === 'req-metrics-served',
       ),
     ).toEqual([]);
-    const lines = logLines(gw, 'proxy').filter(
-      (line) => line.msg === 'request' && line.requestId === 'req-metrics-served',
-    );
+    const lines = proxyLines();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 30,

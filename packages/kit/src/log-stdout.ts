@@ -1,0 +1,51 @@
+import { errorMonitor } from 'node:events';
+import { destination as pinoDestination, type DestinationStream } from 'pino';
+
+/**
+ * Bytes of lines held before they go out in one write(2), about ten access lines. Written one by
+ * one, at one AI call in flight every line cost a write from libuv's threadpool (and its futex
+ * handoffs) and a chunk of its own for the reader of the pipe, `npm start`'s launcher, which
+ * copies every chunk it reads.
+ */
+const BUFFER_BYTES = 4096;
+
+/**
+ * The longest a line waits in the buffer of a quiet process. 100 ms is below what an operator
+ * watching the log notices, and only a process writing fewer than about 100 lines a second
+ * reaches it: a busier one fills the buffer first, so the batches stay whole where writes cost.
+ */
+const FLUSH_INTERVAL_MS = 100;
+
+/**
+ * Standard output for pino, written asynchronously in batches: when BUFFER_BYTES are pending, and
+ * every FLUSH_INTERVAL_MS while any line waits. A process that exits writes what it holds first:
+ * pino registers a synchronous flush of this destination on 'exit', which every `process.exit`
+ * (lifecycle.ts: shutdown, a failed start, a shutdown that took too long) and an uncaught
+ * exception emit; only a batch the threadpool is writing at that moment can still be cut short,
+ * as any line could before batching. A process killed outright (SIGKILL, or a signal it has no
+ * handler for yet) loses what it held.
+ */
+export function bufferedStdout(): DestinationStream {
+  const stream = pinoDestination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+  // Counted here because sonic-boom's flush() writes even an empty buffer: flushing only when a
+  // line waits keeps an idle process from a write(2) every tick.
+  let pending = 0;
+  stream.on('write', (written: number) => {
+    pending -= written;
+  });
+  // Every tick while a line waits, not once: a flush that finds a write in flight does nothing.
+  const timer = setInterval(() => {
+    if (pending > 0) {
+      stream.flush();
+    }
+  }, FLUSH_INTERVAL_MS).unref();
+  // A failed stdout is not retried every tick: after EPIPE (nothing reads it any more) pino drops
+  // every line, and any other error ends the process as before (a monitor handles no error).
+  stream.on(errorMonitor, () => clearInterval(timer));
+  return {
+    write(line: string) {
+      pending += Buffer.byteLength(line);
+      stream.write(line);
+    },
+  };
+}
