@@ -209,35 +209,46 @@ export async function consumeDurable<T>(
     }
   };
 
-  // Short-lived pull requests: a killed process's pulls stay registered until they expire, and
-  // its successor would wait that long (plus ack_wait) for what they swallowed.
-  const messages = await consumer.consume({ max_messages: batchSize * 2, expires: PULL_EXPIRES_MS });
   let wake: (() => void) | undefined;
+  /** The queue length that wakes the waiting loop; messages short of it only join the queue. */
+  let wanted = Infinity;
+  // Short-lived pull requests: a killed process's pulls stay registered until they expire, and
+  // its successor would wait that long (plus ack_wait) for what they swallowed. A callback, not
+  // the iterator: each message costs a push, not a promise per message.
+  const messages = await consumer.consume({
+    max_messages: batchSize * 2,
+    expires: PULL_EXPIRES_MS,
+    callback: (msg) => {
+      queue.push(msg);
+      if (queue.length >= wanted) {
+        wake?.();
+      }
+    },
+  });
   // An object, so the loop re-reads it after each await (stop() flips it from outside).
   const state = { stopped: false };
-  void (async () => {
-    for await (const msg of messages) {
-      queue.push(msg);
-      wake?.();
-    }
-  })();
-  const arrival = (ms: number) =>
+  /** Resolves once the queue holds `count` messages, after `ms`, or on stop(): one timer per wait. */
+  const queued = (count: number, ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
+      const done = () => {
         clearTimeout(timer);
+        wake = undefined;
+        wanted = Infinity;
         resolve();
       };
+      const timer = setTimeout(done, ms);
+      wake = done;
+      wanted = count;
     });
   const loop = (async () => {
     while (!state.stopped) {
       if (queue.length === 0) {
-        await arrival(1_000);
+        await queued(1, 1_000);
         continue;
       }
-      const deadline = Date.now() + (options.batchWaitMs ?? 0);
-      while (queue.length < batchSize && Date.now() < deadline) {
-        await arrival(deadline - Date.now());
+      const waitMs = options.batchWaitMs ?? 0;
+      if (queue.length < batchSize && waitMs > 0) {
+        await queued(batchSize, waitMs);
       }
       await handleBatch(queue.splice(0, batchSize));
     }
