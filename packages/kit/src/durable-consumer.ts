@@ -4,6 +4,7 @@ import { newId } from './ids.js';
 import { REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
 import { METRIC } from './metrics/names.js';
 import { serviceMetrics } from './metrics/registry.js';
+import { pullBatches } from './durable-pull.js';
 import { ensureStream, type EventCodec, type NatsConnection } from './nats.js';
 import { STREAMS, SUBJECTS, type StreamSpec } from './subjects.js';
 
@@ -37,7 +38,6 @@ const DEAD_LETTER_MAX_AGE_MS = 30 * 86_400_000;
 /** Redelivery waits double from 1 s up to 5 min: 20 deliveries span about an hour. */
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 300_000;
-const PULL_EXPIRES_MS = 5_000;
 const LAG_LOG_MS = 60_000;
 
 export interface DurableConsumerOptions<T> {
@@ -177,16 +177,15 @@ export async function consumeDurable<T>(
     }
   };
 
-  const queue: JsMsg[] = [];
   const handleBatch = async (batch: JsMsg[]) => {
     const decoded = await decode(batch);
     if (decoded.length === 0) {
       return;
     }
-    // A batch slower than ack_wait would be delivered again while still in hand, and so would the
-    // messages queued behind it: tell JetStream they are being worked on.
+    // A batch slower than ack_wait would be delivered again while still in hand: tell JetStream
+    // its messages are being worked on.
     const inHand = setInterval(() => {
-      for (const msg of [...decoded.map((entry) => entry.msg), ...queue]) {
+      for (const { msg } of decoded) {
         msg.working();
       }
     }, ackWaitMs / 3);
@@ -209,37 +208,16 @@ export async function consumeDurable<T>(
     }
   };
 
-  // Short-lived pull requests: a killed process's pulls stay registered until they expire, and
-  // its successor would wait that long (plus ack_wait) for what they swallowed.
-  const messages = await consumer.consume({ max_messages: batchSize * 2, expires: PULL_EXPIRES_MS });
-  let wake: (() => void) | undefined;
-  // An object, so the loop re-reads it after each await (stop() flips it from outside).
-  const state = { stopped: false };
-  void (async () => {
-    for await (const msg of messages) {
-      queue.push(msg);
-      wake?.();
-    }
-  })();
-  const arrival = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const puller = pullBatches(js, consumer, {
+    stream: stream.name,
+    durable,
+    batchSize,
+    batchWaitMs: options.batchWaitMs ?? 0,
+    log,
+  });
   const loop = (async () => {
-    while (!state.stopped) {
-      if (queue.length === 0) {
-        await arrival(1_000);
-        continue;
-      }
-      const deadline = Date.now() + (options.batchWaitMs ?? 0);
-      while (queue.length < batchSize && Date.now() < deadline) {
-        await arrival(deadline - Date.now());
-      }
-      await handleBatch(queue.splice(0, batchSize));
+    for (let batch = await puller.next(); batch.length > 0; batch = await puller.next()) {
+      await handleBatch(batch);
     }
   })();
 
@@ -261,11 +239,9 @@ export async function consumeDurable<T>(
   return {
     lag,
     async stop() {
-      state.stopped = true;
       clearInterval(lagTimer);
-      wake?.();
+      puller.stop();
       await loop;
-      await messages.close();
     },
   };
 }
