@@ -113,25 +113,32 @@ export async function answerCall(res: ServerResponse, call: MockCall, behaviour:
     return;
   }
   if (body.stream !== true) {
-    res.writeHead(200, { 'content-type': 'application/json', ...OWNER_KEY_HEADERS }).end(
-      JSON.stringify({
-        id: 'chatcmpl-mock',
-        object: 'chat.completion',
-        created: 0,
-        model,
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: 'assistant',
-              content: `hello from ${key}`.padEnd(behaviour.answerBytes ?? 0, '.'),
-            },
-            finish_reason: 'stop',
+    // A whole chat answer comes with its Content-Length; the other JSON answers here come
+    // chunked, so the relay meets both.
+    const answer = JSON.stringify({
+      id: 'chatcmpl-mock',
+      object: 'chat.completion',
+      created: 0,
+      model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: `hello from ${key}`.padEnd(behaviour.answerBytes ?? 0, '.'),
           },
-        ],
-        usage: usageBody,
-      }),
-    );
+          finish_reason: 'stop',
+        },
+      ],
+      usage: usageBody,
+    });
+    res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(answer),
+        ...OWNER_KEY_HEADERS,
+      })
+      .end(answer);
     return;
   }
 

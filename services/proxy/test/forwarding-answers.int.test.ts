@@ -24,6 +24,27 @@ describe('forwarding: what comes back', () => {
       }
       expect(response.headers.get('content-type')).toBe('application/json');
     });
+
+    it("relays a whole answer with upstream's Content-Length (unchanged bytes), a stream chunked", async () => {
+      proxy.useKeys([{ secret: 'length-1' }]);
+      const whole = await proxy.call('/v1/chat/completions', json({ model: 'm', messages: [] }));
+      const body = Buffer.from(await whole.arrayBuffer());
+      expect(body.length).toBeGreaterThan(0);
+      expect(whole.headers.get('content-length')).toBe(String(body.length));
+      expect(whole.headers.get('transfer-encoding')).toBeNull();
+      // Upstream sent this one chunked, without a length: so does the relay, the body intact.
+      const chunked = await proxy.call('/v1/embeddings', json({ model: 'm', input: 'hi' }));
+      expect(((await chunked.json()) as { object: string }).object).toBe('list');
+      expect(chunked.headers.get('transfer-encoding')).toBe('chunked');
+      expect(chunked.headers.get('content-length')).toBeNull();
+      const stream = await proxy.call(
+        '/v1/chat/completions',
+        json({ model: 'm', messages: [], stream: true, stream_options: { include_usage: true } }),
+      );
+      expect(await stream.text()).toContain('data: [DONE]');
+      expect(stream.headers.get('transfer-encoding')).toBe('chunked');
+      expect(stream.headers.get('content-length')).toBeNull();
+    });
   });
 
   describe('metering', () => {

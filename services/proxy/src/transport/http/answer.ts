@@ -101,9 +101,22 @@ export function relayAnswer(
   const forClient = (data: Buffer | string) => (translator ? translator.push(data) : data);
   let completed = false;
 
+  // A JSON, text or binary answer that is not translated reaches the client byte for byte, so
+  // upstream's Content-Length holds for it: the client's answer is then one write (headers and
+  // body) instead of three (headers, a chunk, the chunked terminator). A stream's headers go at
+  // once: its first byte is the client's time to first token.
+  const unchanged = kind !== 'sse' && !translator;
+  let firstWrite = true;
   if (!client.isGone()) {
-    res.writeHead(upstream.statusCode ?? 502, forwardableResponseHeaders(upstream.headers));
-    res.flushHeaders();
+    const headers = forwardableResponseHeaders(upstream.headers);
+    const length = upstream.headers['content-length'];
+    if (unchanged && length !== undefined) {
+      headers['content-length'] = length;
+    }
+    res.writeHead(upstream.statusCode ?? 502, headers);
+    if (kind === 'sse') {
+      res.flushHeaders();
+    }
   }
 
   return new Promise<RelayedAnswer>((resolve) => {
@@ -132,7 +145,17 @@ export function relayAnswer(
       if (client.isGone() || data.length === 0) {
         return;
       }
-      if (!res.write(data)) {
+      // Corked, the headers still waiting go out with the first chunk in one write.
+      const corked = firstWrite;
+      firstWrite = false;
+      if (corked) {
+        res.cork();
+      }
+      const room = res.write(data);
+      if (corked) {
+        res.uncork();
+      }
+      if (!room) {
         upstream.pause();
         res.once('drain', () => upstream.resume());
       }
