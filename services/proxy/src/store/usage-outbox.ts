@@ -23,6 +23,12 @@ export interface FileUsageOutboxOptions {
 const DEFAULT_LIMITS: SegmentLimits = { segmentBytes: 1024 * 1024, maxSealed: 4 };
 const DEFAULT_RETRY = { firstMs: 250, maxMs: 5_000 };
 const BATCH = 64;
+/**
+ * An idle outbox starts publishing this long after the event that woke it, so that at low
+ * concurrency the events of several calls share one NATS write, one round of acknowledgements and
+ * one write of them to disk. Billing gathers its batches for far longer than this.
+ */
+const GATHER_MS = 5;
 
 /**
  * docs/decisions.md §5: every usage event is written to a segment file before it is published;
@@ -104,7 +110,7 @@ export class FileUsageOutbox implements UsageOutbox {
   private kick(): void {
     if (!this.draining && !this.closed) {
       this.draining = true;
-      this.drained = this.drain();
+      this.drained = this.pause(GATHER_MS).then(() => this.drain());
     }
   }
 
