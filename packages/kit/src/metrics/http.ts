@@ -65,6 +65,12 @@ const STATUS_LABELS = Array.from({ length: 600 }, (_, status) => String(status))
  */
 export class HttpObserver {
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
+  /**
+   * The histogram's child per method, route and status, made once: prom-client builds and checks
+   * a label object and two closures on every `labels()` call. The sets are closed (the HTTP parser
+   * knows a few dozen methods, routes are templates), so the map stays small.
+   */
+  private readonly series = new Map<string, { observe(seconds: number): void }>();
 
   constructor(
     metrics: Metrics,
@@ -117,9 +123,14 @@ export class HttpObserver {
   ): void {
     const durationMs = performance.now() - started;
     const method = req.method ?? 'GET';
-    this.duration
-      .labels(method, known.route, STATUS_LABELS[status] ?? String(status))
-      .observe(durationMs / 1000);
+    const statusLabel = STATUS_LABELS[status] ?? String(status);
+    const name = `${method} ${known.route} ${statusLabel}`;
+    let series = this.series.get(name);
+    if (series === undefined) {
+      series = this.duration.labels(method, known.route, statusLabel);
+      this.series.set(name, series);
+    }
+    series.observe(durationMs / 1000);
     if (this.accessLog.enabled) {
       this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
     }
