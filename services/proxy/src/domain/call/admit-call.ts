@@ -32,18 +32,16 @@ export async function admitCall(
     reserveSpend(deps, call, request, admittedAt),
   ]);
   const held = spend.ok ? spend.held : undefined;
-  const refuse = (error: unknown, counted: boolean): never => {
-    if (counted) {
-      void deps.limiter.refund(windows, admittedAt);
-    }
+  const refuse = (error: unknown): never => {
+    void deps.limiter.refund(windows, admittedAt);
     releaseSpend(deps, call, held);
     throw error;
   };
-  try {
-    assertAdmitted(admission, admittedAt);
-  } catch (error) {
-    refuse(error, false);
+  if (!admission.ok) {
+    // Refused by a window: nothing was counted, only the estimate is given back.
+    releaseSpend(deps, call, held);
   }
+  assertAdmitted(admission, admittedAt);
   switchBackCooledLevels(deps, call.caller.ownerId, state);
   const plan = await planCall(
     {
@@ -55,9 +53,9 @@ export async function admitCall(
     call.caller,
     request.model,
     state,
-  ).catch((error: unknown) => refuse(error, true));
+  ).catch((error: unknown) => refuse(error));
   if (!spend.ok) {
-    refuse(spend.refusal, true);
+    refuse(spend.refusal);
   }
   return {
     ...call,

@@ -89,10 +89,11 @@ export function holdServedCost(
 ): void {
   const spend = call.caller.spend;
   const reservation = call.reservation;
-  if (!spend || !reservation?.open) {
+  if (!spend || !reservation) {
     return;
   }
-  if (exchange.endsCall) {
+  const releasing = exchange.endsCall && reservation.open;
+  if (releasing) {
     reservation.open = false;
   }
   const now = Date.now();
@@ -103,7 +104,7 @@ export function holdServedCost(
       costNano: costOf(call.pool, spend, event),
       until: now + deps.config.PROXY_SPEND_HOLD_MS,
       now,
-      releasing: exchange.endsCall ? reservation.id : undefined,
+      releasing: releasing ? reservation.id : undefined,
     })
     .catch((error: unknown) => call.log.warn({ err: error }, 'spend hold failed'));
 }
