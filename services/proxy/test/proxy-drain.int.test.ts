@@ -95,7 +95,9 @@ describe('proxy SIGTERM under traffic', () => {
       });
     }
     for (const answer of answers.filter((a) => a.status === 0)) {
-      expect(['ECONNREFUSED', 'UND_ERR_SOCKET']).toContain(answer.body);
+      // A kept-alive connection closed under a request reads as a socket error or, when the
+      // request was written after the close, as a reset.
+      expect(['ECONNREFUSED', 'UND_ERR_SOCKET', 'ECONNRESET']).toContain(answer.body);
     }
     // Every served call is charged: billing sees one request per 200.
     interface Bill {
