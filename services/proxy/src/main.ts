@@ -61,6 +61,7 @@ runService('proxy', async (log, metrics) => {
 
   const redis = connectRedis(config.REDIS_URL, 'hotPath', log, 'shared key state');
   const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
+  const spend = new RedisSpendReservations(redis, config.GW_KEY_STATE_PREFIX);
 
   const configClient = createGrpcClient(
     configPb.ConfigServiceClient,
@@ -118,7 +119,7 @@ runService('proxy', async (log, metrics) => {
     health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
     outbox,
     objects: new RedisObjectOwners(redis, config.GW_KEY_STATE_PREFIX),
-    spend: new RedisSpendReservations(redis, config.GW_KEY_STATE_PREFIX),
+    spend,
     roundRobin: new RoundRobin(),
     alerts: mailOwnerAlerts(mail),
     levels: natsLevelEvents(nc),
@@ -167,6 +168,7 @@ runService('proxy', async (log, metrics) => {
     ['nats', () => nc.drain()],
     ['mail queue', () => mail.close()],
     ['rate limits', () => limiter.flush()],
+    ['spend holds', () => spend.flush()],
     ['redis', () => void redis.quit().catch(() => undefined)],
   ];
   // The drain, then up to 10 s for the rest (the outbox's last publishes among them).

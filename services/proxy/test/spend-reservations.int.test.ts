@@ -105,15 +105,11 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
 
   it('keeps only live holds: lapsed ones leave the keys as later calls come', async () => {
     const { prefix, spend } = fresh();
-    for (let index = 0; index < 300; index++) {
-      await spend.hold({
-        accountId: '7',
-        holdId: `old-${index}`,
-        costNano: 1n,
-        until: NOW + 1_000,
-        now: NOW,
-      });
-    }
+    await Promise.all(
+      Array.from({ length: 300 }, (_, index) =>
+        spend.hold({ accountId: '7', holdId: `old-${index}`, costNano: 1n, until: NOW + 1_000, now: NOW }),
+      ),
+    );
     expect(await reserve(spend, 'new', { now: NOW + 1_000 })).toEqual({ ok: true });
     const holds = await redis.hgetall(`${prefix}spend:{7}`);
     expect(holds).toEqual({ '#held': '100', '#inflight': '1', new: '100|f' });
@@ -128,5 +124,27 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe(String(big + 3n));
     await spend.release('7', 'x');
     expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('3');
+  });
+
+  it("a served hold goes with this replica's next reservation, ahead of it", async () => {
+    const { prefix, spend } = fresh();
+    const held = spend.hold({ accountId: '7', holdId: 'a:1', costNano: 1_000n, until: LAPSE, now: NOW });
+    // Nothing was sent for it yet: it waits for a round trip to share.
+    expect(await redis.exists(`${prefix}spend:{7}`)).toBe(0);
+    // The reservation finds the hold already counted: 1 000 nano held of 1 000.
+    expect(await reserve(spend, 'b')).toEqual({ ok: false, reason: 'balance' });
+    await held;
+    expect(await redis.hget(`${prefix}spend:{7}`, 'a:1')).toBe('1000|s');
+  });
+
+  it('a served hold with no reservation after it goes on its own, and flush sends it at once', async () => {
+    const { prefix, spend } = fresh();
+    await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 5n, until: LAPSE, now: NOW });
+    expect(await redis.hget(`${prefix}spend:{7}`, 'a:1')).toBe('5|s');
+
+    const held = spend.hold({ accountId: '7', holdId: 'a:2', costNano: 6n, until: LAPSE, now: NOW });
+    await spend.flush();
+    expect(await redis.hget(`${prefix}spend:{7}`, 'a:2')).toBe('6|s');
+    await held;
   });
 });

@@ -78,6 +78,8 @@ export class MemorySpend implements SpendReservations {
   async release(accountId: string, callId: string) {
     this.of(accountId).delete(callId);
   }
+  /** Holds land at once here: nothing waits. */
+  async flush() {}
 }
 
 export class MemoryHealth implements KeyHealthStore {

@@ -33,4 +33,6 @@ export interface SpendReservations {
   }): Promise<void>;
   /** The call ended: its in-flight estimate is released. */
   release(accountId: string, callId: string): Promise<void>;
+  /** Holds this replica has not sent yet are sent now (shutdown); resolves once they landed. */
+  flush(): Promise<void>;
 }
