@@ -1,9 +1,10 @@
 /**
  * Where the request path spends its CPU: every gateway process runs under the V8 profiler (after
- * 500 warm-up calls) while a funded subaccount with rate limits (as the peer harness sets them) sends chat completions
- * through edge → proxy → a local mock upstream, `CONCURRENCY` at a time for `SECONDS`. When the
- * gateway stops, each process's profile is reduced to its top self-time frames and the CPU each
- * process spent per answered call (from /proc), written to bench/RESULTS.md.
+ * WARMUP_SECONDS of the same load) while a funded subaccount with rate limits (as the peer
+ * harness sets them) sends chat completions through edge → proxy → a local mock upstream,
+ * `CONCURRENCY` at a time for `SECONDS`. When the gateway stops, each process's profile is reduced
+ * to its top self-time frames and the CPU each process spent per answered call (from /proc),
+ * written to bench/RESULTS.md.
  *
  *   node --import tsx bench/profile/run.ts [seconds] [concurrency]
  */
@@ -21,6 +22,8 @@ const CONCURRENCY = Number(process.argv[3] ?? 50);
 const MODEL = 'bench-model';
 const HEADING = '## Request-path profile (bench/profile)';
 const TICKS_PER_SECOND = 100;
+/** Load before the measured part (see the warm-up below). */
+const WARMUP_SECONDS = 40;
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
 function cpuSeconds(pid: number): number {
@@ -76,28 +79,30 @@ async function main() {
       for (const [name, pid] of pids) {
         serviceOf.set(pid, name);
       }
-      // Warm the path, then profile the load only (the hook starts the profiler on SIGUSR2).
-      for (let index = 0; index < 500; index++) {
-        await call(agent, url, account.key, body);
-      }
+      /** CONCURRENCY callers in a loop until the deadline; counts what was answered and refused. */
+      const load = async (seconds: number) => {
+        const counts = { answered: 0, refused: 0 };
+        const until = Date.now() + seconds * 1000;
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (Date.now() < until) {
+              counts[(await call(agent, url, account.key, body)) === 200 ? 'answered' : 'refused']++;
+            }
+          }),
+        );
+        return counts;
+      };
+      // Warm the path under the same load first, then profile the load only (the hook starts
+      // the profiler on SIGUSR2): V8 goes on optimising the request path for tens of seconds,
+      // and its compiler threads take CPU that a shorter warm-up charges to the calls measured.
+      await load(WARMUP_SECONDS);
       for (const [name, pid] of pids) {
         if (name !== 'nats') {
           process.kill(pid, 'SIGUSR2');
         }
       }
       const before = new Map([...pids].map(([name, pid]) => [name, cpuSeconds(pid)]));
-      const until = Date.now() + SECONDS * 1000;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (Date.now() < until) {
-            if ((await call(agent, url, account.key, body)) === 200) {
-              answered++;
-            } else {
-              refused++;
-            }
-          }
-        }),
-      );
+      ({ answered, refused } = await load(SECONDS));
       for (const [name, pid] of pids) {
         perProcess.set(name, cpuSeconds(pid) - (before.get(name) ?? 0));
       }
@@ -111,7 +116,7 @@ async function main() {
     HEADING,
     '',
     `${SECONDS} s of POST /v1/chat/completions (JSON) by a funded subaccount with RPM, TPM and RPD set,`,
-    `${CONCURRENCY} in flight, every process of one gateway under the V8 CPU profiler at LOG_LEVEL=info`,
+    `${CONCURRENCY} in flight after ${WARMUP_SECONDS} s of the same load, every process of one gateway under the V8 CPU profiler at LOG_LEVEL=info`,
     `(${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} at the end; profiling slows every process,`,
     `so the figures are shares, not speeds). Run: \`node --import tsx bench/profile/run.ts ${SECONDS} ${CONCURRENCY}\``,
     `(${new Date().toISOString().slice(0, 10)}). Answered ${answered} calls (${refused} refused).`,
