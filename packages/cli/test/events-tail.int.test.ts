@@ -56,7 +56,7 @@ describe('gw events tail', () => {
       at: '2026-01-01T00:00:00.000Z',
     });
     await publishDurable(
-      nc.jetstream(),
+      nc,
       SUBJECTS.usageRecorded,
       events.UsageRecorded,
       events.UsageRecorded.fromPartial({
@@ -81,7 +81,7 @@ describe('gw events tail', () => {
   it('replays the streams from --since, then follows, as JSON, keeping only the account asked for', async () => {
     const audit = (eventId: string, targetId: bigint) =>
       publishDurable(
-        nc.jetstream(),
+        nc,
         SUBJECTS.audit('add_user'),
         events.AuditRecorded,
         events.AuditRecorded.fromPartial({ action: 'add_user', operatorId: 1n, targetId, eventId }),

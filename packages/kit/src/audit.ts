@@ -53,7 +53,6 @@ export type AuditPublisher = PublishAudit & {
  */
 export async function createAuditPublisher(nc: NatsConnection, log: Logger): Promise<AuditPublisher> {
   await ensureStream(nc, STREAMS.audit);
-  const js = nc.jetstream();
   const inFlight = new Set<Promise<unknown>>();
   const publish: PublishAudit = (entry) => {
     const eventId = newId('event');
@@ -68,7 +67,7 @@ export async function createAuditPublisher(nc: NatsConnection, log: Logger): Pro
       at: new Date().toISOString(),
       eventId,
     };
-    const published = publishDurable(js, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId)
+    const published = publishDurable(nc, SUBJECTS.audit(entry.action), events.AuditRecorded, message, eventId)
       .catch((error: unknown) => {
         log.warn({ err: error, action: entry.action }, 'audit event not published');
       })

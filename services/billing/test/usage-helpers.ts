@@ -48,7 +48,7 @@ export function expectedCostNano(event: events.UsageRecorded): bigint {
 
 /** Publishes to GW_USAGE the way the proxy's outbox does (the message id drops a duplicate send). */
 export async function publishUsage(nc: NatsConnection, event: events.UsageRecorded, msgId = event.eventId) {
-  await publishDurable(nc.jetstream(), SUBJECTS.usageRecorded, events.UsageRecorded, event, msgId);
+  await publishDurable(nc, SUBJECTS.usageRecorded, events.UsageRecorded, event, msgId);
 }
 
 export async function usageConsumerState(nc: NatsConnection) {

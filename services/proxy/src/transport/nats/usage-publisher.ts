@@ -4,8 +4,7 @@ import type { PublishUsage } from '../../store/usage-outbox.js';
 
 /** `gw.usage.recorded` on JetStream, the event id as message id (a replay is a duplicate). */
 export function jetStreamUsagePublisher(nc: NatsConnection): PublishUsage {
-  const js = nc.jetstream();
   return async (event) => {
-    await publishDurable(js, SUBJECTS.usageRecorded, events.UsageRecorded, event, event.eventId);
+    await publishDurable(nc, SUBJECTS.usageRecorded, events.UsageRecorded, event, event.eventId);
   };
 }
