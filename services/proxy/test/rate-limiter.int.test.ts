@@ -91,6 +91,39 @@ describe('rate limits in Redis (one script per call)', () => {
     expect(refused.windows.map((w) => w.count)).toEqual([2, 79]);
   });
 
+  it('counts waiting tokens and the window they go to in one step, dropping the bucket that left it', async () => {
+    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
+    const shared = new RedisRateLimiter(redis, prefix, silent);
+    const windows: LimitWindow[] = [
+      { scope: 'a:9', field: 'tpm', limit: 1_000 },
+      { scope: 'a:9', field: 'rpm', limit: 10 },
+    ];
+    const bucket = (at: number) => String(at - (at % BUCKET_MS.tpm));
+    await shared.addTokens(windows, 500, T0);
+    const first = await shared.admit(windows, T0);
+    expect(first.windows.map((w) => w.count)).toEqual([500, 1]);
+    expect(await redis.hgetall(`${prefix}rl:a:9:tpm`)).toEqual({
+      [bucket(T0)]: '500',
+      s: '500',
+      o: bucket(T0),
+    });
+    const later = T0 + WINDOW_MS.tpm + BUCKET_MS.tpm;
+    await shared.addTokens(windows, 200, later);
+    const second = await shared.admit(windows, later);
+    expect(second.windows.map((w) => w.count)).toEqual([200, 1]);
+    expect(second.windows[0]?.freesAt).toBe(Number(bucket(later)) + WINDOW_MS.tpm + BUCKET_MS.tpm);
+    expect(await redis.hgetall(`${prefix}rl:a:9:tpm`)).toEqual({
+      [bucket(later)]: '200',
+      s: '200',
+      o: bucket(later),
+    });
+    expect(await redis.hgetall(`${prefix}rl:a:9:rpm`)).toEqual({
+      [bucket(later)]: '1',
+      s: '1',
+      o: bucket(later),
+    });
+  });
+
   it('takes back a refunded request', async () => {
     const rpd: LimitWindow[] = [{ scope: 'a:3', field: 'rpd', limit: 1 }];
     const shared = limiter();

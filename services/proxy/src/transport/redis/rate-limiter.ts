@@ -12,12 +12,24 @@ import type { Admission, RateLimiter } from '../../domain/ports/rate-limiter.js'
  * the window's sum and its oldest non-empty bucket. The hash expires a window after its last write.
  */
 const LIVE = `
+-- Each window's sum and oldest bucket as this script last read or wrote them (false: absent), so a
+-- key named twice in one script (a waiting change and a window) is read once and never re-read.
+local known = {}
+
+local function stateOf(key)
+  if not known[key] then
+    local fields = redis.call('HMGET', key, 's', 'o')
+    known[key] = { sum = fields[1], oldest = fields[2] }
+  end
+  return known[key]
+end
+
 local function live(key, now, window, bucket)
   local current = now - (now % bucket)
   local from = current - window
-  local state = redis.call('HMGET', key, 's', 'o')
-  local sum = tonumber(state[1]) or 0
-  local cursor = tonumber(state[2]) or current
+  local state = stateOf(key)
+  local sum = tonumber(state.sum) or 0
+  local cursor = tonumber(state.oldest) or current
   while sum > 0 and cursor < current do
     local amount = tonumber(redis.call('HGET', key, cursor)) or 0
     if amount > 0 then
@@ -31,16 +43,21 @@ local function live(key, now, window, bucket)
     sum = 0
     cursor = current
   end
-  if state[2] and (tonumber(state[1]) ~= sum or tonumber(state[2]) ~= cursor) then
+  if state.oldest and (tonumber(state.sum) ~= sum or tonumber(state.oldest) ~= cursor) then
     redis.call('HSET', key, 's', sum, 'o', cursor)
+    state.sum, state.oldest = sum, cursor
   end
   return sum, cursor
 end
 
 local function add(key, at, amount, window, bucket)
+  local state = stateOf(key)
   redis.call('HINCRBY', key, at, amount)
-  redis.call('HINCRBY', key, 's', amount)
-  if not redis.call('HGET', key, 'o') then redis.call('HSET', key, 'o', at) end
+  state.sum = redis.call('HINCRBY', key, 's', amount)
+  if not state.oldest then
+    redis.call('HSET', key, 'o', at)
+    state.oldest = at
+  end
   redis.call('PEXPIRE', key, window + bucket)
 end
 
@@ -55,11 +72,12 @@ local function apply(first, arg)
     local window = tonumber(ARGV[arg + 2])
     local bucket = tonumber(ARGV[arg + 3])
     if amount > 0 then
-      local oldest = tonumber(redis.call('HGET', KEYS[i], 'o'))
+      local oldest = tonumber(stateOf(KEYS[i]).oldest)
       add(KEYS[i], oldest and math.max(at, oldest) or at, amount, window, bucket)
     elseif (tonumber(redis.call('HGET', KEYS[i], at)) or 0) > 0 then
       redis.call('HINCRBY', KEYS[i], at, amount)
-      redis.call('HINCRBY', KEYS[i], 's', amount)
+      local sum = redis.call('HINCRBY', KEYS[i], 's', amount)
+      if known[KEYS[i]] then known[KEYS[i]].sum = sum end
     end
     arg = arg + 4
   end
