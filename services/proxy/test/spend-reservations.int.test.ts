@@ -116,6 +116,48 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1)).toEqual(['new']);
   });
 
+  it('a call reserved again is held and in flight once, at its new estimate and lapse time', async () => {
+    const { prefix, spend } = fresh();
+    expect(await reserve(spend, 'a', { estimateNano: 300n })).toEqual({ ok: true });
+    expect(await reserve(spend, 'b', { estimateNano: 5n })).toEqual({ ok: true });
+    expect(await reserve(spend, 'a', { estimateNano: 200n, inFlightUntil: LAPSE + 1 })).toEqual({ ok: true });
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
+      '#held': '205',
+      '#inflight': '2',
+      a: '200|f',
+      b: '5|f',
+    });
+    expect(await redis.zscore(`${prefix}spend:{7}:until`, 'a')).toBe(String(LAPSE + 1));
+  });
+
+  it('a hold added again as the only one of its set leaves the set as removing and adding it would', async () => {
+    const { prefix, spend } = fresh();
+    const hold = { accountId: '7', holdId: 'x', costNano: 40n, now: NOW };
+    await spend.hold({ ...hold, until: LAPSE });
+    await spend.hold({ ...hold, costNano: 30n, until: LAPSE - 1_000 });
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({ '#held': '30', x: '30|s' });
+    expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1, 'WITHSCORES')).toEqual([
+      'x',
+      String(LAPSE - 1_000),
+    ]);
+    // The hash still lapses later than the new time, so neither key's expiry is renewed: the set,
+    // made anew, has none (replicas sharing this Redis must leave the same state).
+    expect(await redis.pttl(`${prefix}spend:{7}:until`)).toBe(-1);
+    expect(await redis.pttl(`${prefix}spend:{7}`)).toBeGreaterThan(0);
+  });
+
+  it('an id the set still names after the hash expired is held anew and counted once', async () => {
+    const { prefix, spend } = fresh();
+    await spend.hold({ accountId: '7', holdId: 'x', costNano: 40n, until: LAPSE, now: NOW });
+    await redis.del(`${prefix}spend:{7}`);
+    expect(await reserve(spend, 'x', { estimateNano: 70n, maxInFlight: 1 })).toEqual({ ok: true });
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({ '#held': '70', '#inflight': '1', x: '70|f' });
+    expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1, 'WITHSCORES')).toEqual(['x', String(LAPSE)]);
+    await spend.release('7', 'x');
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({ '#held': '0', '#inflight': '0' });
+    expect(await redis.exists(`${prefix}spend:{7}:until`)).toBe(0);
+  });
+
   it('keeps amounts beyond 2^53 nano exact in its totals', async () => {
     const { prefix, spend } = fresh();
     const big = 2n ** 60n + 1n;

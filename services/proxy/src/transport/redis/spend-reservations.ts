@@ -20,16 +20,22 @@ local function negated(amount)
   return '-' .. amount
 end
 
+-- Takes a hold's amount back from the totals and deletes it from the hash; answers its kind.
+local function forget(id, value)
+  local amount, kind = string.match(value, '^(-?%d+)|(%a)$')
+  if amount then
+    redis.call('HINCRBY', holds, '#held', negated(amount))
+    if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', -1) end
+  end
+  redis.call('HDEL', holds, id)
+  return kind
+end
+
+-- The set may name an id the hash no longer has (the hash expired while the set lived on), so
+-- the id leaves the set whatever the hash says.
 local function drop(id)
   local value = redis.call('HGET', holds, id)
-  if value then
-    local amount, kind = string.match(value, '^(-?%d+)|(%a)$')
-    if amount then
-      redis.call('HINCRBY', holds, '#held', negated(amount))
-      if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', -1) end
-    end
-    redis.call('HDEL', holds, id)
-  end
+  if value then forget(id, value) end
   redis.call('ZREM', lapse, id)
 end
 
@@ -37,12 +43,24 @@ local function dropLapsed(now)
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', lapse, '-inf', now, 'LIMIT', 0, 512)) do drop(id) end
 end
 
-local function add(id, amount, kind, untilMs, now)
-  drop(id)
-  redis.call('HSET', holds, id, amount .. '|' .. kind)
+-- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count is set with
+-- the hold in one HSET instead of counted up after it.
+local function add(id, amount, kind, untilMs, now, inflight)
+  local value = redis.call('HGET', holds, id)
+  local replaced = value and forget(id, value)
+  if kind == 'f' then
+    if replaced == 'f' then inflight = inflight - 1 end
+    redis.call('HSET', holds, id, amount .. '|' .. kind, '#inflight', inflight + 1)
+  else
+    redis.call('HSET', holds, id, amount .. '|' .. kind)
+  end
   redis.call('HINCRBY', holds, '#held', amount)
-  if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', 1) end
-  redis.call('ZADD', lapse, untilMs, id)
+  -- ZADD gives an id already in the set (a hold added again) its new time. Replicas of the
+  -- previous version remove such an id before adding it, which deletes the set, and its expiry,
+  -- when the id is its only member: the same state is left here, whichever replica writes.
+  if redis.call('ZADD', lapse, untilMs, id) == 0 and redis.call('ZCARD', lapse) == 1 then
+    redis.call('PERSIST', lapse)
+  end
   local ttl = tonumber(untilMs) - now
   if redis.call('PTTL', holds) < ttl then
     redis.call('PEXPIRE', holds, ttl)
@@ -59,7 +77,7 @@ local totals = redis.call('HMGET', holds, '#held', '#inflight')
 local held, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
 if inflight >= tonumber(ARGV[6]) then return 'in_flight' end
 if tonumber(ARGV[4]) - held <= tonumber(ARGV[5]) then return 'balance' end
-add(ARGV[2], ARGV[3], 'f', ARGV[7], now)
+add(ARGV[2], ARGV[3], 'f', ARGV[7], now, inflight)
 return 'ok'
 `;
 
