@@ -21,8 +21,13 @@ const keySleeps = serviceMetrics().counter(
   ['key_id', 'reason'],
 );
 
-/** The owner's sleeping keys, switched Levels, sleeping (key, model) pairs and failing keys. */
+/**
+ * The owner's sleeping keys, switched Levels, sleeping (key, model) pairs and failing keys. A
+ * healthy pool has none of the four hashes (a key or Level that is well again leaves them, and an
+ * emptied hash is gone), so one EXISTS answers most calls instead of four HGETALLs.
+ */
 const POOL_STATE = `
+if redis.call('EXISTS', KEYS[1], KEYS[2], KEYS[3], KEYS[4]) == 0 then return { {}, {}, {}, {} } end
 return { redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]),
   redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]) }
 `;
