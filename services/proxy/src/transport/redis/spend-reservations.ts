@@ -55,12 +55,8 @@ local function add(id, amount, kind, untilMs, now, inflight)
     redis.call('HSET', holds, id, amount .. '|' .. kind)
   end
   redis.call('HINCRBY', holds, '#held', amount)
-  -- ZADD gives an id already in the set (a hold added again) its new time. Replicas of the
-  -- previous version remove such an id before adding it, which deletes the set, and its expiry,
-  -- when the id is its only member: the same state is left here, whichever replica writes.
-  if redis.call('ZADD', lapse, untilMs, id) == 0 and redis.call('ZCARD', lapse) == 1 then
-    redis.call('PERSIST', lapse)
-  end
+  -- ZADD gives an id already in the set (a hold added again) its new time, keeping the set's expiry.
+  redis.call('ZADD', lapse, untilMs, id)
   local ttl = tonumber(untilMs) - now
   if redis.call('PTTL', holds) < ttl then
     redis.call('PEXPIRE', holds, ttl)
