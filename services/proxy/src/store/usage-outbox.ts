@@ -28,7 +28,7 @@ const BATCH = 64;
  * concurrency the events of several calls share one NATS write, one round of acknowledgements and
  * one write of them to disk. Billing gathers its batches for far longer than this.
  */
-const GATHER_MS = 5;
+const GATHER_MS = 20;
 
 /**
  * docs/decisions.md §5: every usage event is written to a segment file before it is published;
