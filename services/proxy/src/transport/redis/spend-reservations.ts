@@ -131,7 +131,10 @@ export class RedisSpendReservations implements SpendReservations {
   }
 
   async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
-    void this.flush();
+    // Reservations after the first of a busy turn find nothing waiting: no flush (or its promises).
+    if (this.waiting.length > 0) {
+      void this.flush();
+    }
     const answer = await this.redis.gwReserveSpend(
       ...this.keys(input.accountId),
       String(input.now),
