@@ -188,6 +188,27 @@ export default defineConfig(
       '@typescript-eslint/no-restricted-imports': restrictedImports(NO_OTHER_SERVICE),
     },
   },
+  // The proxy enters no request context: on Node 20 the first one switches on a promise hook for
+  // every promise of the process (CONTRIBUTING.md, Logging). The base rule, which no other block
+  // sets for services, so the boundaries above keep their own.
+  {
+    files: ['services/proxy/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@gw/kit',
+              importNames: ['runWithContext'],
+              message:
+                'The proxy passes its request id explicitly, never through a request context (CONTRIBUTING.md, Logging).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The domain does no I/O (CONTRIBUTING.md, Layout).
   {
     files: ['services/*/src/domain/**/*.ts'],

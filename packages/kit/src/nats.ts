@@ -8,7 +8,7 @@ import {
 } from 'nats';
 import { durablePublisherOf, MSG_ID_HEADER } from './durable-publisher.js';
 import { newId } from './ids.js';
-import { currentRequestId, REQUEST_ID_HEADER, runWithContext, type Logger } from './log.js';
+import { currentRequestId, REQUEST_ID_HEADER, type Logger } from './log.js';
 import type { StreamSpec } from './subjects.js';
 
 export type { NatsConnection, JetStreamClient } from 'nats';
@@ -60,15 +60,27 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
   return nc;
 }
 
-function contextHeaders(): MsgHdrs {
+/**
+ * The request id a message carries: the one its publisher names (the proxy's AI path, which keeps
+ * no request context), else the current context's, else a new one.
+ */
+function contextHeaders(requestId: string | undefined): MsgHdrs {
   const hdrs = natsHeaders();
-  hdrs.set(REQUEST_ID_HEADER, currentRequestId() ?? newId('request'));
+  hdrs.set(REQUEST_ID_HEADER, requestId ?? currentRequestId() ?? newId('request'));
   return hdrs;
 }
 
 /** Fire-and-forget broadcast on core NATS (cache invalidation: every replica gets it). */
-export function publishEvent<T>(nc: NatsConnection, subject: string, codec: EventCodec<T>, message: T): void {
-  nc.publish(subject, encoder.encode(JSON.stringify(codec.toJSON(message))), { headers: contextHeaders() });
+export function publishEvent<T>(
+  nc: NatsConnection,
+  subject: string,
+  codec: EventCodec<T>,
+  message: T,
+  requestId?: string,
+): void {
+  nc.publish(subject, encoder.encode(JSON.stringify(codec.toJSON(message))), {
+    headers: contextHeaders(requestId),
+  });
 }
 
 /**
@@ -82,8 +94,9 @@ export async function publishDurable<T>(
   codec: EventCodec<T>,
   message: T,
   msgId: string,
+  requestId?: string,
 ): Promise<PubAck> {
-  const headers = contextHeaders();
+  const headers = contextHeaders(requestId);
   headers.set(MSG_ID_HEADER, msgId);
   return durablePublisherOf(nc).publish(
     subject,
@@ -92,7 +105,11 @@ export async function publishDurable<T>(
   );
 }
 
-/** Subscribes on core NATS; each message runs inside the request context of its publisher. */
+/**
+ * Subscribes on core NATS. The handlers are cache invalidations, run outside any request context:
+ * entering one would switch on Node's promise hooks for the whole process, the proxy's AI path
+ * included (see `runWithContext`). A failure is logged with the publisher's request id.
+ */
 export function subscribeEvents<T>(
   nc: NatsConnection,
   subject: string,
@@ -103,14 +120,12 @@ export function subscribeEvents<T>(
   const subscription = nc.subscribe(subject);
   void (async () => {
     for await (const msg of subscription) {
-      const requestId = msg.headers?.get(REQUEST_ID_HEADER) || newId('request');
-      await runWithContext({ requestId }, async () => {
-        try {
-          await handler(codec.fromJSON(JSON.parse(decoder.decode(msg.data))), msg.subject);
-        } catch (error) {
-          log.error({ err: error, subject: msg.subject }, 'event handler failed');
-        }
-      });
+      try {
+        await handler(codec.fromJSON(JSON.parse(decoder.decode(msg.data))), msg.subject);
+      } catch (error) {
+        const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
+        log.error({ err: error, subject: msg.subject, requestId }, 'event handler failed');
+      }
     }
   })();
   return subscription;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SUBJECTS } from '@gw/kit';
+import { REQUEST_ID_HEADER, SUBJECTS } from '@gw/kit';
 import { events } from '@gw/proto';
 import { startGateway, type Gateway, MockUpstream, waitForRoute } from '@gw/testkit';
 import { connect, type NatsConnection } from 'nats';
@@ -17,6 +17,8 @@ export interface RelayGateway {
   client: OpenAI;
   /** Every gw.usage.recorded event so far. */
   usage: events.UsageRecorded[];
+  /** The request id each gw.usage.recorded event's header carries, by event id. */
+  usageRequestIds: Map<string, string>;
   /** An upstream secret no other test uses, named for its test. */
   secret: (name: string) => string;
   /** Adds a provider key through POST /x-keys (deleted after the test); answers its id. */
@@ -51,6 +53,7 @@ export function useRelayGateway(): RelayGateway {
 
   const relay = {
     usage: [] as events.UsageRecorded[],
+    usageRequestIds: new Map<string, string>(),
     secret: (name: string) => `${name}-${randomBytes(12).toString('hex')}`,
     async addKey(
       level: number,
@@ -105,7 +108,9 @@ export function useRelayGateway(): RelayGateway {
     const sub = relay.nc.subscribe(SUBJECTS.usageRecorded);
     void (async () => {
       for await (const msg of sub) {
-        relay.usage.push(events.UsageRecorded.fromJSON(JSON.parse(new TextDecoder().decode(msg.data))));
+        const event = events.UsageRecorded.fromJSON(JSON.parse(new TextDecoder().decode(msg.data)));
+        relay.usageRequestIds.set(event.eventId, msg.headers?.get(REQUEST_ID_HEADER) ?? '');
+        relay.usage.push(event);
       }
     })();
     const me = (await (await relay.gw.request('/dashboard/status')).json()) as { id: number };

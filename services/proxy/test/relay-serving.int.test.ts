@@ -46,6 +46,24 @@ describe('proxy relay through the gateway: chat, embeddings and streams, who is 
     expect(event?.eventId).toMatch(/^evt_/);
   });
 
+  it("publishes each call's usage event with that call's request id, also when calls share a publish", async () => {
+    const k = secret('request-ids');
+    const [id] = await level(6, 'gpt-request-ids', [{ secret: k }]);
+    const requestIds = ['req-usage-one', 'req-usage-two', 'req-usage-three'];
+    // Together, so that their events wait in the outbox at once and go out in one batch.
+    await Promise.all(
+      requestIds.map((requestId) =>
+        relay.client.chat.completions.create(
+          { model: 'gpt-request-ids', messages: [{ role: 'user', content: 'hi' }] },
+          { headers: { 'x-request-id': requestId } },
+        ),
+      ),
+    );
+    await waitFor(async () => usageFor(id ?? 0).length === 3, 'usage events', 5_000, 20);
+    const published = usageFor(id ?? 0).map((event) => relay.usageRequestIds.get(event.eventId));
+    expect(published.sort()).toEqual([...requestIds].sort());
+  });
+
   it('serves embeddings through the official SDK', async () => {
     const k = secret('embed');
     const [id] = await level(2, 'embed-1', [{ secret: k }]);

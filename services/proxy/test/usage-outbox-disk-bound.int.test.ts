@@ -40,10 +40,10 @@ describe('FileUsageOutbox: compaction and its disk bound', () => {
     let oldest = '';
     for (const event of stuck) {
       held.add(event.eventId);
-      await outbox.append(event);
+      await outbox.append(event, 'req_test');
       oldest ||= readdirSync(dir)[0] ?? '';
       for (let filler = 1; filler <= 20; filler += 1) {
-        await outbox.append(makeEvent(indexOf(event.eventId) + filler));
+        await outbox.append(makeEvent(indexOf(event.eventId) + filler), 'req_test');
       }
     }
     const files = () => readdirSync(dir).sort();
@@ -122,7 +122,7 @@ describe('FileUsageOutbox: compaction and its disk bound', () => {
         peakWaiting = Math.max(peakWaiting, outbox.size + chunk);
         const step: Promise<void>[] = [];
         for (let i = 0; i < chunk; i += 1) {
-          step.push(outbox.append(makeEvent(appended)));
+          step.push(outbox.append(makeEvent(appended), 'req_test'));
           appended += 1;
         }
         await Promise.all(step);

@@ -12,21 +12,42 @@ import { log, makeEvent, useOutboxDirs } from './usage-outbox-fixture.js';
 describe('FileUsageOutbox: publish, acknowledge and replay', () => {
   const { down, outboxIn, tempDir } = useOutboxDirs();
 
-  it('publishes each appended event and leaves nothing to replay once all are acknowledged', async () => {
+  it("publishes each appended event with its call's request id and leaves nothing to replay once all are acknowledged", async () => {
     const dir = tempDir();
     const published: string[] = [];
-    const outbox = outboxIn(dir, async (event) => void published.push(event.eventId));
+    const outbox = outboxIn(
+      dir,
+      async (event, requestId) => void published.push(`${event.eventId} ${requestId}`),
+    );
     expect(await outbox.open()).toBe(0);
-    await outbox.append(makeEvent(1));
-    await outbox.append(makeEvent(2));
+    await outbox.append(makeEvent(1), 'req_first');
+    await outbox.append(makeEvent(2), 'req_second');
     await outbox.whenIdle();
-    expect(published.sort()).toEqual([makeEvent(1).eventId, makeEvent(2).eventId]);
+    expect(published.sort()).toEqual([
+      `${makeEvent(1).eventId} req_first`,
+      `${makeEvent(2).eventId} req_second`,
+    ]);
     expect(outbox.size).toBe(0);
     await outbox.close();
 
     const next = outboxIn(dir, async () => undefined);
     expect(await next.open()).toBe(0);
     await next.close();
+  });
+
+  it('publishes a retried event with the request id it was appended with', async () => {
+    const tries: string[] = [];
+    const outbox = outboxIn(tempDir(), async (event, requestId) => {
+      tries.push(`${event.eventId} ${requestId}`);
+      if (tries.length === 1) {
+        await down();
+      }
+    });
+    await outbox.open();
+    await outbox.append(makeEvent(1), 'req_retried');
+    await outbox.whenIdle();
+    expect(tries).toEqual([`${makeEvent(1).eventId} req_retried`, `${makeEvent(1).eventId} req_retried`]);
+    await outbox.close();
   });
 
   it.each([false, true])(
@@ -36,15 +57,25 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
       const first = outboxIn(dir, down, { fsync });
       await first.open();
       const event = makeEvent(1, { promptTokens: 123n, partial: true, modelRequested: 'modèle' });
-      await first.append(event);
+      await first.append(event, 'req_before_restart');
       expect(first.size).toBe(1);
       await first.close();
 
       const replayed: events.UsageRecorded[] = [];
-      const second = outboxIn(dir, async (e) => void replayed.push(e), { fsync });
+      const requestIds: Array<string | undefined> = [];
+      const second = outboxIn(
+        dir,
+        async (e, requestId) => {
+          replayed.push(e);
+          requestIds.push(requestId);
+        },
+        { fsync },
+      );
       expect(await second.open()).toBe(1);
       await second.whenIdle();
       expect(replayed).toEqual([event]);
+      // The files keep the event alone: a replay is published with a new request id.
+      expect(requestIds).toEqual([undefined]);
       await second.close();
 
       const third = outboxIn(dir, async () => undefined);
@@ -58,10 +89,10 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
     let fail = false;
     const outbox = outboxIn(dir, () => (fail ? down() : Promise.resolve()));
     await outbox.open();
-    await outbox.append(makeEvent(1));
+    await outbox.append(makeEvent(1), 'req_test');
     await outbox.whenIdle();
     fail = true;
-    await outbox.append(makeEvent(2));
+    await outbox.append(makeEvent(2), 'req_test');
     await outbox.close();
 
     const replayed: string[] = [];
@@ -75,9 +106,9 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
   it('reports full once the backlog reaches its bound', async () => {
     const outbox = outboxIn(tempDir(), down, { max: 2 });
     await outbox.open();
-    await outbox.append(makeEvent(1));
+    await outbox.append(makeEvent(1), 'req_test');
     expect(outbox.isFull()).toBe(false);
-    await outbox.append(makeEvent(2));
+    await outbox.append(makeEvent(2), 'req_test');
     expect(outbox.isFull()).toBe(true);
     await outbox.close();
   });
@@ -86,8 +117,8 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
     const dir = tempDir();
     const first = outboxIn(dir, down);
     await first.open();
-    await first.append(makeEvent(1));
-    await first.append(makeEvent(2));
+    await first.append(makeEvent(1), 'req_test');
+    await first.append(makeEvent(2), 'req_test');
     await first.close();
     const [segment] = readdirSync(dir);
     appendFileSync(join(dir, segment ?? ''), eventLine(makeEvent(3)).slice(0, 60));

@@ -3,8 +3,11 @@ import type { events } from '@gw/proto';
 import type { UsageOutbox } from '../domain/ports/usage-outbox.js';
 import { SegmentStore, type SegmentLimits } from './outbox-segments.js';
 
-/** Publishes one event durably (JetStream, message id = event id); resolves on the stream's ack. */
-export type PublishUsage = (event: events.UsageRecorded) => Promise<void>;
+/**
+ * Publishes one event durably (JetStream, message id = event id) with its call's request id when
+ * known; resolves on the stream's ack.
+ */
+export type PublishUsage = (event: events.UsageRecorded, requestId: string | undefined) => Promise<void>;
 
 export interface FileUsageOutboxOptions {
   dir: string;
@@ -41,6 +44,11 @@ export class FileUsageOutbox implements UsageOutbox {
   private store?: SegmentStore;
   /** Ids written and waiting to be published (not in flight), in the order to try them. */
   private readonly ready = new Set<string>();
+  /**
+   * The request id of each event appended by this process until it is acknowledged (the files
+   * keep events only: an event replayed after a restart is published with a new one).
+   */
+  private readonly requestIds = new Map<string, string>();
   private draining = false;
   private drained: Promise<void> = Promise.resolve();
   private closed = false;
@@ -77,10 +85,11 @@ export class FileUsageOutbox implements UsageOutbox {
     return this.size >= this.options.max;
   }
 
-  async append(event: events.UsageRecorded): Promise<void> {
+  async append(event: events.UsageRecorded, requestId: string): Promise<void> {
     if (!this.store || this.closed) {
       throw new Error('usage outbox is not open');
     }
+    this.requestIds.set(event.eventId, requestId);
     try {
       await this.store.add(event);
     } finally {
@@ -164,9 +173,10 @@ export class FileUsageOutbox implements UsageOutbox {
   private async publishOne(eventId: string): Promise<void> {
     const event = this.store?.event(eventId);
     if (event) {
-      await this.options.publish(event);
+      await this.options.publish(event, this.requestIds.get(eventId));
       this.store?.acknowledge(eventId);
     }
+    this.requestIds.delete(eventId);
   }
 
   private pause(ms: number): Promise<void> {

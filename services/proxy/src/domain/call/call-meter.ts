@@ -40,7 +40,7 @@ export function callMeter(deps: CallDeps, call: AdmittedCall, served: ServedBy):
     });
     holdServedCost(deps, call, event, { index: (exchanges += 1), endsCall: exchange.endsCall });
     try {
-      await deps.outbox.append(event);
+      await deps.outbox.append(event, call.requestId);
     } catch (error) {
       call.log.error(
         { err: error, eventId: event.eventId },

@@ -16,6 +16,9 @@ export interface OpenedCall {
   pool: OwnerPool;
   /** What the call's access line says; filled in as the call moves on (account, key, Level). */
   details: RequestDetails;
+  /** Its request id, passed along explicitly (the proxy keeps no request context). */
+  requestId: string;
+  /** Carries the request id. */
   log: Logger;
   startedAt: number;
 }

@@ -17,9 +17,15 @@ import type { CallDeps } from '../ports/deps.js';
  */
 export async function openCall(
   deps: CallDeps,
-  input: { endpoint: AiEndpoint | undefined; caller: CallerIdentity; details: RequestDetails; log: Logger },
+  input: {
+    endpoint: AiEndpoint | undefined;
+    caller: CallerIdentity;
+    details: RequestDetails;
+    requestId: string;
+    log: Logger;
+  },
 ): Promise<OpenedCall> {
-  const { endpoint, caller, details, log } = input;
+  const { endpoint, caller, details, requestId, log } = input;
   details.accountId = caller.accountId;
   if (!endpoint) {
     throw new AppError(ErrorCode.NotFound, 'no such endpoint');
@@ -33,5 +39,5 @@ export async function openCall(
     log.error('usage outbox over its bound: refusing AI calls');
     throw new AppError(ErrorCode.Unavailable, 'usage recording is backed up; try again shortly');
   }
-  return { endpoint, caller, pool, details, log, startedAt: Date.now() };
+  return { endpoint, caller, pool, details, requestId, log, startedAt: Date.now() };
 }

@@ -6,5 +6,6 @@ export interface UsageOutbox {
   readonly size: number;
   /** True when the backlog is over its bound: new AI calls are refused before upstream. */
   isFull(): boolean;
-  append(event: events.UsageRecorded): Promise<void>;
+  /** The event is published with the request id of the call it records. */
+  append(event: events.UsageRecorded, requestId: string): Promise<void>;
 }

@@ -6,6 +6,9 @@ import type { Logger, RequestDetails } from '@gw/kit';
 export interface HttpExchange {
   req: IncomingMessage;
   res: ServerResponse;
+  /** Passed explicitly, never held in a request context (`runWithContext` is not used here). */
+  requestId: string;
+  /** Carries the request id. */
   log: Logger;
   /** What the request's access line says; handlers fill in what they learn. */
   details: RequestDetails;
@@ -16,6 +19,7 @@ export interface UpgradeExchange {
   req: IncomingMessage;
   socket: Duplex;
   head: Buffer;
+  requestId: string;
   log: Logger;
   details: RequestDetails;
 }

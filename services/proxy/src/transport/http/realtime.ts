@@ -15,12 +15,12 @@ import { realtimeUpstreamCall } from './realtime-upstream-call.js';
  * A refusal before the client socket is accepted is thrown as an AppError (a plain HTTP answer).
  */
 export async function relayRealtime(deps: ProxyDeps, exchange: UpgradeExchange): Promise<void> {
-  const { req, socket, log, details } = exchange;
+  const { req, socket, requestId, log, details } = exchange;
   socket.on('error', () => undefined);
   const url = new URL(req.url ?? '/', 'http://proxy');
   const endpoint = findAiEndpoint('GET', url.pathname, true);
   const caller = await deps.callers.authenticate(req);
-  const call = await openCall(deps, { endpoint, caller, details, log });
+  const call = await openCall(deps, { endpoint, caller, details, requestId, log });
   const request = queryRequest(call.endpoint, url.searchParams.get('model'));
   const admitted = await admitCall(deps, call, request);
   await runCall(deps, admitted, realtimeUpstreamCall(deps, admitted, exchange, url.searchParams));

@@ -14,7 +14,10 @@ import { httpUpstreamCall } from './http-upstream-call.js';
  * parsed exactly) · 4 admit it (limits, route) · 5 run it through upstream over HTTP.
  * A refusal before the answer starts is thrown as an AppError and answered in the spec's shape.
  */
-export async function relay(deps: ProxyDeps, { req, res, log, details }: HttpExchange): Promise<void> {
+export async function relay(
+  deps: ProxyDeps,
+  { req, res, requestId, log, details }: HttpExchange,
+): Promise<void> {
   // The call's catalogue entry, looked up once: it names the route (a path outside the catalogue
   // stays unmatched and is refused when the call opens, once its caller is known).
   const endpoint = findAiEndpoint(req.method ?? 'GET', pathOf(req.url));
@@ -22,7 +25,7 @@ export async function relay(deps: ProxyDeps, { req, res, log, details }: HttpExc
     details.route = endpoint.path;
   }
   const caller = await deps.callers.authenticate(req);
-  const call = await openCall(deps, { endpoint, caller, details, log });
+  const call = await openCall(deps, { endpoint, caller, details, requestId, log });
 
   const contentType = header(req, 'content-type') ?? '';
   const limit =

@@ -8,7 +8,6 @@ import {
   REQUEST_ID_HEADER,
   requestIdFrom,
   refuseUpgrade,
-  runWithContext,
   sendHttpError,
   toAppError,
   toHttp,
@@ -71,10 +70,8 @@ export function createHttpServer(
       return;
     }
     const log = deps.log.child({ requestId });
-    runWithContext({ requestId }, () => {
-      route.handle(deps, { req, res, log, details: access }).catch((error: unknown) => {
-        sendHttpError(res, asAppError(error, log));
-      });
+    route.handle(deps, { req, res, requestId, log, details: access }).catch((error: unknown) => {
+      sendHttpError(res, asAppError(error, log));
     });
   });
   server.on('upgrade', (req, socket, head: Buffer) => {
@@ -92,12 +89,10 @@ export function createHttpServer(
       return;
     }
     const log = deps.log.child({ requestId });
-    runWithContext({ requestId }, () => {
-      route.handle(deps, { req, socket, head, log, details: access }).catch((error: unknown) => {
-        const known = asAppError(error, log);
-        access.status = toHttp(known.code).status;
-        refuseUpgrade(socket, known);
-      });
+    route.handle(deps, { req, socket, head, requestId, log, details: access }).catch((error: unknown) => {
+      const known = asAppError(error, log);
+      access.status = toHttp(known.code).status;
+      refuseUpgrade(socket, known);
     });
   });
   server.requestTimeout = 0;
