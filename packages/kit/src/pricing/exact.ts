@@ -5,16 +5,36 @@
  * rounded once, at the end.
  */
 export interface Exact {
-  units: bigint;
-  scale: number;
+  readonly units: bigint;
+  readonly scale: number;
 }
 
 export const ZERO: Exact = { units: 0n, scale: 0 };
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
 
+/**
+ * The decimals read so far: prices, Rates and Factors are a small set of numbers, read again for
+ * every call priced (twice per AI call in the proxy), and reading one takes a string, a regular
+ * expression and a bigint. Cleared when full, so odd values cannot grow it without bound.
+ */
+const read = new Map<number, Exact>();
+const READ_MAX = 4096;
+
 /** A finite non-negative number as the exact decimal it prints as. */
 export function exact(value: number): Exact {
+  let known = read.get(value);
+  if (known === undefined) {
+    known = readDecimal(value);
+    if (read.size >= READ_MAX) {
+      read.clear();
+    }
+    read.set(value, known);
+  }
+  return known;
+}
+
+function readDecimal(value: number): Exact {
   if (!Number.isFinite(value) || value < 0) {
     throw new RangeError(`not a finite non-negative price: ${value}`);
   }
