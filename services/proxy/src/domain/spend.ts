@@ -10,7 +10,7 @@ import {
 } from '@gw/kit';
 import type { OwnerPool } from './pool.js';
 import type { ParsedRequest } from './request.js';
-import { emptyUsage, toUsageEvent, type Usage } from './usage.js';
+import { emptyUsage, type Usage } from './usage.js';
 
 /** Each owner's merged price table, compiled once per distinct PRICING text. */
 const ownerPrices = new CompiledOnce<PriceTable>((pricing) => {
@@ -38,25 +38,6 @@ export function costOf(pool: OwnerPool, spend: CallerSpend, usage: PricedUsage):
     DEFAULT_FALLBACK_PRICE,
   );
   return price.nanoUsd;
-}
-
-/** The usage a call is estimated at, as the event billing would price (no id: never emitted). */
-export function estimatedEvent(
-  call: { path: string; modelRequested: string; modelServed: string; imageSize: string },
-  usage: Usage,
-): PricedUsage {
-  return toUsageEvent({
-    ...call,
-    accountId: '0',
-    ownerId: '0',
-    keyId: '0',
-    level: 0,
-    status: 200,
-    usage,
-    latencyMs: 0,
-    partial: false,
-    estimated: false,
-  });
 }
 
 const positive = (value: unknown) =>

@@ -1,4 +1,4 @@
-import { newId } from '@gw/kit';
+import { newId, type PricedUsage } from '@gw/kit';
 import { countTokens } from 'gpt-tokenizer';
 import type { events } from '@gw/proto';
 import type { ParsedRequest } from './request.js';
@@ -196,33 +196,23 @@ export function usageOfServedCall(
   };
 }
 
-/** One `gw.usage.recorded` event for a served call. */
-export function toUsageEvent(call: {
-  accountId: string;
-  ownerId: string;
+/** What a call's price depends on besides its usage. */
+export interface PricedCall {
+  path: string;
   modelRequested: string;
   modelServed: string;
-  keyId: string;
-  level: number;
-  path: string;
-  status: number;
-  usage: Usage;
   imageSize: string;
-  latencyMs: number;
-  partial: boolean;
-  estimated: boolean;
-}): events.UsageRecorded {
-  const { usage } = call;
+}
+
+/**
+ * The fields of a usage event its price depends on, as billing prices them: all a call's estimate
+ * needs, without the event's id, time and the rest.
+ */
+export function pricedUsage(call: PricedCall, usage: Usage): PricedUsage {
   return {
-    eventId: newId('event'),
-    accountId: BigInt(call.accountId),
-    ownerId: BigInt(call.ownerId),
     modelRequested: call.modelRequested,
     modelServed: call.modelServed,
-    keyId: BigInt(call.keyId),
-    level: call.level,
     path: call.path,
-    status: call.status,
     promptTokens: BigInt(usage.promptTokens),
     completionTokens: BigInt(usage.completionTokens),
     cachedTokens: BigInt(usage.cachedTokens),
@@ -235,10 +225,35 @@ export function toUsageEvent(call: {
     imageCount: usage.imageCount,
     imageSize: call.imageSize,
     callCount: 1,
+    audioMs: BigInt(usage.audioMs),
+  };
+}
+
+/** One `gw.usage.recorded` event for a served call. */
+export function toUsageEvent(
+  call: PricedCall & {
+    accountId: string;
+    ownerId: string;
+    keyId: string;
+    level: number;
+    status: number;
+    usage: Usage;
+    latencyMs: number;
+    partial: boolean;
+    estimated: boolean;
+  },
+): events.UsageRecorded {
+  return {
+    eventId: newId('event'),
+    accountId: BigInt(call.accountId),
+    ownerId: BigInt(call.ownerId),
+    keyId: BigInt(call.keyId),
+    level: call.level,
+    status: call.status,
+    ...pricedUsage(call, call.usage),
     latencyMs: BigInt(Math.max(0, Math.round(call.latencyMs))),
     at: new Date().toISOString(),
     partial: call.partial,
     estimated: call.estimated,
-    audioMs: BigInt(usage.audioMs),
   };
 }

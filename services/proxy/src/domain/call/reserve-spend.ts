@@ -1,7 +1,8 @@
 import { AppError, ErrorCode, newId, type PricedUsage } from '@gw/kit';
 import { mapModel } from '../route-plan.js';
 import { imageSizeOf, type ParsedRequest } from '../request.js';
-import { costOf, estimatedEvent, estimatedUsage } from '../spend.js';
+import { costOf, estimatedUsage } from '../spend.js';
+import { pricedUsage } from '../usage.js';
 import type { AdmittedCall, HeldEstimate, OpenedCall } from './call.js';
 import type { CallDeps } from '../ports/deps.js';
 
@@ -35,7 +36,7 @@ export async function reserveSpend(
   const estimateNano = costOf(
     call.pool,
     spend,
-    estimatedEvent(
+    pricedUsage(
       {
         path: call.endpoint.path,
         modelRequested: request.model,
