@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressList, clientAddress } from './ip.js';
+import { AddressList, clientAddress, parseIp } from './ip.js';
 
 const list = (text: string) => AddressList.of(text);
 
@@ -62,5 +62,24 @@ describe('clientAddress', () => {
 
   it('answers a forged hop that is not an address as it is, so no allowlist matches it', () => {
     expect(clientAddress('10.0.0.2', '1.2.3.4, garbage', trusted)).toBe('garbage');
+  });
+});
+
+describe('parseIp', () => {
+  it('answers the same for a text read again, an address or not', () => {
+    for (let round = 0; round < 2; round += 1) {
+      expect(parseIp('192.0.2.7')?.toString()).toBe('192.0.2.7');
+      expect(parseIp('[2001:db8::1]')?.toNormalizedString()).toBe('2001:db8:0:0:0:0:0:1');
+      expect(parseIp('example.com')).toBeUndefined();
+      expect(parseIp('1.2.3')).toBeUndefined();
+    }
+  });
+
+  it('keeps answering correctly past the bound of what it remembers', () => {
+    for (let index = 0; index < 10_000; index += 1) {
+      parseIp(`10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`);
+    }
+    expect(parseIp('10.0.0.1')?.toString()).toBe('10.0.0.1');
+    expect(parseIp('not an address')).toBeUndefined();
   });
 });
