@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exact } from './exact.js';
+import { add, exact, toNanoHalfUp, ZERO } from './exact.js';
 
 describe('exact', () => {
   it('reads a number as the decimal it prints as, the same each time it is read again', () => {
@@ -25,5 +25,14 @@ describe('exact', () => {
     expect(exact(0.001)).toEqual({ units: 1n, scale: 3 });
     expect(exact(9.999)).toEqual({ units: 9999n, scale: 3 });
     expect(exact(1234.5678)).toEqual({ units: 12345678n, scale: 4 });
+  });
+
+  it('adds exactly across scales, zero on either side included, and rounds to nano-USD half up', () => {
+    expect(add(exact(0.1), exact(0.02))).toEqual({ units: 12n, scale: 2 });
+    expect(add(ZERO, exact(0.25))).toEqual(exact(0.25));
+    expect(add(exact(0.25), ZERO)).toEqual(exact(0.25));
+    expect(toNanoHalfUp(add(exact(1.5), exact(2.5e-10)))).toBe(1_500_000_000n);
+    expect(toNanoHalfUp(add(exact(1.5), exact(5e-10)))).toBe(1_500_000_001n);
+    expect(toNanoHalfUp(exact(3))).toBe(3_000_000_000n);
   });
 });

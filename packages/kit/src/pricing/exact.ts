@@ -45,7 +45,7 @@ function readDecimal(value: number): Exact {
   const [, whole, fraction = '', exponent = '0'] = match;
   const scale = fraction.length - Number(exponent);
   const units = BigInt(`${whole ?? ''}${fraction}`);
-  return scale >= 0 ? { units, scale } : { units: units * 10n ** BigInt(-scale), scale: 0 };
+  return scale >= 0 ? { units, scale } : { units: units * tenTo(-scale), scale: 0 };
 }
 
 /** A whole count (tokens, images, calls) as an exact value. */
@@ -53,11 +53,33 @@ export function count(value: bigint | number): Exact {
   return { units: BigInt(value), scale: 0 };
 }
 
+/**
+ * Powers of ten as bigints, made once: a bigint power costs more than the rest of a sum, and a
+ * call's price adds about twenty values, most of them zero (token classes it did not use).
+ */
+const POWERS_OF_TEN = new Map<number, bigint>();
+
+function tenTo(digits: number): bigint {
+  let power = POWERS_OF_TEN.get(digits);
+  if (power === undefined) {
+    power = 10n ** BigInt(digits);
+    POWERS_OF_TEN.set(digits, power);
+  }
+  return power;
+}
+
 function rescale(value: Exact, scale: number): bigint {
-  return value.units * 10n ** BigInt(scale - value.scale);
+  return scale === value.scale ? value.units : value.units * tenTo(scale - value.scale);
 }
 
 export function add(a: Exact, b: Exact): Exact {
+  // Adding zero keeps the other value as it is (its scale included: the value is the same).
+  if (b.units === 0n) {
+    return a;
+  }
+  if (a.units === 0n) {
+    return b;
+  }
   const scale = Math.max(a.scale, b.scale);
   return { units: rescale(a, scale) + rescale(b, scale), scale };
 }
@@ -75,8 +97,8 @@ export function shift(value: Exact, digits: number): Exact {
 export function toNanoHalfUp(usd: Exact): bigint {
   const scale = usd.scale - 9;
   if (scale <= 0) {
-    return usd.units * 10n ** BigInt(-scale);
+    return usd.units * tenTo(-scale);
   }
-  const divisor = 10n ** BigInt(scale);
+  const divisor = tenTo(scale);
   return (usd.units * 2n + divisor) / (divisor * 2n);
 }
