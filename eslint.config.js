@@ -189,8 +189,8 @@ export default defineConfig(
     },
   },
   // The proxy enters no request context: on Node 20 the first one switches on a promise hook for
-  // every promise of the process (CONTRIBUTING.md, Logging). The base rule, which no other block
-  // sets for services, so the boundaries above keep their own.
+  // every promise of the process (CONTRIBUTING.md, Metrics and logs). The base rule, which no
+  // other block sets for services, so the boundaries above keep their own.
   {
     files: ['services/proxy/src/**/*.ts'],
     rules: {
@@ -202,7 +202,7 @@ export default defineConfig(
               name: '@gw/kit',
               importNames: ['runWithContext'],
               message:
-                'The proxy passes its request id explicitly, never through a request context (CONTRIBUTING.md, Logging).',
+                'The proxy passes its request id explicitly, never through a request context (CONTRIBUTING.md, Metrics and logs).',
             },
           ],
         },
@@ -249,7 +249,7 @@ export default defineConfig(
       ],
     },
   },
-  // console only in scripts and benchmarks: services log through pino (CONTRIBUTING.md, Logging).
+  // console only in scripts and benchmarks: services log through pino (CONTRIBUTING.md, Metrics and logs).
   {
     files: ['scripts/**', 'bench/**', 'packages/*/scripts/**'],
     rules: { 'no-console': 'off' },
