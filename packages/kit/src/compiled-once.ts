@@ -1,17 +1,19 @@
 /**
- * A value compiled from text once per distinct text and remembered, bounded: the memo starts
- * over when it holds too many. For lists that arrive with every request (a caller's AllowModels,
- * AllowIPs, ModelLimits) but change rarely, so the hot path never compiles them twice.
+ * A value compiled from text (or a number) once per distinct input and remembered, bounded: the
+ * memo starts over when it holds too many. For what arrives with every request (a caller's
+ * AllowModels, AllowIPs, ModelLimits, its client's address, the prices a call is charged at) but
+ * takes few values, so the hot path never compiles one twice. A compile that throws is not
+ * remembered; the value must not be changed by whoever gets it.
  */
-export class CompiledOnce<T> {
-  private readonly compiled = new Map<string, T>();
+export class CompiledOnce<T, K extends string | number = string> {
+  private readonly compiled = new Map<K, T>();
 
   constructor(
-    private readonly compile: (text: string) => T,
+    private readonly compile: (text: K) => T,
     private readonly max = 4096,
   ) {}
 
-  get(text: string): T {
+  get(text: K): T {
     let value = this.compiled.get(text);
     if (value === undefined) {
       if (this.compiled.size >= this.max) {

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { CompiledOnce } from './compiled-once.js';
 
 /**
  * IP addresses, one library (ipaddr.js) behind every use: what kind of address a literal is (the
@@ -48,29 +49,19 @@ const EMBEDDING_V4 = ['::ffff:0:0/96', '::ffff:0:0:0/96', '::/96', '64:ff9b::/96
 const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');
 
 /**
- * The texts read so far and what they were (null: not an address). Every authenticated request
- * reads its client's address two or three times (trusted proxies, the failed-authentication
- * limiter, AllowIPs), and a server sees the same few clients again and again. The addresses are
- * never changed once parsed, so they are shared. Cleared when full, so many clients cannot grow it
- * without bound.
+ * Every authenticated request reads its client's address two or three times (trusted proxies,
+ * the failed-authentication limiter, AllowIPs), and a server sees the same few clients again and
+ * again: each text is parsed once (null: not an address). Parsed addresses are shared, never
+ * changed.
  */
-const parsed = new Map<string, Ip | null>();
-const PARSED_MAX = 4096;
+const parsed = new CompiledOnce((text) => readIp(text) ?? null);
 
 /**
  * An address literal, strictly: IPv4 as a dotted quad of decimals, IPv6 with or without brackets
  * (a zone id is dropped). Undefined for anything else, host names included.
  */
 export function parseIp(text: string): Ip | undefined {
-  let known = parsed.get(text);
-  if (known === undefined) {
-    known = readIp(text) ?? null;
-    if (parsed.size >= PARSED_MAX) {
-      parsed.clear();
-    }
-    parsed.set(text, known);
-  }
-  return known ?? undefined;
+  return parsed.get(text) ?? undefined;
 }
 
 function readIp(text: string): Ip | undefined {

@@ -1,3 +1,5 @@
+import { CompiledOnce } from '../compiled-once.js';
+
 /**
  * Exact decimal arithmetic for prices: a price is a JSON number, read as the decimal it is written
  * as (its shortest round-trip form, `0.1` is one tenth, never 0.1000000000000000055…), and kept as
@@ -14,24 +16,15 @@ export const ZERO: Exact = { units: 0n, scale: 0 };
 const DECIMAL = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
 
 /**
- * The decimals read so far: prices, Rates and Factors are a small set of numbers, read again for
- * every call priced (twice per AI call in the proxy), and reading one takes a string, a regular
- * expression and a bigint. Cleared when full, so odd values cannot grow it without bound.
+ * Prices, Rates and Factors are a small set of numbers, read again for every call priced (twice
+ * per AI call in the proxy), and reading one takes a string, a regular expression and a bigint:
+ * each is read once.
  */
-const read = new Map<number, Exact>();
-const READ_MAX = 4096;
+const decimals = new CompiledOnce<Exact, number>(readDecimal);
 
 /** A finite non-negative number as the exact decimal it prints as. */
 export function exact(value: number): Exact {
-  let known = read.get(value);
-  if (known === undefined) {
-    known = readDecimal(value);
-    if (read.size >= READ_MAX) {
-      read.clear();
-    }
-    read.set(value, known);
-  }
-  return known;
+  return decimals.get(value);
 }
 
 function readDecimal(value: number): Exact {
