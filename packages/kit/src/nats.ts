@@ -71,15 +71,9 @@ function contextHeaders(requestId: string | undefined): MsgHdrs {
 }
 
 /** Fire-and-forget broadcast on core NATS (cache invalidation: every replica gets it). */
-export function publishEvent<T>(
-  nc: NatsConnection,
-  subject: string,
-  codec: EventCodec<T>,
-  message: T,
-  requestId?: string,
-): void {
+export function publishEvent<T>(nc: NatsConnection, subject: string, codec: EventCodec<T>, message: T): void {
   nc.publish(subject, encoder.encode(JSON.stringify(codec.toJSON(message))), {
-    headers: contextHeaders(requestId),
+    headers: contextHeaders(undefined),
   });
 }
 
