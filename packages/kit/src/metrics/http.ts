@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
-import type { Histogram } from 'prom-client';
 import type { Logger } from '../log.js';
 import { METRIC } from './names.js';
+import type { LatencyHistogram } from './histogram.js';
 import type { Metrics } from './registry.js';
 
 /** The route label of a path no route serves: raw paths never become label values. */
@@ -64,13 +64,8 @@ const STATUS_LABELS = Array.from({ length: 600 }, (_, status) => String(status))
  * LogEnable), at info; the metric is always kept.
  */
 export class HttpObserver {
-  private readonly duration: Histogram<'method' | 'route' | 'status'>;
-  /**
-   * The histogram's child per method, route and status, made once: prom-client builds and checks
-   * a label object and two closures on every `labels()` call. The sets are closed (the HTTP parser
-   * knows a few dozen methods, routes are templates), so the map stays small.
-   */
-  private readonly series = new Map<string, { observe(seconds: number): void }>();
+  /** Its label sets are closed: the HTTP parser knows a few dozen methods, routes are templates. */
+  private readonly duration: LatencyHistogram<'method' | 'route' | 'status'>;
 
   constructor(
     metrics: Metrics,
@@ -124,13 +119,7 @@ export class HttpObserver {
     const durationMs = performance.now() - started;
     const method = req.method ?? 'GET';
     const statusLabel = STATUS_LABELS[status] ?? String(status);
-    const name = `${method} ${known.route} ${statusLabel}`;
-    let series = this.series.get(name);
-    if (series === undefined) {
-      series = this.duration.labels(method, known.route, statusLabel);
-      this.series.set(name, series);
-    }
-    series.observe(durationMs / 1000);
+    this.duration.labels(method, known.route, statusLabel).observe(durationMs / 1000);
     if (this.accessLog.enabled) {
       this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
     }

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
+import { LatencyHistogram } from './histogram.js';
 
 /**
  * Latency buckets in seconds, fixed for every histogram of the gateway so dashboards can add
@@ -69,12 +70,15 @@ export class Metrics {
     help: string,
     labelNames: readonly L[] = [],
     buckets: readonly number[] = LATENCY_BUCKETS,
-  ): Histogram<L> {
-    const found = this.registry.getSingleMetric(name);
-    if (found instanceof Histogram) {
-      return found;
+  ): LatencyHistogram<L> {
+    const found: unknown = this.registry.getSingleMetric(name);
+    if (found instanceof LatencyHistogram) {
+      return found as LatencyHistogram<L>;
     }
-    return new Histogram({ name, help, labelNames, buckets: [...buckets], registers: [this.registry] });
+    const histogram = new LatencyHistogram(name, help, labelNames, buckets);
+    // The registry takes any object that writes itself (`getForPromString`), not only its own kinds.
+    this.registry.registerMetric(histogram as unknown as Metric);
+    return histogram;
   }
 
   /** The exposition text Prometheus scrapes. */
