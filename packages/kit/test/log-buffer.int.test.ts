@@ -13,8 +13,8 @@ interface Fixture {
   closed: Promise<number | null>;
 }
 
-function runFixture(mode: string): Fixture {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, mode], {
+function runFixture(mode: string, ...args: string[]): Fixture {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, mode, ...args], {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -39,8 +39,8 @@ async function waitForLine(fixture: Fixture, message: string): Promise<void> {
 }
 
 /**
- * The kit's stdout (log-stdout.ts) holds lines until 4 KiB are pending: each fixture logs far
- * less, so its lines come out only through the quiet process's timer or the flush on exit.
+ * The kit's stdout (log-stdout.ts) holds lines until 12 KiB are pending: each fixture but `burst`
+ * logs far less, so its lines come out only through the quiet process's timer or the flush on exit.
  */
 describe('createLogger on stdout', () => {
   it('writes the line of a process that then stays quiet, without a later line pushing it out', async () => {
@@ -95,5 +95,17 @@ describe('createLogger on stdout', () => {
 
     expect(await fixture.closed).toBe(1);
     expect(fixture.messages()).toEqual(['fixture starting', 'fixture started', 'fixture crashing']);
+  });
+
+  it('writes a burst of many batches whole and in order, multi-byte text intact', async () => {
+    const lines = 2_000;
+    const fixture = runFixture('burst', String(lines));
+    await waitForLine(fixture, `burst café ✓ ${lines - 1}`);
+
+    fixture.child.kill('SIGTERM');
+
+    expect(await fixture.closed).toBe(0);
+    const burst = fixture.messages().filter((message) => message.startsWith('burst'));
+    expect(burst).toEqual(Array.from({ length: lines }, (_, line) => `burst café ✓ ${line}`));
   });
 });

@@ -4,7 +4,8 @@
 //   a line, then the kit logs `stopped` and exits 0;
 // - failing-start: its start logs a line and throws (start-up failed, exit 1);
 // - slow-stop: its shutdown step never ends (shutdown took too long, exit 1);
-// - crash: once started, logs a line and throws outside any handler (an uncaught exception).
+// - crash: once started, logs a line and throws outside any handler (an uncaught exception);
+// - burst N: once started, logs N lines of multi-byte text in one tick (many batches).
 import { runService } from '../src/lifecycle.js';
 
 const mode = process.argv[2] ?? '';
@@ -17,6 +18,11 @@ runService('log-fixture', async (log) => {
   log.info('fixture started');
   // What a server does for a real service: keeps the process up until its shutdown step.
   const alive = setInterval(() => undefined, 60_000);
+  if (mode === 'burst') {
+    for (let line = 0; line < Number(process.argv[3]); line += 1) {
+      log.info(`burst café ✓ ${line}`);
+    }
+  }
   if (mode === 'crash') {
     setImmediate(() => {
       log.info('fixture crashing');
