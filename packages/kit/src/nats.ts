@@ -82,21 +82,31 @@ export function publishEvent<T>(nc: NatsConnection, subject: string, codec: Even
  * stream taking the subject, or after 5 s without an ack); msgId makes the stream drop
  * duplicates inside its window.
  */
-export async function publishDurable<T>(
+export function publishDurable<T>(
   nc: NatsConnection,
   subject: string,
   codec: EventCodec<T>,
   message: T,
   msgId: string,
+): Promise<PubAck> {
+  return publishDurableJson(nc, subject, JSON.stringify(codec.toJSON(message)), msgId);
+}
+
+/**
+ * `publishDurable` of a message already written as JSON (`codec.toJSON`, then `JSON.stringify`):
+ * the proxy's usage outbox writes each event so to disk first and publishes that same text. A
+ * publisher that keeps no request context names its `requestId`.
+ */
+export async function publishDurableJson(
+  nc: NatsConnection,
+  subject: string,
+  json: string,
+  msgId: string,
   requestId?: string,
 ): Promise<PubAck> {
   const headers = contextHeaders(requestId);
   headers.set(MSG_ID_HEADER, msgId);
-  return durablePublisherOf(nc).publish(
-    subject,
-    encoder.encode(JSON.stringify(codec.toJSON(message))),
-    headers,
-  );
+  return durablePublisherOf(nc).publish(subject, encoder.encode(json), headers);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { events } from '@gw/proto';
+import { events } from '@gw/proto';
 import { describe, expect, it, vi } from 'vitest';
-import { eventLine } from '../src/store/outbox-layout.js';
+import { eventJson, eventLine } from '../src/store/outbox-layout.js';
 import { log, makeEvent, useOutboxDirs } from './usage-outbox-fixture.js';
 
 /**
@@ -15,10 +15,11 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
   it("publishes each appended event with its call's request id and leaves nothing to replay once all are acknowledged", async () => {
     const dir = tempDir();
     const published: string[] = [];
-    const outbox = outboxIn(
-      dir,
-      async (event, requestId) => void published.push(`${event.eventId} ${requestId}`),
-    );
+    const bodies: Array<{ event: events.UsageRecorded; json: string }> = [];
+    const outbox = outboxIn(dir, async (event, requestId, json) => {
+      published.push(`${event.eventId} ${requestId}`);
+      bodies.push({ event, json });
+    });
     expect(await outbox.open()).toBe(0);
     await outbox.append(makeEvent(1), 'req_first');
     await outbox.append(makeEvent(2), 'req_second');
@@ -27,6 +28,12 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
       `${makeEvent(1).eventId} req_first`,
       `${makeEvent(2).eventId} req_second`,
     ]);
+    // Each body is the JSON written to disk, and it reads back as its event.
+    for (const { event, json } of bodies) {
+      expect(json).toBe(eventJson(event));
+      expect(events.UsageRecorded.fromJSON(JSON.parse(json))).toEqual(event);
+    }
+    expect(bodies).toHaveLength(2);
     expect(outbox.size).toBe(0);
     await outbox.close();
 
@@ -121,7 +128,7 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
     await first.append(makeEvent(2), 'req_test');
     await first.close();
     const [segment] = readdirSync(dir);
-    appendFileSync(join(dir, segment ?? ''), eventLine(makeEvent(3)).slice(0, 60));
+    appendFileSync(join(dir, segment ?? ''), eventLine(eventJson(makeEvent(3))).slice(0, 60));
 
     const published: string[] = [];
     const second = outboxIn(dir, async (e) => void published.push(e.eventId));
@@ -141,7 +148,10 @@ describe('FileUsageOutbox: publish, acknowledge and replay', () => {
 
   it('replays what the single-file outbox of earlier versions left', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'events.jsonl'), eventLine(makeEvent(1)) + eventLine(makeEvent(2)));
+    writeFileSync(
+      join(dir, 'events.jsonl'),
+      eventLine(eventJson(makeEvent(1))) + eventLine(eventJson(makeEvent(2))),
+    );
     writeFileSync(join(dir, 'acked.log'), `${makeEvent(1).eventId}\n`);
     const published: string[] = [];
     const outbox = outboxIn(dir, async (e) => void published.push(e.eventId));

@@ -2,6 +2,7 @@ import { events } from '@gw/proto';
 import { describe, expect, it } from 'vitest';
 import {
   ackLine,
+  eventJson,
   eventLine,
   parseLine,
   recordBytes,
@@ -21,7 +22,7 @@ const event = events.UsageRecorded.fromPartial({
 
 describe('outbox records', () => {
   it('reads back an event line as the same event', () => {
-    expect(parseLine(eventLine(event).trimEnd())).toEqual({ kind: 'event', event });
+    expect(parseLine(eventLine(eventJson(event)).trimEnd())).toEqual({ kind: 'event', event });
   });
 
   it('reads back an acknowledgement line', () => {
@@ -29,12 +30,12 @@ describe('outbox records', () => {
   });
 
   it('writes one line per record', () => {
-    expect(eventLine(event).split('\n')).toHaveLength(2);
+    expect(eventLine(eventJson(event)).split('\n')).toHaveLength(2);
     expect(ackLine('evt_1').split('\n')).toHaveLength(2);
   });
 
   it.each([
-    ['a torn event', eventLine(event).slice(0, 40)],
+    ['a torn event', eventLine(eventJson(event)).slice(0, 40)],
     ['a torn acknowledgement', ackLine('evt_1').slice(0, 12)],
     ['an event without an id', JSON.stringify({ accountId: '2' })],
     ['an empty acknowledgement', JSON.stringify({ acked: '' })],
@@ -47,9 +48,11 @@ describe('outbox records', () => {
 
   it('counts a record in UTF-8 bytes, its acknowledgement included', () => {
     expect(recordBytes(event)).toBe(
-      Buffer.byteLength(eventLine(event)) + Buffer.byteLength(ackLine(event.eventId)),
+      Buffer.byteLength(eventLine(eventJson(event))) + Buffer.byteLength(ackLine(event.eventId)),
     );
-    expect(recordBytes(event)).toBeGreaterThan(eventLine(event).length + ackLine(event.eventId).length);
+    expect(recordBytes(event)).toBeGreaterThan(
+      eventLine(eventJson(event)).length + ackLine(event.eventId).length,
+    );
   });
 });
 

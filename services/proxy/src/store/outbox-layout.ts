@@ -11,8 +11,13 @@ import { events } from '@gw/proto';
 export type OutboxRecord =
   { kind: 'event'; event: events.UsageRecorded } | { kind: 'acked'; eventId: string };
 
-export function eventLine(event: events.UsageRecorded): string {
-  return `${JSON.stringify(events.UsageRecorded.toJSON(event))}\n`;
+/** The event as JSON: its line's text, and the body it is published with. */
+export function eventJson(event: events.UsageRecorded): string {
+  return JSON.stringify(events.UsageRecorded.toJSON(event));
+}
+
+export function eventLine(json: string): string {
+  return `${json}\n`;
 }
 
 export function ackLine(eventId: string): string {
@@ -23,8 +28,9 @@ export function ackLine(eventId: string): string {
  * Disk bytes an event may take in its segment: its own line plus the acknowledgement that will
  * follow it. Counting the acknowledgement up front keeps a sealed segment within its size.
  */
-export function recordBytes(event: events.UsageRecorded, line = eventLine(event)): number {
-  return Buffer.byteLength(line) + Buffer.byteLength(ackLine(event.eventId));
+export function recordBytes(event: events.UsageRecorded, json = eventJson(event)): number {
+  // The event's line is its JSON and a newline (one byte).
+  return Buffer.byteLength(json) + 1 + Buffer.byteLength(ackLine(event.eventId));
 }
 
 /** The record on one line, or undefined for a line that is not one (torn by a crash mid-write). */

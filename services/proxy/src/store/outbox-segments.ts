@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import type { Logger } from '@gw/kit';
 import type { events } from '@gw/proto';
 import { AppendFile, syncDirectory } from './outbox-file.js';
-import { ackLine, eventLine, recordBytes, segmentName, segmentToCompact } from './outbox-layout.js';
+import {
+  ackLine,
+  eventJson,
+  eventLine,
+  recordBytes,
+  segmentName,
+  segmentToCompact,
+} from './outbox-layout.js';
 import { readPreviousRun } from './outbox-replay.js';
 
 export interface SegmentLimits {
@@ -23,8 +30,13 @@ interface Segment {
   readonly waiting: Set<string>;
 }
 
-interface Entry {
+/** An event written and waiting, with the JSON it was written as (and is published as). */
+export interface StoredEvent {
   readonly event: events.UsageRecorded;
+  readonly json: string;
+}
+
+interface Entry extends StoredEvent {
   readonly bytes: number;
   segment: Segment;
 }
@@ -84,13 +96,13 @@ export class SegmentStore {
     return this.entries.size;
   }
 
-  event(eventId: string): events.UsageRecorded | undefined {
-    return this.entries.get(eventId)?.event;
+  stored(eventId: string): StoredEvent | undefined {
+    return this.entries.get(eventId);
   }
 
   /** Writes the event to the active segment; resolves once it is written. */
   async add(event: events.UsageRecorded): Promise<void> {
-    const line = eventLine(event);
+    const json = eventJson(event);
     // A full segment is sealed only between file changes, so those see a stable set of segments.
     while (this.tidying && this.active.bytes >= this.limits.segmentBytes) {
       await this.tidied;
@@ -98,12 +110,12 @@ export class SegmentStore {
     if (this.closed) {
       throw new Error('usage outbox is closed');
     }
-    const bytes = recordBytes(event, line);
+    const bytes = recordBytes(event, json);
     const segment = this.reserve(bytes);
-    this.entries.set(event.eventId, { event, bytes, segment });
+    this.entries.set(event.eventId, { event, json, bytes, segment });
     segment.waiting.add(event.eventId);
     segment.waitingBytes += bytes;
-    await segment.file.write(line);
+    await segment.file.write(eventLine(json));
   }
 
   /** JetStream has the event: records that in its segment, which may then go. */
@@ -196,7 +208,7 @@ export class SegmentStore {
         return [];
       }
       const target = this.reserve(entry.bytes);
-      return [{ eventId, entry, target, written: target.file.write(eventLine(entry.event)) }];
+      return [{ eventId, entry, target, written: target.file.write(eventLine(entry.json)) }];
     });
     try {
       await Promise.all(copies.map((copy) => copy.written));

@@ -5,9 +5,14 @@ import { SegmentStore, type SegmentLimits } from './outbox-segments.js';
 
 /**
  * Publishes one event durably (JetStream, message id = event id) with its call's request id when
- * known; resolves on the stream's ack.
+ * known; resolves on the stream's ack. `json` is the event as the outbox wrote it (`eventJson`),
+ * so it is serialised once.
  */
-export type PublishUsage = (event: events.UsageRecorded, requestId: string | undefined) => Promise<void>;
+export type PublishUsage = (
+  event: events.UsageRecorded,
+  requestId: string | undefined,
+  json: string,
+) => Promise<void>;
 
 export interface FileUsageOutboxOptions {
   dir: string;
@@ -171,9 +176,9 @@ export class FileUsageOutbox implements UsageOutbox {
   }
 
   private async publishOne(eventId: string): Promise<void> {
-    const event = this.store?.event(eventId);
-    if (event) {
-      await this.options.publish(event, this.requestIds.get(eventId));
+    const stored = this.store?.stored(eventId);
+    if (stored) {
+      await this.options.publish(stored.event, this.requestIds.get(eventId), stored.json);
       this.store?.acknowledge(eventId);
     }
     this.requestIds.delete(eventId);
