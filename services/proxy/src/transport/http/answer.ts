@@ -1,10 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Logger } from '@gw/kit';
 import { AnswerMeter, answerKind, type AnswerKind } from '../../domain/answer-meter.js';
 import type { AnswerTranslator } from '../../domain/anthropic/chat-answer.js';
 import { forwardableResponseHeaders } from '../../domain/providers.js';
 import { clientErrorBody } from '../../domain/upstream-error.js';
 import type { RelayedAnswer } from '../../domain/usage.js';
+import type { UpstreamResponse } from '../upstream/upstream-exchange.js';
 
 /** An upstream error body is read whole up to this size, to tell what it is about. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -54,10 +56,10 @@ export interface AnswerOptions {
 }
 
 /** An error answer's body, read whole (bounded) so it can be classified and then relayed. */
-export async function readErrorBody(upstream: IncomingMessage): Promise<Buffer> {
+export async function readErrorBody(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of upstream as AsyncIterable<Buffer>) {
+  for await (const chunk of body as AsyncIterable<Buffer>) {
     if (size < ERROR_BODY_LIMIT) {
       chunks.push(chunk.subarray(0, ERROR_BODY_LIMIT - size));
     }
@@ -70,8 +72,8 @@ export async function readErrorBody(upstream: IncomingMessage): Promise<Buffer> 
  * Relays an upstream error that was the client's own doing, with its status: only
  * `error.{message,type,code,param}` of its body, key-shaped text masked (`clientErrorBody`).
  */
-export function relayError(res: ServerResponse, upstream: IncomingMessage, body: Buffer): void {
-  const status = upstream.statusCode ?? 502;
+export function relayError(res: ServerResponse, upstream: UpstreamResponse, body: Buffer): void {
+  const status = upstream.statusCode;
   const answer = clientErrorBody(body, status);
   const headers = forwardableResponseHeaders(upstream.headers);
   res
@@ -90,7 +92,7 @@ export function relayError(res: ServerResponse, upstream: IncomingMessage, body:
  */
 export function relayAnswer(
   options: AnswerOptions,
-  upstream: IncomingMessage,
+  upstream: UpstreamResponse,
   abortUpstream: () => void,
   res: ServerResponse,
   client: ClientState,
@@ -113,7 +115,7 @@ export function relayAnswer(
     if (unchanged && length !== undefined) {
       headers['content-length'] = length;
     }
-    res.writeHead(upstream.statusCode ?? 502, headers);
+    res.writeHead(upstream.statusCode, headers);
     if (kind === 'sse') {
       res.flushHeaders();
     }
@@ -132,7 +134,7 @@ export function relayAnswer(
     armIdle();
 
     const readOnForUsage = () => {
-      upstream.resume();
+      upstream.body.resume();
       if (meter.usage.reported || options.usageGraceMs === 0) {
         abortUpstream();
       } else {
@@ -156,19 +158,19 @@ export function relayAnswer(
         res.uncork();
       }
       if (!room) {
-        upstream.pause();
-        res.once('drain', () => upstream.resume());
+        upstream.body.pause();
+        res.once('drain', () => upstream.body.resume());
       }
     };
 
-    upstream.on('data', (chunk: Buffer) => {
+    upstream.body.on('data', (chunk: Buffer) => {
       armIdle();
       write(forClient(meter.push(chunk)));
       if (client.isGone() && meter.usage.reported && answerKind(upstream.headers['content-type']) === 'sse') {
         abortUpstream();
       }
     });
-    upstream.on('end', () => {
+    upstream.body.on('end', () => {
       completed = true;
       write(forClient(meter.end()));
       write(translator?.end() ?? '');
@@ -176,8 +178,8 @@ export function relayAnswer(
         res.end();
       }
     });
-    upstream.on('error', () => undefined);
-    upstream.on('close', () => {
+    upstream.body.on('error', () => undefined);
+    upstream.body.on('close', () => {
       stopWatching();
       clearTimeout(idle);
       clearTimeout(grace);

@@ -11,10 +11,11 @@ import { chatAnswerTranslator, chatErrorBody } from '../../domain/anthropic/chat
 import { servingOf } from '../../domain/anthropic/serving.js';
 import { toMessagesRequest } from '../../domain/anthropic/to-messages.js';
 import { observeUpstream } from '../upstream/metrics.js';
+import type { UpstreamResponse } from '../upstream/upstream-exchange.js';
 import { ClientState, readErrorBody, relayAnswer, relayError } from './answer.js';
 
 interface HttpAnswer {
-  response: IncomingMessage;
+  response: UpstreamResponse;
   abort(): void;
   /** Served as an Anthropic Messages call for a chat/completions client: translated back. */
   translated: boolean;
@@ -101,12 +102,12 @@ export function httpUpstreamCall(
           ? { kind: 'client_left' }
           : { kind: 'failed', failure: attempt.failure, error: attempt.error };
       }
-      const status = attempt.response.statusCode ?? 502;
+      const status = attempt.response.statusCode;
       if (status < 400) {
         observeUpstream(key.id, step.level, 'ok', sentAt);
         return { kind: 'served', answer: { ...attempt, translated } };
       }
-      const errorBody = await readErrorBody(attempt.response);
+      const errorBody = await readErrorBody(attempt.response.body);
       const outcome = classifyStatus(status, errorBody.toString('utf8'));
       observeUpstream(key.id, step.level, outcome.kind === 'failure' ? outcome.class : outcome.kind, sentAt);
       if (outcome.kind === 'failure') {
@@ -145,7 +146,7 @@ export function httpUpstreamCall(
         res,
         client,
       );
-      await meter.answered(relayed, answer.response.statusCode ?? 502);
+      await meter.answered(relayed, answer.response.statusCode);
     },
   };
 }

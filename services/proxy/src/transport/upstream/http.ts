@@ -1,12 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { portOf, type UpstreamAddressPolicy } from '@gw/kit';
+import type { UpstreamAddressPolicy } from '@gw/kit';
+import { Agent, Client, Pool, type Dispatcher } from 'undici';
 import { FailureClass } from '../../domain/key-health.js';
 import type { UpstreamTarget } from '../../domain/providers.js';
-import { guardedLookup, refuseLiteralHost } from './address-guard.js';
+import { refuseLiteralHost } from './address-guard.js';
+import { connectionOptions } from './connections.js';
+import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
 
 export type UpstreamAttempt =
-  | { ok: true; response: IncomingMessage; abort(): void }
+  | { ok: true; response: UpstreamResponse; abort(): void }
   | { ok: false; failure: typeof FailureClass.Timeout | typeof FailureClass.Connection; error: unknown };
 
 export type UpstreamRequest = UpstreamTarget & {
@@ -31,32 +32,34 @@ export interface HttpUpstream {
   close(): void;
 }
 
-/** Errors of a pooled socket the server had already closed, before any byte of an answer. */
-const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+/** Errors of a pooled connection the server had already closed, before any byte of an answer. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET']);
 
-function isStaleSocket(error: unknown, reused: boolean): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return reused && ((typeof code === 'string' && STALE_SOCKET.has(code)) || message === 'socket hang up');
+function isStaleConnection(error: Error): boolean {
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && STALE_CONNECTION.has(code);
 }
 
+const cancelled = (): UpstreamAttempt => ({
+  ok: false,
+  failure: FailureClass.Connection,
+  error: new Error('cancelled'),
+});
+
 /**
- * Requests to upstreams over keep-alive connections. Two pools of agents, one per address rule: a
- * pooled socket skips the lookup, so a socket root's pool opened to a loopback model is never
- * handed to a tenant's request for the same host. Idle sockets are closed after `idleSocketMs`,
- * before the idle timeouts upstream servers commonly use (5 s for Node, 60 s and more elsewhere),
- * so a socket is rarely reused just as the server drops it; when it is, the request is sent once
- * more on a fresh connection and the key is not blamed.
+ * Requests to upstreams over undici's keep-alive pools, one pool per origin. Two sets of pools,
+ * one per address rule: a pooled connection skips the lookup, so one root's pool opened to a
+ * loopback model is never handed to a tenant's request for the same host. A set keeps the policy
+ * of the first request that needed it: the policy's other parts (the gateway's own addresses, the
+ * tenants' private ranges) are the process's. Idle connections are closed after `idleSocketMs`,
+ * before the idle timeouts upstream servers commonly use (5 s for Node, 60 s and more
+ * elsewhere), so one is rarely reused just as the server drops it; when it is, the request is
+ * sent once more on a new connection and the key is not blamed.
  */
 export class UpstreamClient implements HttpUpstream {
-  private readonly agents;
+  private readonly pools: { root?: Agent; tenant?: Agent } = {};
 
-  constructor(options: { idleSocketMs: number }) {
-    const agentOptions = { keepAlive: true, maxSockets: 512, timeout: options.idleSocketMs };
-    this.agents = {
-      root: { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) },
-      tenant: { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) },
-    };
-  }
+  constructor(private readonly options: { idleSocketMs: number }) {}
 
   /**
    * Sends one request and resolves when its response headers arrive (or it fails to: connection
@@ -72,82 +75,94 @@ export class UpstreamClient implements HttpUpstream {
     if (refused) {
       return { ok: false, failure: FailureClass.Connection, error: new Error(refused) };
     }
-    const secure = target.url.protocol === 'https:';
-    const pooled = this.agents[policy.rootPool ? 'root' : 'tenant'][secure ? 'https' : 'http'];
-    const first = await this.attempt(target, timeoutMs, cancel, policy, pooled);
-    if (first.ok || !first.staleSocket) {
+    const first = await this.exchange(target, timeoutMs, cancel, this.poolsFor(policy));
+    if (!first.staleConnection) {
       return first.attempt;
     }
-    // The pooled socket was dead before anything came back: once more, on a new connection.
-    return (await this.attempt(target, timeoutMs, cancel, policy, false)).attempt;
+    // The pooled connection was dead before anything came back: once more, on a new one, closed
+    // once this answer is read.
+    const once = new Client(
+      target.url.origin,
+      connectionOptions(policy, target.url.origin, this.options.idleSocketMs),
+    );
+    const second = this.exchange(target, timeoutMs, cancel, once);
+    void once.close();
+    return (await second).attempt;
   }
 
   close(): void {
-    for (const pair of Object.values(this.agents)) {
-      pair.http.destroy();
-      pair.https.destroy();
-    }
+    void this.pools.root?.destroy();
+    void this.pools.tenant?.destroy();
   }
 
-  private attempt(
+  private poolsFor(policy: UpstreamAddressPolicy): Agent {
+    const rule = policy.rootPool ? 'root' : 'tenant';
+    const { idleSocketMs } = this.options;
+    this.pools[rule] ??= new Agent({
+      factory: (origin) =>
+        new Pool(origin, { ...connectionOptions(policy, String(origin), idleSocketMs), connections: 512 }),
+    });
+    return this.pools[rule];
+  }
+
+  private exchange(
     target: UpstreamRequest,
     timeoutMs: number,
     cancel: AbortSignal,
-    policy: UpstreamAddressPolicy,
-    agent: HttpAgent | false,
-  ): Promise<{ ok: boolean; staleSocket: boolean; attempt: UpstreamAttempt }> {
+    dispatcher: Dispatcher,
+  ): Promise<{ attempt: UpstreamAttempt; staleConnection: boolean }> {
     return new Promise((resolve) => {
       if (cancel.aborted) {
-        resolve({
-          ok: false,
-          staleSocket: false,
-          attempt: { ok: false, failure: FailureClass.Connection, error: new Error('cancelled') },
-        });
+        resolve({ attempt: cancelled(), staleConnection: false });
         return;
       }
-      const secure = target.url.protocol === 'https:';
-      const headers: Record<string, string> = { ...target.extraHeaders, ...target.headers };
-      const chunks = target.body === undefined ? [] : [target.body].flat();
-      if (target.body) {
-        headers['content-length'] = String(chunks.reduce((total, chunk) => total + chunk.length, 0));
-      }
-      const request = (secure ? httpsRequest : httpRequest)(target.url, {
-        method: target.method,
-        headers,
-        agent,
-        lookup: guardedLookup(policy, portOf(target.url)),
-      });
       let settled = false;
-      const settle = (attempt: UpstreamAttempt, staleSocket = false) => {
+      // Settled before any abort: the abort reports an error of its own, which comes too late.
+      const settle = (attempt: UpstreamAttempt, staleConnection = false) => {
         if (!settled) {
           settled = true;
           clearTimeout(timer);
           cancel.removeEventListener('abort', onCancel);
-          resolve({ ok: attempt.ok, staleSocket, attempt });
+          resolve({ attempt, staleConnection });
         }
       };
+      const exchange = new UpstreamExchange((outcome) => {
+        if (outcome.ok) {
+          const { body } = outcome.response;
+          settle({ ok: true, response: outcome.response, abort: () => body.destroy() });
+        } else {
+          settle(
+            { ok: false, failure: FailureClass.Connection, error: outcome.error },
+            outcome.reused && isStaleConnection(outcome.error),
+          );
+        }
+      });
       const timer = setTimeout(() => {
-        request.destroy(new Error('upstream sent no headers in time'));
         settle({ ok: false, failure: FailureClass.Timeout, error: new Error('timeout') });
+        exchange.abortBeforeHeaders(new Error('upstream sent no headers in time'));
       }, timeoutMs);
       const onCancel = () => {
-        request.destroy(new Error('cancelled'));
-        settle({ ok: false, failure: FailureClass.Connection, error: new Error('cancelled') });
+        settle(cancelled());
+        exchange.abortBeforeHeaders(new Error('cancelled'));
       };
       cancel.addEventListener('abort', onCancel);
-      request.on('error', (error) => {
-        settle(
-          { ok: false, failure: FailureClass.Connection, error },
-          isStaleSocket(error, request.reusedSocket),
-        );
-      });
-      request.on('response', (response) => {
-        settle({ ok: true, response, abort: () => request.destroy() });
-      });
-      for (const chunk of chunks) {
-        request.write(chunk);
+      const headers: Record<string, string> = { ...target.extraHeaders, ...target.headers };
+      if (target.body) {
+        const chunks = [target.body].flat();
+        headers['content-length'] = String(chunks.reduce((total, chunk) => total + chunk.length, 0));
       }
-      request.end();
+      dispatcher.dispatch(
+        {
+          origin: target.url.origin,
+          path: `${target.url.pathname}${target.url.search}`,
+          method: target.method,
+          headers,
+          // An array of chunks is written one by one (undici's Dispatcher documents iterable
+          // bodies; its types name only single values).
+          body: target.body as Dispatcher.DispatchOptions['body'],
+        },
+        exchange,
+      );
     });
   }
 }

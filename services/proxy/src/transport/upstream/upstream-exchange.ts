@@ -1,0 +1,105 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { onNewConnection } from './connections.js';
+import { nodeHeaders } from './response-headers.js';
+
+/** An upstream answer once its headers came: what the relay reads of it. */
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  /** The body as it arrives, paused upstream while its reader does not keep up. */
+  body: Readable;
+}
+
+export type ExchangeOutcome =
+  | { ok: true; response: UpstreamResponse }
+  /** `reused`: the request had gone out on a pooled connection that served others before. */
+  | { ok: false; error: Error; reused: boolean };
+
+/**
+ * An answer's body: chunks are pushed as undici reads them, and undici stops reading while the
+ * buffer is full. Destroyed before its end (the relay's abort), it aborts the request, which
+ * closes the connection.
+ */
+class UpstreamBody extends Readable {
+  private complete = false;
+
+  constructor(private readonly controller: Dispatcher.DispatchController) {
+    super({ highWaterMark: 64 * 1024 });
+  }
+
+  finish(): void {
+    this.complete = true;
+    this.push(null);
+  }
+
+  override _read(): void {
+    this.controller.resume();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.complete) {
+      this.controller.abort(error ?? new Error('upstream answer abandoned'));
+    }
+    callback(error);
+  }
+}
+
+/**
+ * One request's undici handler: reports once, with the answer's headers or the error that came
+ * instead, and then feeds the body. `abortBeforeHeaders` stops it at any point before (a request
+ * still waiting for a connection is aborted as soon as it gets one).
+ */
+export class UpstreamExchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private body: UpstreamBody | undefined;
+  private abortedWith: Error | undefined;
+  private reused = false;
+
+  constructor(private readonly report: (outcome: ExchangeOutcome) => void) {}
+
+  abortBeforeHeaders(reason: Error): void {
+    this.abortedWith = reason;
+    this.controller?.abort(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    this.reused = !onNewConnection();
+    if (this.abortedWith) {
+      controller.abort(this.abortedWith);
+    }
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    // An informational answer (1xx): the real one follows on the same request.
+    if (statusCode < 200) {
+      return;
+    }
+    this.body = new UpstreamBody(controller);
+    this.report({ ok: true, response: { statusCode, headers: nodeHeaders(headers), body: this.body } });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.body && !this.body.push(chunk)) {
+      controller.pause();
+    }
+  }
+
+  onResponseEnd(): void {
+    this.body?.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.body) {
+      this.body.destroy(error);
+    } else {
+      this.report({ ok: false, error, reused: this.reused });
+    }
+  }
+}
