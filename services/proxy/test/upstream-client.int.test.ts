@@ -4,6 +4,7 @@ import { AddressList, type UpstreamAddressPolicy } from '@gw/kit';
 import { waitFor } from '@gw/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FailureClass } from '../src/domain/key-health.js';
+import { Cancellation } from '../src/transport/upstream/cancellation.js';
 import { UpstreamClient, type UpstreamAttempt } from '../src/transport/upstream/http.js';
 
 /** One upstream on 127.0.0.1 for one test, answering with `handle`, counting what it saw. */
@@ -70,7 +71,7 @@ describe('UpstreamClient', () => {
     client: UpstreamClient,
     url: string,
     policy = ROOT,
-    options: { timeoutMs?: number; cancel?: AbortSignal } = {},
+    options: { timeoutMs?: number; cancel?: Cancellation } = {},
   ) =>
     client.send(
       {
@@ -81,7 +82,7 @@ describe('UpstreamClient', () => {
         extraHeaders: {},
       },
       options.timeoutMs ?? 5_000,
-      options.cancel ?? new AbortController().signal,
+      options.cancel ?? new Cancellation(),
       policy,
     );
   const bodyOf = async (attempt: UpstreamAttempt) => {
@@ -116,10 +117,10 @@ describe('UpstreamClient', () => {
 
   it('stops a request cancelled before its headers: a connection failure, the request closed', async () => {
     const upstream = await upstreamWith(() => undefined);
-    const cancel = new AbortController();
-    const pending = send(newClient(), upstream.url, ROOT, { cancel: cancel.signal });
+    const cancel = new Cancellation();
+    const pending = send(newClient(), upstream.url, ROOT, { cancel });
     await waitFor(async () => upstream.requests === 1, 'the request reaches the upstream');
-    cancel.abort();
+    cancel.cancel();
     const attempt = await pending;
     expect(attempt).toMatchObject({ ok: false, failure: FailureClass.Connection });
     expect(attempt.ok ? '' : String(attempt.error)).toContain('cancelled');
@@ -146,7 +147,7 @@ describe('UpstreamClient', () => {
         extraHeaders: { 'content-type': 'application/json' },
       },
       5_000,
-      new AbortController().signal,
+      new Cancellation(),
       ROOT,
     );
     expect(attempt.ok && attempt.response.statusCode).toBe(200);

@@ -10,6 +10,7 @@ import { upstreamBody } from '../../domain/request.js';
 import { chatAnswerTranslator, chatErrorBody } from '../../domain/anthropic/chat-answer.js';
 import { servingOf } from '../../domain/anthropic/serving.js';
 import { toMessagesRequest } from '../../domain/anthropic/to-messages.js';
+import { Cancellation } from '../upstream/cancellation.js';
 import { observeUpstream } from '../upstream/metrics.js';
 import type { UpstreamResponse } from '../upstream/upstream-exchange.js';
 import { ClientState, readErrorBody, relayAnswer, relayError } from './answer.js';
@@ -77,10 +78,10 @@ export function httpUpstreamCall(
       const { body, contentType: bodyType } = translated
         ? messagesBody(step.model)
         : upstreamBody(call.request, step.model);
-      const cancel = new AbortController();
+      const cancel = new Cancellation();
       let grace: NodeJS.Timeout | undefined;
       const stopWatching = client.whenGone(() => {
-        grace = setTimeout(() => cancel.abort(), deps.config.PROXY_USAGE_GRACE_MS);
+        grace = setTimeout(() => cancel.cancel(), deps.config.PROXY_USAGE_GRACE_MS);
       });
       const sentAt = performance.now();
       const attempt = await deps.upstream.send(
@@ -91,7 +92,7 @@ export function httpUpstreamCall(
           extraHeaders: bodyType ? { ...extraHeaders, 'content-type': bodyType } : extraHeaders,
         },
         timeoutMs,
-        cancel.signal,
+        cancel,
         policy,
       );
       stopWatching();

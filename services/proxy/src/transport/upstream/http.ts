@@ -3,6 +3,7 @@ import { Agent, Client, Pool, type Dispatcher } from 'undici';
 import { FailureClass } from '../../domain/key-health.js';
 import type { UpstreamTarget } from '../../domain/providers.js';
 import { refuseLiteralHost } from './address-guard.js';
+import type { Cancellation } from './cancellation.js';
 import { connectionOptions } from './connections.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
 
@@ -26,7 +27,7 @@ export interface HttpUpstream {
   send(
     target: UpstreamRequest,
     timeoutMs: number,
-    cancel: AbortSignal,
+    cancel: Cancellation,
     policy: UpstreamAddressPolicy,
   ): Promise<UpstreamAttempt>;
   close(): void;
@@ -68,7 +69,7 @@ export class UpstreamClient implements HttpUpstream {
   async send(
     target: UpstreamRequest,
     timeoutMs: number,
-    cancel: AbortSignal,
+    cancel: Cancellation,
     policy: UpstreamAddressPolicy,
   ): Promise<UpstreamAttempt> {
     const refused = refuseLiteralHost(target.url, policy);
@@ -108,11 +109,11 @@ export class UpstreamClient implements HttpUpstream {
   private exchange(
     target: UpstreamRequest,
     timeoutMs: number,
-    cancel: AbortSignal,
+    cancel: Cancellation,
     dispatcher: Dispatcher,
   ): Promise<{ attempt: UpstreamAttempt; staleConnection: boolean }> {
     return new Promise((resolve) => {
-      if (cancel.aborted) {
+      if (cancel.cancelled) {
         resolve({ attempt: cancelled(), staleConnection: false });
         return;
       }
@@ -122,7 +123,7 @@ export class UpstreamClient implements HttpUpstream {
         if (!settled) {
           settled = true;
           clearTimeout(timer);
-          cancel.removeEventListener('abort', onCancel);
+          stopListening();
           resolve({ attempt, staleConnection });
         }
       };
@@ -141,11 +142,10 @@ export class UpstreamClient implements HttpUpstream {
         settle({ ok: false, failure: FailureClass.Timeout, error: new Error('timeout') });
         exchange.abortBeforeHeaders(new Error('upstream sent no headers in time'));
       }, timeoutMs);
-      const onCancel = () => {
+      const stopListening = cancel.listen(() => {
         settle(cancelled());
         exchange.abortBeforeHeaders(new Error('cancelled'));
-      };
-      cancel.addEventListener('abort', onCancel);
+      });
       const headers: Record<string, string> = { ...target.extraHeaders, ...target.headers };
       if (target.body) {
         const chunks = [target.body].flat();
