@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { Reservation, SpendReservations } from '../../domain/ports/spend-reservations.js';
+import type {
+  Reservation,
+  SpendReservation,
+  SpendReservations,
+} from '../../domain/ports/spend-reservations.js';
+import type { ScriptPart } from './script-part.js';
 
 /**
  * Two keys per account, in one hash slot: a hash `<prefix>spend:{<account>}` of holds (field: the
@@ -11,7 +16,8 @@ import type { Reservation, SpendReservations } from '../../domain/ports/spend-re
  * amounts stay exact.
  */
 const HOLDS = `
-local holds, lapse = KEYS[1], KEYS[2]
+-- The account's two keys: each script names them before it changes anything.
+local holds, lapse
 
 -- Redis reads no '-0' as an integer: a free call's hold is taken back as '0'.
 local function negated(amount)
@@ -45,7 +51,7 @@ end
 
 -- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count is set with
 -- the hold in one HSET instead of counted up after it.
-local function add(id, amount, kind, untilMs, now, inflight)
+local function addHold(id, amount, kind, untilMs, now, inflight)
   local value = redis.call('HGET', holds, id)
   local replaced = value and forget(id, value)
   if kind == 'f' then
@@ -65,35 +71,44 @@ local function add(id, amount, kind, untilMs, now, inflight)
 end
 `;
 
-/** ARGV: now, call id, estimate, balance, floor, max in flight, in-flight lapse time. */
-const RESERVE = `${HOLDS}
-local now = tonumber(ARGV[1])
-dropLapsed(now)
-local totals = redis.call('HMGET', holds, '#held', '#inflight')
-local held, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
-if inflight >= tonumber(ARGV[6]) then return 'in_flight' end
-if tonumber(ARGV[4]) - held <= tonumber(ARGV[5]) then return 'balance' end
-add(ARGV[2], ARGV[3], 'f', ARGV[7], now, inflight)
-return 'ok'
+/**
+ * Lua, `reserve(now, first, arg)`: holds a call's estimate while it is in flight, if the account
+ * may have one more call in flight and its balance less everything held stays above the floor.
+ * KEYS[first], KEYS[first + 1]: the account's holds and their lapse times; ARGV from `arg`: call
+ * id, estimate, balance, floor, max in flight, in-flight lapse time. Answers 'ok', 'in_flight' or
+ * 'balance'. Only admission's one script runs it (`admission.ts`).
+ */
+export const RESERVE_LUA = `${HOLDS}
+local function reserve(now, first, arg)
+  holds, lapse = KEYS[first], KEYS[first + 1]
+  dropLapsed(now)
+  local totals = redis.call('HMGET', holds, '#held', '#inflight')
+  local held, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
+  if inflight >= tonumber(ARGV[arg + 4]) then return 'in_flight' end
+  if tonumber(ARGV[arg + 2]) - held <= tonumber(ARGV[arg + 3]) then return 'balance' end
+  addHold(ARGV[arg], ARGV[arg + 1], 'f', ARGV[arg + 5], now, inflight)
+  return 'ok'
+end
 `;
 
 /** ARGV: now, hold id, cost, lapse time, and the call id to release ('' when the call goes on). */
 const HOLD = `${HOLDS}
+holds, lapse = KEYS[1], KEYS[2]
 local now = tonumber(ARGV[1])
 dropLapsed(now)
 if ARGV[5] ~= '' then drop(ARGV[5]) end
-add(ARGV[2], ARGV[3], 's', ARGV[4], now)
+addHold(ARGV[2], ARGV[3], 's', ARGV[4], now)
 return 1
 `;
 
 /** ARGV: the call id. */
 const RELEASE = `${HOLDS}
+holds, lapse = KEYS[1], KEYS[2]
 drop(ARGV[1])
 return 1
 `;
 
 type ScriptedRedis = Redis & {
-  gwReserveSpend(...args: string[]): Promise<'ok' | 'in_flight' | 'balance'>;
   gwHoldSpend(...args: string[]): Promise<number>;
   gwReleaseSpend(...args: string[]): Promise<number>;
 };
@@ -124,28 +139,38 @@ export class RedisSpendReservations implements SpendReservations {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('gwReserveSpend', { numberOfKeys: 2, lua: RESERVE });
     redis.defineCommand('gwHoldSpend', { numberOfKeys: 2, lua: HOLD });
     redis.defineCommand('gwReleaseSpend', { numberOfKeys: 2, lua: RELEASE });
     this.redis = redis as ScriptedRedis;
   }
 
-  async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
+  /**
+   * A reservation's part of a script (`reserve`): adds the account's two keys to `keys` and the
+   * reservation's arguments to `args`. Holds waiting on this replica go first, in the same
+   * pipeline. Redis out: the answer says so, and the caller decides (it admits).
+   */
+  reservePart(
+    input: SpendReservation,
+    keys: string[],
+    args: Array<string | number>,
+  ): ScriptPart<'ok' | 'in_flight' | 'balance', Reservation> {
     // Reservations after the first of a busy turn find nothing waiting: no flush (or its promises).
     if (this.waiting.length > 0) {
       void this.flush();
     }
-    const answer = await this.redis.gwReserveSpend(
-      ...this.keys(input.accountId),
-      String(input.now),
+    keys.push(...this.keys(input.accountId));
+    args.push(
       input.callId,
       String(input.estimateNano),
       String(input.balanceNano),
       String(input.floorNano),
-      String(input.maxInFlight),
-      String(input.inFlightUntil),
+      input.maxInFlight,
+      input.inFlightUntil,
     );
-    return answer === 'ok' ? { ok: true } : { ok: false, reason: answer };
+    return {
+      read: (answer) => (answer === 'ok' ? { ok: true } : { ok: false, reason: answer }),
+      failed: (error) => ({ ok: 'unknown', error }),
+    };
   }
 
   hold(input: Parameters<SpendReservations['hold']>[0]): Promise<void> {
