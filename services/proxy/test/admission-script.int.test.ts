@@ -19,7 +19,7 @@ function admissionOn(redis: Redis, log: Logger) {
   const limiter = new RedisRateLimiter(redis, prefix, log);
   const health = new RedisKeyHealth(redis, prefix, log, () => NOW);
   const spend = new RedisSpendReservations(redis, prefix);
-  return { prefix, limiter, admission: new RedisAdmission(redis, { limiter, health, spend }) };
+  return { prefix, limiter, spend, admission: new RedisAdmission(redis, { limiter, health, spend }) };
 }
 
 const reservation = (callId: string): SpendReservation => ({
@@ -73,7 +73,7 @@ describe('RedisAdmission (one script per admission)', () => {
   };
 
   it('checks and counts the windows, reads the pool state and holds the estimate in one EVALSHA', async () => {
-    const { prefix, limiter, admission } = admissionOn(redis, silent);
+    const { prefix, limiter, spend, admission } = admissionOn(redis, silent);
     const keys = keyStateKeys(prefix);
     const windows: LimitWindow[] = [
       { scope: 'a:7', field: 'rpm', limit: 5 },
@@ -86,8 +86,9 @@ describe('RedisAdmission (one script per admission)', () => {
       'k1',
       encodeSleep({ until: NOW + 60_000, failure: 'timeout', step: 1 }),
     );
-    // Tokens of a served call wait on this replica and ride along with the next admission.
+    // Tokens and the hold of a served call wait on this replica and ride along with the next admission.
     await limiter.addTokens(windows, 30, NOW);
+    const held = spend.hold({ accountId: '8', holdId: 'x:1', costNano: 5n, until: NOW + 60_000, now: NOW });
 
     let answer: Awaited<ReturnType<RedisAdmission['admit']>> | undefined;
     const commands = await commandsOf(async () => {
@@ -96,9 +97,10 @@ describe('RedisAdmission (one script per admission)', () => {
 
     expect(commands.map(([name]) => name?.toLowerCase())).toEqual(['evalsha']);
     const spendKey = `${prefix}spend:{7}`;
-    // KEYS: the windows, the waiting change, the pool's four hashes, the account's two spend keys.
-    expect(commands[0]?.slice(2, 12)).toEqual([
-      '9',
+    // KEYS: the windows, the waiting change, the pool's four hashes, the waiting hold's account's
+    // two spend keys, the calling account's two.
+    expect(commands[0]?.slice(2, 14)).toEqual([
+      '11',
       `${prefix}rl:a:7:rpm`,
       `${prefix}rl:a:7:tpm`,
       `${prefix}rl:a:7:tpm`,
@@ -106,9 +108,13 @@ describe('RedisAdmission (one script per admission)', () => {
       keys.switched('1'),
       keys.sleepingModels('1'),
       keys.failing('1'),
+      `${prefix}spend:{8}`,
+      `${prefix}spend:{8}:until`,
       spendKey,
       `${spendKey}:until`,
     ]);
+    await held;
+    expect(await redis.hget(`${prefix}spend:{8}`, 'x:1')).toBe('5|s');
     expect(answer?.limits.ok).toBe(true);
     expect(answer?.limits.windows.map((w) => w.count)).toEqual([2, 30]);
     expect(answer?.state.sleeping).toEqual(new Set(['k1']));
@@ -134,6 +140,7 @@ describe('RedisAdmission (one script per admission)', () => {
       keys.sleepingModels('2'),
       keys.failing('2'),
       String(NOW),
+      '0',
       '0',
       '0',
     ]);
@@ -183,7 +190,7 @@ describe('RedisAdmission while Redis is out (a private redis-server, stopped and
   });
 
   it('fails open part by part: windows on this replica, every key awake, the reservation unknown', async () => {
-    const { prefix, admission } = admissionOn(redis, recorded.log);
+    const { prefix, spend, admission } = admissionOn(redis, recorded.log);
     const windows: LimitWindow[] = [{ scope: 'a:9', field: 'rpm', limit: 2 }];
     await redis.hset(
       keyStateKeys(prefix).sleeping('1'),
@@ -192,6 +199,13 @@ describe('RedisAdmission while Redis is out (a private redis-server, stopped and
     );
     await server.stop();
 
+    // A served hold waiting to ride along: its caller hears that it did not land.
+    const held = spend
+      .hold({ accountId: '7', holdId: 'x:1', costNano: 5n, until: NOW + 60_000, now: NOW })
+      .then(
+        () => 'landed',
+        () => 'failed',
+      );
     const answers = [];
     for (let index = 0; index < 3; index++) {
       answers.push(
@@ -204,6 +218,7 @@ describe('RedisAdmission while Redis is out (a private redis-server, stopped and
     expect(answers.map((answer) => answer.reservation?.ok)).toEqual(['unknown', 'unknown', 'unknown']);
     expect(recorded.warnings.filter((m) => m.includes('rate limits: Redis unreachable'))).toHaveLength(1);
     expect(recorded.warnings.filter((m) => m.includes('key state store unavailable'))).toHaveLength(1);
+    expect(await held).toBe('failed');
 
     await server.start();
     await waitFor(async () => redis.status === 'ready', 'reconnected to the private Redis', 15_000, 50);

@@ -184,7 +184,7 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('3');
   });
 
-  it("a served hold goes with this replica's next reservation, ahead of it", async () => {
+  it("a served hold goes in this replica's next admission, ahead of its reservation", async () => {
     const { prefix, spend, reserve } = fresh();
     const held = spend.hold({ accountId: '7', holdId: 'a:1', costNano: 1_000n, until: LAPSE, now: NOW });
     // Nothing was sent for it yet: it waits for a round trip to share.
@@ -195,7 +195,7 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await redis.hget(`${prefix}spend:{7}`, 'a:1')).toBe('1000|s');
   });
 
-  it('a served hold with no reservation after it goes on its own, and flush sends it at once', async () => {
+  it('a served hold with no admission after it goes on its own, and flush sends it at once', async () => {
     const { prefix, spend } = fresh();
     await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 5n, until: LAPSE, now: NOW });
     expect(await redis.hget(`${prefix}spend:{7}`, 'a:1')).toBe('5|s');

@@ -2,26 +2,35 @@ import type { Redis } from 'ioredis';
 import type { AdmissionAnswer, AdmissionInput, AdmissionStore } from '../../domain/ports/admission-store.js';
 import { POOL_STATE_LUA, type RedisKeyHealth } from './key-health.js';
 import { ADMIT_WINDOWS_LUA, type RedisRateLimiter } from './rate-limiter.js';
-import { RESERVE_LUA, type RedisSpendReservations } from './spend-reservations.js';
+import { SPEND_LUA, type RedisSpendReservations } from './spend-reservations.js';
 
 /**
  * One call's admission as one script, made of the three modules' pieces. KEYS: the rate-limit
  * part's (the call's windows, then the changes waiting on this replica), the owner's four
- * pool-state hashes, then, when the call holds an estimate, the account's two spend keys. ARGV:
- * now, the number of windows and of changes, their arguments (`admitWindows`), then the
- * reservation's (`reserve`). Answers { windows' answer, pool state[, reservation's answer] }.
+ * pool-state hashes, two per served hold waiting on this replica (its account's), then, when the
+ * call holds an estimate, the account's two spend keys. ARGV: now, the number of windows and of
+ * changes, their arguments (`admitWindows`), the number of waiting holds and their arguments
+ * (`holdServed`), then the reservation's (`reserve`). The holds land before the reservation, as
+ * if each had gone at once. Answers { windows' answer, pool state[, reservation's answer] }.
  *
  * Its keys lie in several hash slots (an account's spend keys share `{<account>}`, the others do
  * not), as the rate-limit script's already do: fine on the one Redis the gateway runs on. Redis
  * Cluster is not supported; there, this script would have to be split by slot again.
  */
-const ADMIT_CALL = `${ADMIT_WINDOWS_LUA}${POOL_STATE_LUA}${RESERVE_LUA}
+const ADMIT_CALL = `${ADMIT_WINDOWS_LUA}${POOL_STATE_LUA}${SPEND_LUA}
 local now = tonumber(ARGV[1])
 local windows, changes = tonumber(ARGV[2]), tonumber(ARGV[3])
 local limits = admitWindows(now, windows, changes, 4)
 local pool = poolState(windows + changes + 1)
-if #KEYS == windows + changes + 4 then return { limits, pool } end
-return { limits, pool, reserve(now, windows + changes + 5, 4 + (windows + changes) * 4) }
+local key, arg = windows + changes + 5, 4 + (windows + changes) * 4
+local served = tonumber(ARGV[arg])
+arg = arg + 1
+for _ = 1, served do
+  holdServed(key, arg)
+  key, arg = key + 2, arg + 5
+end
+if key > #KEYS then return { limits, pool } end
+return { limits, pool, reserve(now, key, arg) }
 `;
 
 type AdmitReply = [number[], string[][], ('ok' | 'in_flight' | 'balance')?];
@@ -53,11 +62,13 @@ export class RedisAdmission implements AdmissionStore {
     const args: Array<string | number> = [input.now];
     const limits = this.parts.limiter.admitPart(input.windows, input.now, keys, args);
     const state = this.parts.health.statePart(input.ownerId, keys);
+    const holds = this.parts.spend.holdsPart(keys, args);
     const reservation = input.reservation && this.parts.spend.reservePart(input.reservation, keys, args);
     let reply: AdmitReply;
     try {
       reply = await this.redis.gwAdmitCall(keys.length, ...keys, ...args);
     } catch (error) {
+      void holds.failed(error);
       return {
         limits: await limits.failed(error),
         state: await state.failed(error),
@@ -65,6 +76,7 @@ export class RedisAdmission implements AdmissionStore {
       };
     }
     const [windows, hashes, reserved] = reply;
+    holds.read(undefined);
     return {
       limits: limits.read(windows),
       state: state.read(hashes),
