@@ -9,7 +9,8 @@ import { RedisAdmission } from '../src/transport/redis/admission.js';
 import { RedisKeyHealth } from '../src/transport/redis/key-health.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 import { RedisSpendReservations } from '../src/transport/redis/spend-reservations.js';
-import { connected, recordingLogger } from './redis-helpers.js';
+import { recordingLogger } from './log-helpers.js';
+import { connected } from './redis-helpers.js';
 
 const NOW = 1_800_000_000_000 + 400;
 

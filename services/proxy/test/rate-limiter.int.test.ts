@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET_MS, LIMIT_FIELDS, WINDOW_MS, type LimitWindow } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
-import { connected, recordingLogger, SHARED_REDIS } from './redis-helpers.js';
+import { recordingLogger } from './log-helpers.js';
+import { connected, SHARED_REDIS } from './redis-helpers.js';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing sequence can be replayed. */
 function seeded(seed: number): () => number {
