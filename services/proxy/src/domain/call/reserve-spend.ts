@@ -61,7 +61,7 @@ export function spendReservation(
  * call's end still tries to release it.
  */
 export function spendOutcome(
-  call: OpenedCall,
+  call: Pick<OpenedCall, 'log'>,
   reservation: SpendReservation | undefined,
   answer: Reservation | undefined,
 ): SpendOutcome {
