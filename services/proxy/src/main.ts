@@ -31,6 +31,7 @@ import { createHttpServer } from './transport/http/server.js';
 import { mailOwnerAlerts } from './transport/jobs/owner-alerts.js';
 import { natsLevelEvents } from './transport/nats/level-events.js';
 import { jetStreamUsagePublisher } from './transport/nats/usage-publisher.js';
+import { RedisAdmission } from './transport/redis/admission.js';
 import { RedisKeyHealth } from './transport/redis/key-health.js';
 import { RedisObjectOwners } from './transport/redis/object-owners.js';
 import { RedisSpendReservations } from './transport/redis/spend-reservations.js';
@@ -61,7 +62,9 @@ runService('proxy', async (log, metrics) => {
 
   const redis = connectRedis(config.REDIS_URL, 'hotPath', log, 'shared key state');
   const limiter = new RedisRateLimiter(redis, config.GW_KEY_STATE_PREFIX, log);
+  const health = new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log);
   const spend = new RedisSpendReservations(redis, config.GW_KEY_STATE_PREFIX);
+  const admission = new RedisAdmission(redis, { limiter, health, spend });
 
   const configClient = createGrpcClient(
     configPb.ConfigServiceClient,
@@ -116,7 +119,8 @@ runService('proxy', async (log, metrics) => {
     limiter,
     bodies,
     defaultModelLimits: modelLimitTableOf(config.PROXY_DEFAULT_MODEL_LIMITS),
-    health: new RedisKeyHealth(redis, config.GW_KEY_STATE_PREFIX, log),
+    admission,
+    health,
     outbox,
     objects: new RedisObjectOwners(redis, config.GW_KEY_STATE_PREFIX),
     spend,

@@ -4,6 +4,7 @@ import type { ProxyDeps } from '../src/deps.js';
 import { ownerPool, poolKey, type OwnerPool, type PoolKey } from '../src/domain/pool.js';
 import type { KeySource } from '../src/domain/ports/key-source.js';
 import {
+  MemoryAdmission,
   MemoryCallers,
   MemoryHealth,
   MemoryObjects,
@@ -136,6 +137,18 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     get limiter() {
       return state.limiter;
     },
+    // The reservation, the pool state and the windows from the ports reset() renews.
+    admission: new MemoryAdmission({
+      get limiter() {
+        return state.limiter;
+      },
+      get health() {
+        return state.health;
+      },
+      get spend() {
+        return state.spend;
+      },
+    }),
     defaultModelLimits: modelLimitTable({}),
     // Read per request, so reset() takes effect for the next call.
     get health() {

@@ -1,27 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { connectRedis, createLogger, METRIC, serviceMetrics, type Logger } from '@gw/kit';
+import { createLogger, METRIC, serviceMetrics } from '@gw/kit';
 import { startRedisServer, waitFor, type PrivateRedis } from '@gw/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET_MS, LIMIT_FIELDS, WINDOW_MS, type LimitWindow } from '../src/domain/limits.js';
 import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
-
-/** A logger that keeps the messages of its warnings. */
-function recordingLogger(): { log: Logger; warnings: string[] } {
-  const warnings: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      const line = JSON.parse(chunk.toString()) as { level: number; msg: string };
-      if (line.level === 40) {
-        warnings.push(line.msg);
-      }
-      done();
-    },
-  });
-  return { log: createLogger('proxy-test', 'warn', sink), warnings };
-}
+import { recordingLogger } from './log-helpers.js';
+import { connected, SHARED_REDIS } from './redis-helpers.js';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing sequence can be replayed. */
 function seeded(seed: number): () => number {
@@ -32,15 +18,6 @@ function seeded(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** The proxy's connection, once ready (before that, it fails commands rather than queue them). */
-async function connected(url: string, log: Logger): Promise<Redis> {
-  const redis = connectRedis(url, 'hotPath', log, 'shared key state');
-  await waitFor(async () => redis.status === 'ready', `connected to ${url}`, 5_000, 20);
-  return redis;
 }
 
 /** Mid-bucket, so a window's end is not at a bucket boundary. */

@@ -3,35 +3,51 @@ import { connectRedis, createLogger } from '@gw/kit';
 import { waitFor } from '@gw/testkit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SpendReservation } from '../src/domain/ports/spend-reservations.js';
+import { RedisAdmission } from '../src/transport/redis/admission.js';
+import { RedisKeyHealth } from '../src/transport/redis/key-health.js';
+import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 import { RedisSpendReservations } from '../src/transport/redis/spend-reservations.js';
+import { SHARED_REDIS } from './redis-helpers.js';
 
-const SHARED_REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NOW = 1_800_000_000_000;
 const LAPSE = NOW + 15 * 60_000;
 
 describe('spend holds in Redis (running totals, each hold dropped once)', () => {
   let redis: Redis;
   const silent = createLogger('proxy-test', 'silent');
+  /** The account's holds; reservations go through admission's one script, with no windows. */
   const fresh = () => {
     const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
-    return { prefix, spend: new RedisSpendReservations(redis, prefix) };
-  };
-  const reserve = (
-    spend: RedisSpendReservations,
-    callId: string,
-    overrides: Partial<Parameters<RedisSpendReservations['reserve']>[0]> = {},
-  ) =>
-    spend.reserve({
-      accountId: '7',
-      callId,
-      estimateNano: 100n,
-      balanceNano: 1_000n,
-      floorNano: 0n,
-      maxInFlight: 100,
-      inFlightUntil: LAPSE,
-      now: NOW,
-      ...overrides,
+    const spend = new RedisSpendReservations(redis, prefix);
+    const admission = new RedisAdmission(redis, {
+      limiter: new RedisRateLimiter(redis, prefix, silent),
+      health: new RedisKeyHealth(redis, prefix, silent),
+      spend,
     });
+    const reserve = async (
+      callId: string,
+      { now = NOW, ...overrides }: Partial<SpendReservation> & { now?: number } = {},
+    ) =>
+      (
+        await admission.admit({
+          now,
+          windows: [],
+          ownerId: '1',
+          reservation: {
+            accountId: '7',
+            callId,
+            estimateNano: 100n,
+            balanceNano: 1_000n,
+            floorNano: 0n,
+            maxInFlight: 100,
+            inFlightUntil: LAPSE,
+            ...overrides,
+          },
+        })
+      ).reservation;
+    return { prefix, spend, reserve };
+  };
 
   beforeAll(async () => {
     redis = connectRedis(SHARED_REDIS, 'hotPath', silent, 'spend holds');
@@ -43,42 +59,42 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
   });
 
   it('admits while the balance less every hold stays above the floor, then refuses', async () => {
-    const { spend } = fresh();
+    const { reserve } = fresh();
     const answers = [];
     for (let index = 0; index < 11; index++) {
-      answers.push(await reserve(spend, `call-${index}`));
+      answers.push(await reserve(`call-${index}`));
     }
     // 1 000 nano, 100 a call: the eleventh finds nothing left above the floor.
-    expect(answers.filter((answer) => answer.ok)).toHaveLength(10);
+    expect(answers.filter((answer) => answer?.ok === true)).toHaveLength(10);
     expect(answers.at(-1)).toEqual({ ok: false, reason: 'balance' });
   });
 
   it('a released call and a served hold that lapsed stop counting; a live served hold counts', async () => {
-    const { spend } = fresh();
-    expect(await reserve(spend, 'a', { estimateNano: 1_000n })).toEqual({ ok: true });
-    expect(await reserve(spend, 'b')).toEqual({ ok: false, reason: 'balance' });
+    const { spend, reserve } = fresh();
+    expect(await reserve('a', { estimateNano: 1_000n })).toEqual({ ok: true });
+    expect(await reserve('b')).toEqual({ ok: false, reason: 'balance' });
     await spend.release('7', 'a');
-    expect(await reserve(spend, 'b')).toEqual({ ok: true });
+    expect(await reserve('b')).toEqual({ ok: true });
     await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 900n, until: NOW + 10_000, now: NOW });
-    expect(await reserve(spend, 'c')).toEqual({ ok: false, reason: 'balance' });
+    expect(await reserve('c')).toEqual({ ok: false, reason: 'balance' });
     // Once the served hold lapses, only b's estimate is held.
-    expect(await reserve(spend, 'c', { now: NOW + 10_000 })).toEqual({ ok: true });
+    expect(await reserve('c', { now: NOW + 10_000 })).toEqual({ ok: true });
   });
 
   it('caps the calls in flight, and a released one frees its place', async () => {
-    const { spend } = fresh();
-    expect(await reserve(spend, 'a', { maxInFlight: 2 })).toEqual({ ok: true });
-    expect(await reserve(spend, 'b', { maxInFlight: 2 })).toEqual({ ok: true });
-    expect(await reserve(spend, 'c', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
+    const { spend, reserve } = fresh();
+    expect(await reserve('a', { maxInFlight: 2 })).toEqual({ ok: true });
+    expect(await reserve('b', { maxInFlight: 2 })).toEqual({ ok: true });
+    expect(await reserve('c', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
     await spend.release('7', 'a');
     await spend.release('7', 'a');
-    expect(await reserve(spend, 'c', { maxInFlight: 2 })).toEqual({ ok: true });
-    expect(await reserve(spend, 'd', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
+    expect(await reserve('c', { maxInFlight: 2 })).toEqual({ ok: true });
+    expect(await reserve('d', { maxInFlight: 2 })).toEqual({ ok: false, reason: 'in_flight' });
   });
 
   it('a hold that ends the call releases its estimate in the same step, once', async () => {
-    const { prefix, spend } = fresh();
-    expect(await reserve(spend, 'a', { estimateNano: 600n, maxInFlight: 1 })).toEqual({ ok: true });
+    const { prefix, spend, reserve } = fresh();
+    expect(await reserve('a', { estimateNano: 600n, maxInFlight: 1 })).toEqual({ ok: true });
     const settle = { accountId: '7', holdId: 'a:1', costNano: 250n, until: NOW + 10_000, now: NOW };
     await spend.hold({ ...settle, releasing: 'a' });
     await spend.hold({ ...settle, releasing: 'a' });
@@ -88,39 +104,39 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
       '#inflight': '0',
       'a:1': '250|s',
     });
-    expect(await reserve(spend, 'b', { estimateNano: 750n, maxInFlight: 1 })).toEqual({ ok: true });
-    expect(await reserve(spend, 'c', { estimateNano: 1n, maxInFlight: 2 })).toEqual({
+    expect(await reserve('b', { estimateNano: 750n, maxInFlight: 1 })).toEqual({ ok: true });
+    expect(await reserve('c', { estimateNano: 1n, maxInFlight: 2 })).toEqual({
       ok: false,
       reason: 'balance',
     });
   });
 
   it('frees the place of a free call (an estimate of 0) too', async () => {
-    const { spend } = fresh();
-    expect(await reserve(spend, 'free', { maxInFlight: 1, estimateNano: 0n })).toEqual({ ok: true });
-    expect(await reserve(spend, 'next', { maxInFlight: 1 })).toEqual({ ok: false, reason: 'in_flight' });
+    const { spend, reserve } = fresh();
+    expect(await reserve('free', { maxInFlight: 1, estimateNano: 0n })).toEqual({ ok: true });
+    expect(await reserve('next', { maxInFlight: 1 })).toEqual({ ok: false, reason: 'in_flight' });
     await spend.release('7', 'free');
-    expect(await reserve(spend, 'next', { maxInFlight: 1 })).toEqual({ ok: true });
+    expect(await reserve('next', { maxInFlight: 1 })).toEqual({ ok: true });
   });
 
   it('keeps only live holds: lapsed ones leave the keys as later calls come', async () => {
-    const { prefix, spend } = fresh();
+    const { prefix, spend, reserve } = fresh();
     await Promise.all(
       Array.from({ length: 300 }, (_, index) =>
         spend.hold({ accountId: '7', holdId: `old-${index}`, costNano: 1n, until: NOW + 1_000, now: NOW }),
       ),
     );
-    expect(await reserve(spend, 'new', { now: NOW + 1_000 })).toEqual({ ok: true });
+    expect(await reserve('new', { now: NOW + 1_000 })).toEqual({ ok: true });
     const holds = await redis.hgetall(`${prefix}spend:{7}`);
     expect(holds).toEqual({ '#held': '100', '#inflight': '1', new: '100|f' });
     expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1)).toEqual(['new']);
   });
 
   it('a call reserved again is held and in flight once, at its new estimate and lapse time', async () => {
-    const { prefix, spend } = fresh();
-    expect(await reserve(spend, 'a', { estimateNano: 300n })).toEqual({ ok: true });
-    expect(await reserve(spend, 'b', { estimateNano: 5n })).toEqual({ ok: true });
-    expect(await reserve(spend, 'a', { estimateNano: 200n, inFlightUntil: LAPSE + 1 })).toEqual({ ok: true });
+    const { prefix, reserve } = fresh();
+    expect(await reserve('a', { estimateNano: 300n })).toEqual({ ok: true });
+    expect(await reserve('b', { estimateNano: 5n })).toEqual({ ok: true });
+    expect(await reserve('a', { estimateNano: 200n, inFlightUntil: LAPSE + 1 })).toEqual({ ok: true });
     expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
       '#held': '205',
       '#inflight': '2',
@@ -147,10 +163,10 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
   });
 
   it('an id the set still names after the hash expired is held anew and counted once', async () => {
-    const { prefix, spend } = fresh();
+    const { prefix, spend, reserve } = fresh();
     await spend.hold({ accountId: '7', holdId: 'x', costNano: 40n, until: LAPSE, now: NOW });
     await redis.del(`${prefix}spend:{7}`);
-    expect(await reserve(spend, 'x', { estimateNano: 70n, maxInFlight: 1 })).toEqual({ ok: true });
+    expect(await reserve('x', { estimateNano: 70n, maxInFlight: 1 })).toEqual({ ok: true });
     expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({ '#held': '70', '#inflight': '1', x: '70|f' });
     expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1, 'WITHSCORES')).toEqual(['x', String(LAPSE)]);
     await spend.release('7', 'x');
@@ -168,18 +184,18 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('3');
   });
 
-  it("a served hold goes with this replica's next reservation, ahead of it", async () => {
-    const { prefix, spend } = fresh();
+  it("a served hold goes in this replica's next admission, ahead of its reservation", async () => {
+    const { prefix, spend, reserve } = fresh();
     const held = spend.hold({ accountId: '7', holdId: 'a:1', costNano: 1_000n, until: LAPSE, now: NOW });
     // Nothing was sent for it yet: it waits for a round trip to share.
     expect(await redis.exists(`${prefix}spend:{7}`)).toBe(0);
     // The reservation finds the hold already counted: 1 000 nano held of 1 000.
-    expect(await reserve(spend, 'b')).toEqual({ ok: false, reason: 'balance' });
+    expect(await reserve('b')).toEqual({ ok: false, reason: 'balance' });
     await held;
     expect(await redis.hget(`${prefix}spend:{7}`, 'a:1')).toBe('1000|s');
   });
 
-  it('a served hold with no reservation after it goes on its own, and flush sends it at once', async () => {
+  it('a served hold with no admission after it goes on its own, and flush sends it at once', async () => {
     const { prefix, spend } = fresh();
     await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 5n, until: LAPSE, now: NOW });
     expect(await redis.hget(`${prefix}spend:{7}`, 'a:1')).toBe('5|s');

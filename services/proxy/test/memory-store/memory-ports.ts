@@ -2,9 +2,19 @@ import type { IncomingMessage } from 'node:http';
 import { AppError, ErrorCode, type CallerIdentity } from '@gw/kit';
 import type { events } from '@gw/proto';
 import type { FailureClass } from '../../src/domain/key-health.js';
+import type {
+  AdmissionAnswer,
+  AdmissionInput,
+  AdmissionStore,
+} from '../../src/domain/ports/admission-store.js';
 import type { KeyHealthStore, PoolState } from '../../src/domain/ports/key-health-store.js';
 import type { ObjectOwners } from '../../src/domain/ports/object-owners.js';
-import type { Reservation, SpendReservations } from '../../src/domain/ports/spend-reservations.js';
+import type { RateLimiter } from '../../src/domain/ports/rate-limiter.js';
+import type {
+  Reservation,
+  SpendReservation,
+  SpendReservations,
+} from '../../src/domain/ports/spend-reservations.js';
 import type { UsageOutbox } from '../../src/domain/ports/usage-outbox.js';
 import type { Callers } from '../../src/transport/http/callers.js';
 
@@ -48,12 +58,13 @@ export class MemorySpend implements SpendReservations {
     this.holds.set(accountId, holds);
     return holds;
   }
-  async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
+  /** Admission's reservation (`MemoryAdmission`). */
+  async reserve(input: SpendReservation, now: number): Promise<Reservation> {
     const holds = this.of(input.accountId);
     let held = 0n;
     let inFlight = 0;
     for (const [id, hold] of holds) {
-      if (hold.until <= input.now) {
+      if (hold.until <= now) {
         holds.delete(id);
       } else {
         held += hold.nano;
@@ -80,6 +91,18 @@ export class MemorySpend implements SpendReservations {
   }
   /** Holds land at once here: nothing waits. */
   async flush() {}
+}
+
+/** Admission from the in-memory ports, each part answered as its own port answers it. */
+export class MemoryAdmission implements AdmissionStore {
+  constructor(private readonly ports: { limiter: RateLimiter; health: KeyHealthStore; spend: MemorySpend }) {}
+  async admit(input: AdmissionInput): Promise<AdmissionAnswer> {
+    return {
+      limits: await this.ports.limiter.admit(input.windows, input.now),
+      state: await this.ports.health.state(input.ownerId),
+      reservation: input.reservation && (await this.ports.spend.reserve(input.reservation, input.now)),
+    };
+  }
 }
 
 export class MemoryHealth implements KeyHealthStore {

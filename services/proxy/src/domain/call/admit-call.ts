@@ -4,15 +4,16 @@ import { planCall } from '../plan-call.js';
 import { switchBackCooledLevels } from '../record-failure.js';
 import type { ParsedRequest } from '../request.js';
 import { assertObjectsOwned } from '../stored-objects.js';
-import { releaseSpend, reserveSpend } from './reserve-spend.js';
+import { releaseSpend, spendOutcome, spendReservation } from './reserve-spend.js';
 import type { AdmittedCall, OpenedCall } from './call.js';
 import type { CallDeps } from '../ports/deps.js';
 
 /**
  * Step 2, once the request is read: the stored objects it builds on are the caller's own; then one
- * Redis round trip carries three things side by side: every rate-limit window of the call checked
- * and counted, the pool's key state read, and the call's estimated cost held against the balance.
- * Levels whose cool-down ended are switched back; then the route from memory (AllowModels,
+ * command to the shared store (one Redis script, `AdmissionStore`) does three things: every
+ * rate-limit window of the call checked and counted, the pool's key state read, and the call's
+ * estimated cost held against the balance (root holds none). Each part fails open on its own terms
+ * when Redis is out. Levels whose cool-down ended are switched back; then the route from memory (AllowModels,
  * AllowLevels, mapping, Levels, a probe of a sleeping key when all sleep, Retry-After otherwise).
  * The refusals keep their order (rate limits, route, spend), and a call refused here costs nothing:
  * its count is taken back and its estimate released.
@@ -26,11 +27,13 @@ export async function admitCall(
   await assertObjectsOwned(deps.objects, call.caller.ownerId, call.caller.accountId, request);
   const admittedAt = Date.now();
   const windows = callWindows(call.caller, call.pool, deps.defaultModelLimits, request.model);
-  const [state, admission, spend] = await Promise.all([
-    deps.health.state(call.caller.ownerId),
-    deps.limiter.admit(windows, admittedAt),
-    reserveSpend(deps, call, request, admittedAt),
-  ]);
+  const reservation = spendReservation(deps, call, request, admittedAt);
+  const {
+    limits: admission,
+    state,
+    reservation: reserved,
+  } = await deps.admission.admit({ now: admittedAt, windows, ownerId: call.caller.ownerId, reservation });
+  const spend = spendOutcome(call, reservation, reserved);
   const held = spend.ok ? spend.held : undefined;
   const refuse = (error: unknown): never => {
     void deps.limiter.refund(windows, admittedAt);

@@ -5,6 +5,7 @@ import { costOf, estimatedUsage } from '../spend.js';
 import { pricedUsage } from '../usage.js';
 import type { AdmittedCall, HeldEstimate, OpenedCall } from './call.js';
 import type { CallDeps } from '../ports/deps.js';
+import type { Reservation, SpendReservation } from '../ports/spend-reservations.js';
 
 /** An estimate a proxy that died never released lapses after this long. */
 const IN_FLIGHT_LAPSE_MS = 15 * 60_000;
@@ -17,57 +18,69 @@ export type SpendOutcome = { ok: true; held: HeldEstimate | undefined } | { ok: 
  * the account's balance while it runs, and the call is admitted only while the balance less
  * everything held (calls in flight, served calls billing has not surely charged yet) stays above
  * the floor; so the overdraft of an account is at most the cost of one call beyond its estimate.
- * Calls in flight per account are capped. Root (no spend given) holds nothing. Redis out: admitted
- * (the balance check at authentication still applies), as for rate limits.
- * The estimate prices the model the call maps to, which needs no key state, so admission sends
- * this beside the rate-limit check and the key-state read: one Redis round trip for all three.
+ * Calls in flight per account are capped. Root (no spend given) holds nothing: no reservation.
+ * The estimate prices the model the call maps to, which needs no key state, so admission asks for
+ * it in the same script as the rate-limit check and the key-state read (`AdmissionStore`).
  */
-export async function reserveSpend(
+export function spendReservation(
   deps: CallDeps,
   call: OpenedCall,
   request: ParsedRequest,
   now: number,
-): Promise<SpendOutcome> {
+): SpendReservation | undefined {
   const spend = call.caller.spend;
   if (!spend) {
+    return undefined;
+  }
+  return {
+    accountId: call.caller.accountId,
+    callId: newId('request'),
+    estimateNano: costOf(
+      call.pool,
+      spend,
+      pricedUsage(
+        {
+          path: call.endpoint.path,
+          modelRequested: request.model,
+          modelServed: mapModel(request.model, call.caller.modelMapper, call.pool),
+          imageSize: imageSizeOf(request),
+        },
+        estimatedUsage(request, { estimateOutputTokens: deps.config.PROXY_ESTIMATE_OUTPUT_TOKENS }),
+      ),
+    ),
+    balanceNano: BigInt(spend.balanceNano),
+    floorNano: BigInt(spend.floorNano),
+    maxInFlight: deps.config.PROXY_MAX_IN_FLIGHT_PER_ACCOUNT,
+    inFlightUntil: now + IN_FLIGHT_LAPSE_MS,
+  };
+}
+
+/**
+ * What the store answered to the reservation. Redis out: admitted (the balance check at
+ * authentication still applies), as for rate limits, and the estimate counts as held, so the
+ * call's end still tries to release it.
+ */
+export function spendOutcome(
+  call: Pick<OpenedCall, 'log'>,
+  reservation: SpendReservation | undefined,
+  answer: Reservation | undefined,
+): SpendOutcome {
+  if (!reservation || !answer) {
     return { ok: true, held: undefined };
   }
-  const reservation = newId('request');
-  const estimateNano = costOf(
-    call.pool,
-    spend,
-    pricedUsage(
-      {
-        path: call.endpoint.path,
-        modelRequested: request.model,
-        modelServed: mapModel(request.model, call.caller.modelMapper, call.pool),
-        imageSize: imageSizeOf(request),
-      },
-      estimatedUsage(request, { estimateOutputTokens: deps.config.PROXY_ESTIMATE_OUTPUT_TOKENS }),
-    ),
-  );
-  const held = await deps.spend
-    .reserve({
-      accountId: call.caller.accountId,
-      callId: reservation,
-      estimateNano,
-      balanceNano: BigInt(spend.balanceNano),
-      floorNano: BigInt(spend.floorNano),
-      maxInFlight: deps.config.PROXY_MAX_IN_FLIGHT_PER_ACCOUNT,
-      inFlightUntil: now + IN_FLIGHT_LAPSE_MS,
-      now,
-    })
-    .catch((error: unknown) => {
-      call.log.warn({ err: error }, 'spend reservations unavailable: admitting on the cached balance alone');
-      return { ok: true } as const;
-    });
-  if (held.ok) {
-    return { ok: true, held: { id: reservation, open: true } };
+  if (answer.ok === 'unknown') {
+    call.log.warn(
+      { err: answer.error },
+      'spend reservations unavailable: admitting on the cached balance alone',
+    );
+  }
+  if (answer.ok !== false) {
+    return { ok: true, held: { id: reservation.callId, open: true } };
   }
   return {
     ok: false,
     refusal:
-      held.reason === 'in_flight'
+      answer.reason === 'in_flight'
         ? new AppError(
             ErrorCode.RateLimited,
             'too many calls of this account are in flight; try again shortly',

@@ -1,6 +1,7 @@
 import type { Logger, PatternTable } from '@gw/kit';
 import type { Limits } from '../limits.js';
 import type { RoundRobin } from '../route-plan.js';
+import type { AdmissionStore } from './admission-store.js';
 import type { KeyHealthStore } from './key-health-store.js';
 import type { KeySource } from './key-source.js';
 import type { LevelEvents } from './level-events.js';
@@ -13,6 +14,8 @@ import type { UsageOutbox } from './usage-outbox.js';
 /** The ports and settings the call pipeline runs on; built once per process. */
 export interface CallDeps {
   keys: KeySource;
+  /** Admission's rate limits, pool state and spend reservation, in one round trip. */
+  admission: AdmissionStore;
   health: KeyHealthStore;
   limiter: RateLimiter;
   outbox: UsageOutbox;

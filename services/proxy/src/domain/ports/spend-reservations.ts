@@ -1,24 +1,26 @@
-/** What a reservation attempt came to. */
-export type Reservation = { ok: true } | { ok: false; reason: 'balance' | 'in_flight' };
+/** What a reservation attempt came to; `unknown`: the store did not answer (its `error`). */
+export type Reservation =
+  { ok: true } | { ok: false; reason: 'balance' | 'in_flight' } | { ok: 'unknown'; error: unknown };
+
+/** A call's estimated cost, to hold while it is in flight (admission asks for it, `AdmissionStore`). */
+export interface SpendReservation {
+  accountId: string;
+  callId: string;
+  estimateNano: bigint;
+  balanceNano: bigint;
+  floorNano: bigint;
+  maxInFlight: number;
+  /** When an in-flight hold lapses on its own (a proxy that died never releases it). */
+  inFlightUntil: number;
+}
 
 /**
  * Money an account's calls may still cost, shared by every proxy replica (docs/decisions.md §1):
- * each call in flight holds its estimated cost; a served exchange holds its actual cost until
- * billing has surely charged it. A call is admitted only while the balance less what is held
- * stays above the floor.
+ * each call in flight holds its estimated cost (reserved at admission, `AdmissionStore`); a served
+ * exchange holds its actual cost until billing has surely charged it. A call is admitted only
+ * while the balance less what is held stays above the floor.
  */
 export interface SpendReservations {
-  reserve(input: {
-    accountId: string;
-    callId: string;
-    estimateNano: bigint;
-    balanceNano: bigint;
-    floorNano: bigint;
-    maxInFlight: number;
-    /** When an in-flight hold lapses on its own (a proxy that died never releases it). */
-    inFlightUntil: number;
-    now: number;
-  }): Promise<Reservation>;
   /**
    * A served exchange's actual cost, held until `until`. With `releasing`, the exchange ended the
    * call and its in-flight estimate is released in the same step (one round trip, not two).

@@ -13,6 +13,7 @@ import {
 import type { Redis } from 'ioredis';
 import { FailureClass, LEVEL_FAILURE_WINDOW_MS, sleepAfterFailure } from '../../domain/key-health.js';
 import type { KeyHealthStore, PoolState } from '../../domain/ports/key-health-store.js';
+import { answerOf, type ScriptPart } from './script-part.js';
 
 /** Counted by the replica that put the key to sleep; key ids are the pool's, a bounded set. */
 const keySleeps = serviceMetrics().counter(
@@ -22,14 +23,23 @@ const keySleeps = serviceMetrics().counter(
 );
 
 /**
- * The owner's sleeping keys, switched Levels, sleeping (key, model) pairs and failing keys. A
- * healthy pool has none of the four hashes (a key or Level that is well again leaves them, and an
- * emptied hash is gone), so one EXISTS answers most calls instead of four HGETALLs.
+ * Lua, `poolState(first)`: the owner's sleeping keys, switched Levels, sleeping (key, model) pairs
+ * and failing keys, the hashes KEYS[first..first + 3]. A healthy pool has none of the four (a key
+ * or Level that is well again leaves them, and an emptied hash is gone), so one EXISTS answers most
+ * calls instead of four HGETALLs. Admission runs it in its one script (`admission.ts`).
  */
-const POOL_STATE = `
-if redis.call('EXISTS', KEYS[1], KEYS[2], KEYS[3], KEYS[4]) == 0 then return { {}, {}, {}, {} } end
-return { redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]),
-  redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4]) }
+export const POOL_STATE_LUA = `
+local function poolState(first)
+  if redis.call('EXISTS', KEYS[first], KEYS[first + 1], KEYS[first + 2], KEYS[first + 3]) == 0 then
+    return { {}, {}, {}, {} }
+  end
+  return { redis.call('HGETALL', KEYS[first]), redis.call('HGETALL', KEYS[first + 1]),
+    redis.call('HGETALL', KEYS[first + 2]), redis.call('HGETALL', KEYS[first + 3]) }
+end
+`;
+
+const POOL_STATE = `${POOL_STATE_LUA}
+return poolState(1)
 `;
 
 /** A hash as HGETALL answers it inside a script: field, value, field, value… */
@@ -39,6 +49,16 @@ function fieldsOf(flat: string[]): Record<string, string> {
     fields[flat[index] as string] = flat[index + 1] as string;
   }
   return fields;
+}
+
+function emptyState(): PoolState {
+  return {
+    sleeping: new Set(),
+    sleepDetails: new Map(),
+    switched: new Set(),
+    cooledDown: [],
+    failing: new Set(),
+  };
 }
 
 /**
@@ -64,42 +84,56 @@ export class RedisKeyHealth implements KeyHealthStore {
   }
 
   async state(ownerId: string): Promise<PoolState> {
-    const state: PoolState = {
-      sleeping: new Set(),
-      sleepDetails: new Map(),
-      switched: new Set(),
-      cooledDown: [],
-      failing: new Set(),
+    const keys: string[] = [];
+    const part = this.statePart(ownerId, keys);
+    return answerOf(part, this.redis.gwPoolState(...keys));
+  }
+
+  /**
+   * The pool state's part of a script (`poolState`): adds the owner's four hashes to `keys`.
+   * Redis out: every key awake, no Level switched.
+   */
+  statePart(ownerId: string, keys: string[]): ScriptPart<string[][], PoolState> {
+    keys.push(
+      this.keys.sleeping(ownerId),
+      this.keys.switched(ownerId),
+      this.keys.sleepingModels(ownerId),
+      this.keys.failing(ownerId),
+    );
+    return {
+      read: (hashes) => this.stateOf(hashes),
+      failed: (error) => {
+        this.warn(error);
+        return emptyState();
+      },
     };
-    try {
-      const hashes = await this.redis.gwPoolState(
-        this.keys.sleeping(ownerId),
-        this.keys.switched(ownerId),
-        this.keys.sleepingModels(ownerId),
-        this.keys.failing(ownerId),
-      );
-      const [sleeping = {}, switched = {}, sleepingModels = {}, failing = {}] = hashes.map(fieldsOf);
-      const now = this.now();
-      for (const field of Object.keys(failing)) {
-        state.failing.add(field);
+  }
+
+  private stateOf(hashes: string[][]): PoolState {
+    const state = emptyState();
+    // A healthy pool, most calls: nothing to decode.
+    if (hashes.every((hash) => hash.length === 0)) {
+      return state;
+    }
+    const [sleeping = {}, switched = {}, sleepingModels = {}, failing = {}] = hashes.map(fieldsOf);
+    const now = this.now();
+    for (const field of Object.keys(failing)) {
+      state.failing.add(field);
+    }
+    // Key sleeps and (key, model) sleeps share one set: their fields never collide.
+    for (const [field, value] of [...Object.entries(sleeping), ...Object.entries(sleepingModels)]) {
+      const entry = decodeSleep(value);
+      if (entry && entry.until > now) {
+        state.sleeping.add(field);
+        state.sleepDetails.set(field, { until: entry.until, failure: entry.failure });
       }
-      // Key sleeps and (key, model) sleeps share one set: their fields never collide.
-      for (const [field, value] of [...Object.entries(sleeping), ...Object.entries(sleepingModels)]) {
-        const entry = decodeSleep(value);
-        if (entry && entry.until > now) {
-          state.sleeping.add(field);
-          state.sleepDetails.set(field, { until: entry.until, failure: entry.failure });
-        }
+    }
+    for (const [level, value] of Object.entries(switched)) {
+      if ((decodeSwitch(value)?.until ?? 0) > now) {
+        state.switched.add(Number(level));
+      } else {
+        state.cooledDown.push(Number(level));
       }
-      for (const [level, value] of Object.entries(switched)) {
-        if ((decodeSwitch(value)?.until ?? 0) > now) {
-          state.switched.add(Number(level));
-        } else {
-          state.cooledDown.push(Number(level));
-        }
-      }
-    } catch (error) {
-      this.warn(error);
     }
     return state;
   }

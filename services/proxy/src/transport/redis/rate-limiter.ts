@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { BUCKET_MS, isTokenField, WINDOW_MS, type LimitWindow } from '../../domain/limits.js';
 import { LocalLimiter } from '../../domain/local-limiter.js';
 import type { Admission, RateLimiter } from '../../domain/ports/rate-limiter.js';
+import { answerOf, type ScriptPart } from './script-part.js';
 
 /**
  * One window in Redis: a hash `<prefix>rl:<scope>:<field>` of bucket start → amount, beside the
@@ -61,12 +62,12 @@ local function add(key, at, amount, window, bucket)
   redis.call('PEXPIRE', key, window + bucket)
 end
 
--- Applies changes waiting on this replica: KEYS[first..], from ARGV[arg] on, per key the bucket
--- start, the amount, window ms and bucket ms. Tokens are added (a replica whose clock is behind
--- the one that wrote last adds to the oldest kept bucket); a negative amount takes a request
+-- Applies changes waiting on this replica: KEYS[first..last], from ARGV[arg] on, per key the
+-- bucket start, the amount, window ms and bucket ms. Tokens are added (a replica whose clock is
+-- behind the one that wrote last adds to the oldest kept bucket); a negative amount takes a request
 -- back from its bucket while that bucket still holds one.
-local function apply(first, arg)
-  for i = first, #KEYS do
+local function apply(first, last, arg)
+  for i = first, last do
     local at = tonumber(ARGV[arg])
     local amount = tonumber(ARGV[arg + 1])
     local window = tonumber(ARGV[arg + 2])
@@ -85,44 +86,51 @@ end
 `;
 
 /**
- * Applies the waiting changes, then checks every window of a call and, when none is over,
- * counts the call in its request windows. KEYS: the call's windows, then the waiting changes'.
- * ARGV: now, the number of windows, per window its window ms, bucket ms, limit, and 1 for a
- * request window (counted) or 0 for a token window (checked only), then the changes (see
- * `apply`). Answers over (0/1), then per window its count (before this call) and when its
- * oldest bucket frees.
+ * Lua, `admitWindows(now, windows, changes, arg)`: applies the waiting changes, then checks every
+ * window of a call and, when none is over, counts the call in its request windows. KEYS[1..]: the
+ * call's `windows`, then the `changes` waiting; ARGV from `arg`: per window its window ms, bucket
+ * ms, limit, and 1 for a request window (counted) or 0 for a token window (checked only), then the
+ * changes (see `apply`). Answers over (0/1), then per window its count (before this call) and when
+ * its oldest bucket frees. Its keys come first in every script that runs it (`admission.ts` too).
  */
-const ADMIT = `${LIVE}
-local now = tonumber(ARGV[1])
-local windows = tonumber(ARGV[2])
-apply(windows + 1, 3 + windows * 4)
-local over = 0
-local out = {}
-for i = 1, windows do
-  local window = tonumber(ARGV[3 + (i - 1) * 4])
-  local bucket = tonumber(ARGV[4 + (i - 1) * 4])
-  local limit = tonumber(ARGV[5 + (i - 1) * 4])
-  local counted = tonumber(ARGV[6 + (i - 1) * 4])
-  local count, oldest = live(KEYS[i], now, window, bucket)
-  if (counted == 1 and count + 1 > limit) or (counted == 0 and count >= limit) then over = 1 end
-  out[#out + 1] = count
-  out[#out + 1] = count > 0 and (oldest + window + bucket) or now
-end
-if over == 0 then
+export const ADMIT_WINDOWS_LUA = `${LIVE}
+local function admitWindows(now, windows, changes, arg)
+  apply(windows + 1, windows + changes, arg + windows * 4)
+  local over = 0
+  local out = { 0 }
   for i = 1, windows do
-    if tonumber(ARGV[6 + (i - 1) * 4]) == 1 then
-      local bucket = tonumber(ARGV[4 + (i - 1) * 4])
-      add(KEYS[i], now - (now % bucket), 1, tonumber(ARGV[3 + (i - 1) * 4]), bucket)
+    local at = arg + (i - 1) * 4
+    local window = tonumber(ARGV[at])
+    local bucket = tonumber(ARGV[at + 1])
+    local limit = tonumber(ARGV[at + 2])
+    local counted = tonumber(ARGV[at + 3])
+    local count, oldest = live(KEYS[i], now, window, bucket)
+    if (counted == 1 and count + 1 > limit) or (counted == 0 and count >= limit) then over = 1 end
+    out[#out + 1] = count
+    out[#out + 1] = count > 0 and (oldest + window + bucket) or now
+  end
+  if over == 0 then
+    for i = 1, windows do
+      local at = arg + (i - 1) * 4
+      if tonumber(ARGV[at + 3]) == 1 then
+        local bucket = tonumber(ARGV[at + 1])
+        add(KEYS[i], now - (now % bucket), 1, tonumber(ARGV[at]), bucket)
+      end
     end
   end
+  out[1] = over
+  return out
 end
-table.insert(out, 1, over)
-return out
+`;
+
+/** The windows alone (a session's token check): ARGV now, then `admitPart`'s arguments. */
+const ADMIT = `${ADMIT_WINDOWS_LUA}
+return admitWindows(tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), 4)
 `;
 
 /** Applies waiting changes alone (see `apply`): ARGV is the changes. */
 const APPLY = `${LIVE}
-apply(1, 1)
+apply(1, #KEYS, 1)
 return 1
 `;
 
@@ -137,6 +145,9 @@ interface Change {
   at: number;
   amount: number;
 }
+
+/** What most admissions find waiting: one empty list, not a new one each time. */
+const NOTHING_WAITING: readonly Change[] = [];
 
 const redisFallbacks = serviceMetrics().counter(
   METRIC.rateLimiterFallbacks,
@@ -175,37 +186,63 @@ export class RedisRateLimiter implements RateLimiter {
     if (windows.length === 0) {
       return { ok: true, windows: [], retryAt: now };
     }
+    const keys: string[] = [];
+    const args: Array<string | number> = [now];
+    const part = this.admitPart(windows, now, keys, args);
+    return answerOf(part, this.redis.gwRateAdmit(keys.length, ...keys, ...args));
+  }
+
+  /**
+   * The windows' part of a script (`admitWindows`), with every change waiting on this replica:
+   * adds to `keys` the windows' keys, then the changes'; to `args` the number of windows and of
+   * changes, then the windows' and the changes' arguments. Redis out: counted on this replica.
+   */
+  admitPart(
+    windows: readonly LimitWindow[],
+    now: number,
+    keys: string[],
+    args: Array<string | number>,
+  ): ScriptPart<number[], Admission> {
     const changes = this.takeWaiting();
-    const args = windows.flatMap((window) => [
-      WINDOW_MS[window.field],
-      BUCKET_MS[window.field],
-      window.limit,
-      isTokenField(window.field) ? 0 : 1,
-    ]);
-    try {
-      const [over, ...counts] = await this.redis.gwRateAdmit(
-        windows.length + changes.length,
-        ...this.keys(windows),
-        ...this.keys(changes.map((change) => change.window)),
-        now,
-        windows.length,
-        ...args,
-        ...changeArgs(changes),
-      );
-      const seen = windows.map((window, index) => {
-        const count = counts[index * 2] ?? 0;
-        const admitted = over === 0 && !isTokenField(window.field);
-        return { window, count: admitted ? count + 1 : count, freesAt: counts[index * 2 + 1] ?? now };
-      });
-      const blocking = seen.filter(({ window, count }) =>
-        isTokenField(window.field) ? count >= window.limit : over === 1 && count + 1 > window.limit,
-      );
-      return { ok: over === 0, windows: seen, retryAt: Math.max(now, ...blocking.map((w) => w.freesAt)) };
-    } catch (error) {
-      this.outage(error);
-      await this.applyLocally(changes);
-      return this.local.admit(windows, now);
+    for (const window of windows) {
+      keys.push(this.key(window));
     }
+    for (const change of changes) {
+      keys.push(this.key(change.window));
+    }
+    args.push(windows.length, changes.length);
+    for (const window of windows) {
+      args.push(
+        WINDOW_MS[window.field],
+        BUCKET_MS[window.field],
+        window.limit,
+        isTokenField(window.field) ? 0 : 1,
+      );
+    }
+    pushChanges(args, changes);
+    return {
+      // The reply: over, then each window's count and when it frees.
+      read: (reply) => {
+        const over = reply[0];
+        const seen = windows.map((window, index) => {
+          const count = reply[1 + index * 2] ?? 0;
+          const admitted = over === 0 && !isTokenField(window.field);
+          return { window, count: admitted ? count + 1 : count, freesAt: reply[2 + index * 2] ?? now };
+        });
+        const blocking = seen.filter(({ window, count }) =>
+          isTokenField(window.field) ? count >= window.limit : over === 1 && count + 1 > window.limit,
+        );
+        return { ok: over === 0, windows: seen, retryAt: Math.max(now, ...blocking.map((w) => w.freesAt)) };
+      },
+      failed: async (error) => {
+        // A call with no windows and nothing waiting lost nothing here: no outage to report.
+        if (windows.length > 0 || changes.length > 0) {
+          this.outage(error);
+        }
+        await this.applyLocally(changes);
+        return this.local.admit(windows, now);
+      },
+    };
   }
 
   async refund(windows: readonly LimitWindow[], now: number): Promise<void> {
@@ -235,12 +272,11 @@ export class RedisRateLimiter implements RateLimiter {
     if (changes.length === 0) {
       return;
     }
+    const keys = changes.map((change) => this.key(change.window));
+    const args: number[] = [];
+    pushChanges(args, changes);
     try {
-      await this.redis.gwRateApply(
-        changes.length,
-        ...this.keys(changes.map((change) => change.window)),
-        ...changeArgs(changes),
-      );
+      await this.redis.gwRateApply(keys.length, ...keys, ...args);
     } catch (error) {
       this.outage(error);
       await this.applyLocally(changes);
@@ -253,7 +289,10 @@ export class RedisRateLimiter implements RateLimiter {
     this.waiting.set(id, merged ? { ...merged, amount: merged.amount + change.amount } : change);
   }
 
-  private takeWaiting(): Change[] {
+  private takeWaiting(): readonly Change[] {
+    if (this.waiting.size === 0) {
+      return NOTHING_WAITING;
+    }
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const changes = [...this.waiting.values()];
@@ -268,8 +307,8 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  private keys(windows: readonly LimitWindow[]): string[] {
-    return windows.map((window) => `${this.prefix}rl:${window.scope}:${window.field}`);
+  private key(window: LimitWindow): string {
+    return `${this.prefix}rl:${window.scope}:${window.field}`;
   }
 
   /** Redis down or slow: limits fail open to this replica's own counters (docs/decisions.md §6). */
@@ -283,11 +322,9 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-function changeArgs(changes: readonly Change[]): number[] {
-  return changes.flatMap(({ window, at, amount }) => [
-    at,
-    amount,
-    WINDOW_MS[window.field],
-    BUCKET_MS[window.field],
-  ]);
+/** Each change's arguments to `apply`, after the ones already in `args`. */
+function pushChanges(args: Array<string | number>, changes: readonly Change[]): void {
+  for (const { window, at, amount } of changes) {
+    args.push(at, amount, WINDOW_MS[window.field], BUCKET_MS[window.field]);
+  }
 }

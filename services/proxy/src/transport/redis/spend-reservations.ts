@@ -1,5 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { Reservation, SpendReservations } from '../../domain/ports/spend-reservations.js';
+import type {
+  Reservation,
+  SpendReservation,
+  SpendReservations,
+} from '../../domain/ports/spend-reservations.js';
+import type { ScriptPart } from './script-part.js';
 
 /**
  * Two keys per account, in one hash slot: a hash `<prefix>spend:{<account>}` of holds (field: the
@@ -11,7 +16,8 @@ import type { Reservation, SpendReservations } from '../../domain/ports/spend-re
  * amounts stay exact.
  */
 const HOLDS = `
-local holds, lapse = KEYS[1], KEYS[2]
+-- The account's two keys: each script names them before it changes anything.
+local holds, lapse
 
 -- Redis reads no '-0' as an integer: a free call's hold is taken back as '0'.
 local function negated(amount)
@@ -45,7 +51,7 @@ end
 
 -- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count is set with
 -- the hold in one HSET instead of counted up after it.
-local function add(id, amount, kind, untilMs, now, inflight)
+local function addHold(id, amount, kind, untilMs, now, inflight)
   local value = redis.call('HGET', holds, id)
   local replaced = value and forget(id, value)
   if kind == 'f' then
@@ -65,55 +71,79 @@ local function add(id, amount, kind, untilMs, now, inflight)
 end
 `;
 
-/** ARGV: now, call id, estimate, balance, floor, max in flight, in-flight lapse time. */
-const RESERVE = `${HOLDS}
-local now = tonumber(ARGV[1])
-dropLapsed(now)
-local totals = redis.call('HMGET', holds, '#held', '#inflight')
-local held, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
-if inflight >= tonumber(ARGV[6]) then return 'in_flight' end
-if tonumber(ARGV[4]) - held <= tonumber(ARGV[5]) then return 'balance' end
-add(ARGV[2], ARGV[3], 'f', ARGV[7], now, inflight)
-return 'ok'
+/**
+ * Lua, `holdServed(first, arg)`: a served exchange's actual cost held until its lapse time, and,
+ * when it ended its call, the call's estimate released in the same step. KEYS[first],
+ * KEYS[first + 1]: the account's two keys; ARGV from `arg`: now, hold id, cost, lapse time, and
+ * the call id to release ('' when the call goes on).
+ */
+const HOLD_SERVED = `
+local function holdServed(first, arg)
+  holds, lapse = KEYS[first], KEYS[first + 1]
+  local now = tonumber(ARGV[arg])
+  dropLapsed(now)
+  if ARGV[arg + 4] ~= '' then drop(ARGV[arg + 4]) end
+  addHold(ARGV[arg + 1], ARGV[arg + 2], 's', ARGV[arg + 3], now)
+end
 `;
 
-/** ARGV: now, hold id, cost, lapse time, and the call id to release ('' when the call goes on). */
-const HOLD = `${HOLDS}
-local now = tonumber(ARGV[1])
-dropLapsed(now)
-if ARGV[5] ~= '' then drop(ARGV[5]) end
-add(ARGV[2], ARGV[3], 's', ARGV[4], now)
+/**
+ * Lua for admission's one script (`admission.ts`): `holdServed`, and `reserve(now, first, arg)`,
+ * which holds a call's estimate while it is in flight, if the account may have one more call in
+ * flight and its balance less everything held stays above the floor. KEYS[first], KEYS[first + 1]:
+ * the account's two keys; ARGV from `arg`: call id, estimate, balance, floor, max in flight,
+ * in-flight lapse time. Answers 'ok', 'in_flight' or 'balance'.
+ */
+export const SPEND_LUA = `${HOLDS}${HOLD_SERVED}
+local function reserve(now, first, arg)
+  holds, lapse = KEYS[first], KEYS[first + 1]
+  dropLapsed(now)
+  local totals = redis.call('HMGET', holds, '#held', '#inflight')
+  local held, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
+  if inflight >= tonumber(ARGV[arg + 4]) then return 'in_flight' end
+  if tonumber(ARGV[arg + 2]) - held <= tonumber(ARGV[arg + 3]) then return 'balance' end
+  addHold(ARGV[arg], ARGV[arg + 1], 'f', ARGV[arg + 5], now, inflight)
+  return 'ok'
+end
+`;
+
+/** One served hold alone (no admission came to carry it): KEYS and ARGV as `holdServed`'s. */
+const HOLD = `${HOLDS}${HOLD_SERVED}
+holdServed(1, 1)
 return 1
 `;
 
 /** ARGV: the call id. */
 const RELEASE = `${HOLDS}
+holds, lapse = KEYS[1], KEYS[2]
 drop(ARGV[1])
 return 1
 `;
 
 type ScriptedRedis = Redis & {
-  gwReserveSpend(...args: string[]): Promise<'ok' | 'in_flight' | 'balance'>;
   gwHoldSpend(...args: string[]): Promise<number>;
   gwReleaseSpend(...args: string[]): Promise<number>;
 };
 
-/** A served exchange's hold waits at most this long for a reservation to go with. */
+/** A served exchange's hold waits at most this long for an admission to go with. */
 const HOLD_WAIT_MS = 20;
 
 /** A hold waiting to be sent, with the promise its caller holds. */
 interface WaitingHold {
+  keys: [string, string];
+  /** `holdServed`'s arguments. */
   args: string[];
   sent: () => void;
   failed: (error: unknown) => void;
 }
 
+const NOTHING_WAITING: readonly WaitingHold[] = [];
+
 /**
- * The holds in Redis, one script per operation. A served exchange's hold does not cost a round
- * trip of its own: it waits on this replica and goes with the next reservation, in the same
- * pipeline and ahead of it, so this replica admits exactly as if it had gone at once; with no
- * reservation to go with, it goes alone after HOLD_WAIT_MS. Other replicas see the call's estimate
- * held that much longer in its place.
+ * The holds in Redis. A served exchange's hold does not cost a command of its own: it waits on
+ * this replica and goes in the next admission's script, ahead of its reservation, so this replica
+ * admits exactly as if it had gone at once; with no admission to go with, it goes alone after
+ * HOLD_WAIT_MS. Other replicas see the call's estimate held that much longer in its place.
  */
 export class RedisSpendReservations implements SpendReservations {
   private readonly redis: ScriptedRedis;
@@ -124,33 +154,65 @@ export class RedisSpendReservations implements SpendReservations {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('gwReserveSpend', { numberOfKeys: 2, lua: RESERVE });
     redis.defineCommand('gwHoldSpend', { numberOfKeys: 2, lua: HOLD });
     redis.defineCommand('gwReleaseSpend', { numberOfKeys: 2, lua: RELEASE });
     this.redis = redis as ScriptedRedis;
   }
 
-  async reserve(input: Parameters<SpendReservations['reserve']>[0]): Promise<Reservation> {
-    // Reservations after the first of a busy turn find nothing waiting: no flush (or its promises).
-    if (this.waiting.length > 0) {
-      void this.flush();
+  /**
+   * The waiting holds' part of a script (`holdServed` for each): adds their accounts' keys to
+   * `keys`, and to `args` their number, then their arguments. Redis out: each hold's caller hears
+   * of it, as when it goes alone.
+   */
+  holdsPart(keys: string[], args: Array<string | number>): ScriptPart<unknown, void> {
+    const holds = this.takeWaiting();
+    args.push(holds.length);
+    for (const hold of holds) {
+      keys.push(hold.keys[0], hold.keys[1]);
+      args.push(...hold.args);
     }
-    const answer = await this.redis.gwReserveSpend(
-      ...this.keys(input.accountId),
-      String(input.now),
+    return {
+      read: () => {
+        for (const hold of holds) {
+          hold.sent();
+        }
+      },
+      failed: (error) => {
+        for (const hold of holds) {
+          hold.failed(error);
+        }
+      },
+    };
+  }
+
+  /**
+   * A reservation's part of a script (`reserve`): adds the account's two keys to `keys` and the
+   * reservation's arguments to `args`. Redis out: the answer says so, and the caller decides (it
+   * admits).
+   */
+  reservePart(
+    input: SpendReservation,
+    keys: string[],
+    args: Array<string | number>,
+  ): ScriptPart<'ok' | 'in_flight' | 'balance', Reservation> {
+    keys.push(...this.keys(input.accountId));
+    args.push(
       input.callId,
       String(input.estimateNano),
       String(input.balanceNano),
       String(input.floorNano),
-      String(input.maxInFlight),
-      String(input.inFlightUntil),
+      input.maxInFlight,
+      input.inFlightUntil,
     );
-    return answer === 'ok' ? { ok: true } : { ok: false, reason: answer };
+    return {
+      read: (answer) => (answer === 'ok' ? { ok: true } : { ok: false, reason: answer }),
+      failed: (error) => ({ ok: 'unknown', error }),
+    };
   }
 
   hold(input: Parameters<SpendReservations['hold']>[0]): Promise<void> {
+    const keys = this.keys(input.accountId);
     const args = [
-      ...this.keys(input.accountId),
       String(input.now),
       input.holdId,
       String(input.costNano),
@@ -158,25 +220,33 @@ export class RedisSpendReservations implements SpendReservations {
       input.releasing ?? '',
     ];
     return new Promise((sent, failed) => {
-      this.waiting.push({ args, sent, failed });
+      this.waiting.push({ keys, args, sent, failed });
       this.waitTimer ??= setTimeout(() => void this.flush(), HOLD_WAIT_MS);
     });
   }
 
-  /** Sends every waiting hold now (a reservation, the timer, shutdown); resolves once all landed. */
+  /** Sends every waiting hold now, each alone (the timer, shutdown); resolves once all landed. */
   async flush(): Promise<void> {
-    clearTimeout(this.waitTimer);
-    this.waitTimer = undefined;
-    const holds = this.waiting;
-    this.waiting = [];
     await Promise.all(
-      holds.map((hold) =>
-        this.redis.gwHoldSpend(...hold.args).then(
+      this.takeWaiting().map((hold) =>
+        this.redis.gwHoldSpend(...hold.keys, ...hold.args).then(
           () => hold.sent(),
           (error: unknown) => hold.failed(error),
         ),
       ),
     );
+  }
+
+  private takeWaiting(): readonly WaitingHold[] {
+    // Most admissions find nothing waiting: no new list, no timer to clear.
+    if (this.waiting.length === 0) {
+      return NOTHING_WAITING;
+    }
+    clearTimeout(this.waitTimer);
+    this.waitTimer = undefined;
+    const holds = this.waiting;
+    this.waiting = [];
+    return holds;
   }
 
   async release(accountId: string, callId: string): Promise<void> {

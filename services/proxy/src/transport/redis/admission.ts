@@ -1,0 +1,86 @@
+import type { Redis } from 'ioredis';
+import type { AdmissionAnswer, AdmissionInput, AdmissionStore } from '../../domain/ports/admission-store.js';
+import { POOL_STATE_LUA, type RedisKeyHealth } from './key-health.js';
+import { ADMIT_WINDOWS_LUA, type RedisRateLimiter } from './rate-limiter.js';
+import { SPEND_LUA, type RedisSpendReservations } from './spend-reservations.js';
+
+/**
+ * One call's admission as one script, made of the three modules' pieces. KEYS: the rate-limit
+ * part's (the call's windows, then the changes waiting on this replica), the owner's four
+ * pool-state hashes, two per served hold waiting on this replica (its account's), then, when the
+ * call holds an estimate, the account's two spend keys. ARGV: now, the number of windows and of
+ * changes, their arguments (`admitWindows`), the number of waiting holds and their arguments
+ * (`holdServed`), then the reservation's (`reserve`). The holds land before the reservation, as
+ * if each had gone at once. Answers { windows' answer, pool state[, reservation's answer] }.
+ *
+ * Its keys lie in several hash slots (an account's spend keys share `{<account>}`, the others do
+ * not), as the rate-limit script's already do: fine on the one Redis the gateway runs on. Redis
+ * Cluster is not supported; there, this script would have to be split by slot again.
+ */
+const ADMIT_CALL = `${ADMIT_WINDOWS_LUA}${POOL_STATE_LUA}${SPEND_LUA}
+local now = tonumber(ARGV[1])
+local windows, changes = tonumber(ARGV[2]), tonumber(ARGV[3])
+local limits = admitWindows(now, windows, changes, 4)
+local pool = poolState(windows + changes + 1)
+local key, arg = windows + changes + 5, 4 + (windows + changes) * 4
+local served = tonumber(ARGV[arg])
+arg = arg + 1
+for _ = 1, served do
+  holdServed(key, arg)
+  key, arg = key + 2, arg + 5
+end
+if key > #KEYS then return { limits, pool } end
+return { limits, pool, reserve(now, key, arg) }
+`;
+
+type AdmitReply = [number[], string[][], ('ok' | 'in_flight' | 'balance')?];
+
+/**
+ * Admission in Redis: one EVALSHA per call instead of one per part, so the client builds, sends
+ * and parses one command and Redis runs one script. Each module keeps its own keys, arguments,
+ * answer and fail-open rule (`ScriptPart`); this only puts them in one command.
+ */
+export class RedisAdmission implements AdmissionStore {
+  private readonly redis: Redis & {
+    gwAdmitCall(keys: number, ...args: Array<string | number>): Promise<AdmitReply>;
+  };
+
+  constructor(
+    redis: Redis,
+    private readonly parts: {
+      limiter: RedisRateLimiter;
+      health: RedisKeyHealth;
+      spend: RedisSpendReservations;
+    },
+  ) {
+    redis.defineCommand('gwAdmitCall', { lua: ADMIT_CALL });
+    this.redis = redis as typeof this.redis;
+  }
+
+  async admit(input: AdmissionInput): Promise<AdmissionAnswer> {
+    const keys: string[] = [];
+    const args: Array<string | number> = [input.now];
+    const limits = this.parts.limiter.admitPart(input.windows, input.now, keys, args);
+    const state = this.parts.health.statePart(input.ownerId, keys);
+    const holds = this.parts.spend.holdsPart(keys, args);
+    const reservation = input.reservation && this.parts.spend.reservePart(input.reservation, keys, args);
+    let reply: AdmitReply;
+    try {
+      reply = await this.redis.gwAdmitCall(keys.length, ...keys, ...args);
+    } catch (error) {
+      void holds.failed(error);
+      return {
+        limits: await limits.failed(error),
+        state: await state.failed(error),
+        reservation: await reservation?.failed(error),
+      };
+    }
+    const [windows, hashes, reserved] = reply;
+    holds.read(undefined);
+    return {
+      limits: limits.read(windows),
+      state: state.read(hashes),
+      reservation: reservation && reserved ? reservation.read(reserved) : undefined,
+    };
+  }
+}
