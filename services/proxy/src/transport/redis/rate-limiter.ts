@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { BUCKET_MS, isTokenField, WINDOW_MS, type LimitWindow } from '../../domain/limits.js';
 import { LocalLimiter } from '../../domain/local-limiter.js';
 import type { Admission, RateLimiter } from '../../domain/ports/rate-limiter.js';
+import { INT_LUA } from './lua-int.js';
 import { answerOf, type ScriptPart } from './script-part.js';
 
 /**
@@ -12,7 +13,7 @@ import { answerOf, type ScriptPart } from './script-part.js';
  * window (each bucket is dropped once, so the work per call is constant on average) and answers
  * the window's sum and its oldest non-empty bucket. The hash expires a window after its last write.
  */
-const LIVE = `
+const LIVE = `${INT_LUA}
 -- Each window's sum and oldest bucket as this script last read or wrote them (false: absent), so a
 -- key named twice in one script (a waiting change and a window) is read once and never re-read.
 local known = {}
@@ -32,10 +33,10 @@ local function live(key, now, window, bucket)
   local sum = tonumber(state.sum) or 0
   local cursor = tonumber(state.oldest) or current
   while sum > 0 and cursor < current do
-    local amount = tonumber(redis.call('HGET', key, cursor)) or 0
+    local amount = tonumber(redis.call('HGET', key, int(cursor))) or 0
     if amount > 0 then
       if cursor >= from then break end
-      redis.call('HDEL', key, cursor)
+      redis.call('HDEL', key, int(cursor))
       sum = sum - amount
     end
     cursor = cursor + bucket
@@ -45,7 +46,7 @@ local function live(key, now, window, bucket)
     cursor = current
   end
   if state.oldest and (tonumber(state.sum) ~= sum or tonumber(state.oldest) ~= cursor) then
-    redis.call('HSET', key, 's', sum, 'o', cursor)
+    redis.call('HSET', key, 's', int(sum), 'o', int(cursor))
     state.sum, state.oldest = sum, cursor
   end
   return sum, cursor
@@ -53,13 +54,13 @@ end
 
 local function add(key, at, amount, window, bucket)
   local state = stateOf(key)
-  redis.call('HINCRBY', key, at, amount)
-  state.sum = redis.call('HINCRBY', key, 's', amount)
+  redis.call('HINCRBY', key, int(at), int(amount))
+  state.sum = redis.call('HINCRBY', key, 's', int(amount))
   if not state.oldest then
-    redis.call('HSET', key, 'o', at)
+    redis.call('HSET', key, 'o', int(at))
     state.oldest = at
   end
-  redis.call('PEXPIRE', key, window + bucket)
+  redis.call('PEXPIRE', key, int(window + bucket))
 end
 
 -- Applies changes waiting on this replica: KEYS[first..last], from ARGV[arg] on, per key the
@@ -75,9 +76,9 @@ local function apply(first, last, arg)
     if amount > 0 then
       local oldest = tonumber(stateOf(KEYS[i]).oldest)
       add(KEYS[i], oldest and math.max(at, oldest) or at, amount, window, bucket)
-    elseif (tonumber(redis.call('HGET', KEYS[i], at)) or 0) > 0 then
-      redis.call('HINCRBY', KEYS[i], at, amount)
-      local sum = redis.call('HINCRBY', KEYS[i], 's', amount)
+    elseif (tonumber(redis.call('HGET', KEYS[i], int(at))) or 0) > 0 then
+      redis.call('HINCRBY', KEYS[i], int(at), int(amount))
+      local sum = redis.call('HINCRBY', KEYS[i], 's', int(amount))
       if known[KEYS[i]] then known[KEYS[i]].sum = sum end
     end
     arg = arg + 4

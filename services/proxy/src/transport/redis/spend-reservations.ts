@@ -4,6 +4,7 @@ import type {
   SpendReservation,
   SpendReservations,
 } from '../../domain/ports/spend-reservations.js';
+import { INT_LUA } from './lua-int.js';
 import type { ScriptPart } from './script-part.js';
 
 /**
@@ -15,7 +16,7 @@ import type { ScriptPart } from './script-part.js';
  * many holds a busy account has. Totals are changed with HINCRBY on the stored decimal text, so
  * amounts stay exact.
  */
-const HOLDS = `
+const HOLDS = `${INT_LUA}
 -- The account's two keys: each script names them before it changes anything.
 local holds, lapse
 
@@ -31,7 +32,7 @@ local function forget(id, value)
   local amount, kind = string.match(value, '^(-?%d+)|(%a)$')
   if amount then
     redis.call('HINCRBY', holds, '#held', negated(amount))
-    if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', -1) end
+    if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', '-1') end
   end
   redis.call('HDEL', holds, id)
   return kind
@@ -46,7 +47,7 @@ local function drop(id)
 end
 
 local function dropLapsed(now)
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', lapse, '-inf', now, 'LIMIT', 0, 512)) do drop(id) end
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', lapse, '-inf', int(now), 'LIMIT', '0', '512')) do drop(id) end
 end
 
 -- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count is set with
@@ -56,7 +57,7 @@ local function addHold(id, amount, kind, untilMs, now, inflight)
   local replaced = value and forget(id, value)
   if kind == 'f' then
     if replaced == 'f' then inflight = inflight - 1 end
-    redis.call('HSET', holds, id, amount .. '|' .. kind, '#inflight', inflight + 1)
+    redis.call('HSET', holds, id, amount .. '|' .. kind, '#inflight', int(inflight + 1))
   else
     redis.call('HSET', holds, id, amount .. '|' .. kind)
   end
@@ -65,8 +66,8 @@ local function addHold(id, amount, kind, untilMs, now, inflight)
   redis.call('ZADD', lapse, untilMs, id)
   local ttl = tonumber(untilMs) - now
   if redis.call('PTTL', holds) < ttl then
-    redis.call('PEXPIRE', holds, ttl)
-    redis.call('PEXPIRE', lapse, ttl)
+    redis.call('PEXPIRE', holds, int(ttl))
+    redis.call('PEXPIRE', lapse, int(ttl))
   end
 end
 `;
