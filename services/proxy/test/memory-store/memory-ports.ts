@@ -7,7 +7,11 @@ import type {
   AdmissionInput,
   AdmissionStore,
 } from '../../src/domain/ports/admission-store.js';
-import type { KeyHealthStore, PoolState } from '../../src/domain/ports/key-health-store.js';
+import {
+  emptyPoolState,
+  type KeyHealthStore,
+  type PoolState,
+} from '../../src/domain/ports/key-health-store.js';
 import type { ObjectOwners } from '../../src/domain/ports/object-owners.js';
 import type { RateLimiter } from '../../src/domain/ports/rate-limiter.js';
 import type {
@@ -108,13 +112,7 @@ export class MemoryAdmission implements AdmissionStore {
 export class MemoryHealth implements KeyHealthStore {
   readonly failures: Array<[string, FailureClass]> = [];
   async state(): Promise<PoolState> {
-    return {
-      sleeping: new Set(),
-      sleepDetails: new Map(),
-      switched: new Set(),
-      cooledDown: [],
-      failing: new Set(),
-    };
+    return emptyPoolState();
   }
   async recordFailure(_owner: string, keyId: string, _level: number, failure: FailureClass) {
     this.failures.push([keyId, failure]);

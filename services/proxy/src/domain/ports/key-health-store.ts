@@ -17,6 +17,17 @@ export interface PoolState {
   failing: Set<string>;
 }
 
+/** A healthy pool's state: nothing asleep, switched or failing (also what a store down answers). */
+export function emptyPoolState(): PoolState {
+  return {
+    sleeping: new Set(),
+    sleepDetails: new Map(),
+    switched: new Set(),
+    cooledDown: [],
+    failing: new Set(),
+  };
+}
+
 /** Key failure counters, sleeping keys and switched Levels, shared by every proxy replica. */
 export interface KeyHealthStore {
   /** One round trip. Fails open (nothing asleep or switched) when the store is down. */

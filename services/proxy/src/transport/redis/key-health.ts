@@ -12,7 +12,7 @@ import {
 } from '@gw/kit';
 import type { Redis } from 'ioredis';
 import { FailureClass, LEVEL_FAILURE_WINDOW_MS, sleepAfterFailure } from '../../domain/key-health.js';
-import type { KeyHealthStore, PoolState } from '../../domain/ports/key-health-store.js';
+import { emptyPoolState, type KeyHealthStore, type PoolState } from '../../domain/ports/key-health-store.js';
 import { answerOf, type ScriptPart } from './script-part.js';
 
 /** Counted by the replica that put the key to sleep; key ids are the pool's, a bounded set. */
@@ -49,16 +49,6 @@ function fieldsOf(flat: string[]): Record<string, string> {
     fields[flat[index] as string] = flat[index + 1] as string;
   }
   return fields;
-}
-
-function emptyState(): PoolState {
-  return {
-    sleeping: new Set(),
-    sleepDetails: new Map(),
-    switched: new Set(),
-    cooledDown: [],
-    failing: new Set(),
-  };
 }
 
 /**
@@ -104,13 +94,13 @@ export class RedisKeyHealth implements KeyHealthStore {
       read: (hashes) => this.stateOf(hashes),
       failed: (error) => {
         this.warn(error);
-        return emptyState();
+        return emptyPoolState();
       },
     };
   }
 
   private stateOf(hashes: string[][]): PoolState {
-    const state = emptyState();
+    const state = emptyPoolState();
     // A healthy pool, most calls: nothing to decode.
     if (hashes.every((hash) => hash.length === 0)) {
       return state;
