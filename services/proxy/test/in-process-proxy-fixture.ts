@@ -137,18 +137,8 @@ export async function startInProcessProxy(): Promise<InProcessProxy> {
     get limiter() {
       return state.limiter;
     },
-    // The reservation, the pool state and the windows from the ports reset() renews.
-    admission: new MemoryAdmission({
-      get limiter() {
-        return state.limiter;
-      },
-      get health() {
-        return state.health;
-      },
-      get spend() {
-        return state.spend;
-      },
-    }),
+    // Reads the ports from `state` per call, so it uses the ones reset() renews.
+    admission: new MemoryAdmission(state),
     defaultModelLimits: modelLimitTable({}),
     // Read per request, so reset() takes effect for the next call.
     get health() {
