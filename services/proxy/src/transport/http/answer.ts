@@ -166,7 +166,7 @@ export function relayAnswer(
     upstream.body.on('data', (chunk: Buffer) => {
       armIdle();
       write(forClient(meter.push(chunk)));
-      if (client.isGone() && meter.usage.reported && answerKind(upstream.headers['content-type']) === 'sse') {
+      if (client.isGone() && meter.usage.reported && kind === 'sse') {
         abortUpstream();
       }
     });
