@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { AdmissionAnswer, AdmissionInput, AdmissionStore } from '../../domain/ports/admission-store.js';
 import { POOL_STATE_LUA, type RedisKeyHealth } from './key-health.js';
-import { ADMIT_WINDOWS_LUA, type RedisRateLimiter } from './rate-limiter.js';
+import { ADMIT_WINDOWS_LUA } from './rate-limit-scripts.js';
+import type { RedisRateLimiter } from './rate-limiter.js';
 import { SPEND_LUA, type RedisSpendReservations } from './spend-reservations.js';
 
 /**
