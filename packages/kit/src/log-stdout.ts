@@ -20,7 +20,7 @@ const FLUSH_INTERVAL_MS = 100;
 
 /**
  * Standard output for pino, written asynchronously in batches: when BUFFER_BYTES are pending, and
- * every FLUSH_INTERVAL_MS while any line waits. A process that exits writes what it holds first:
+ * FLUSH_INTERVAL_MS after a line began to wait. A process that exits writes what it holds first:
  * pino registers a synchronous flush of this destination on 'exit', which every `process.exit`
  * (lifecycle.ts: shutdown, a failed start, a shutdown that took too long) and an uncaught
  * exception emit; only a batch the threadpool is writing at that moment can still be cut short,
@@ -37,23 +37,39 @@ export function bufferedStdout(): DestinationStream {
   // Counted here because sonic-boom's flush() writes even an empty buffer: flushing only when a
   // line waits keeps an idle process from a write(2) every tick.
   let pending = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let failed = false;
+  // A timer only while a line waits: an idle process is not woken ten times a second for nothing
+  // (a wake-up costs more than the check it runs). A flush that finds a write in flight does
+  // nothing; that write's end arms the timer again if lines still wait.
+  const flushSoon = () => {
+    if (!failed) {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        if (pending > 0) {
+          stream.flush();
+        }
+      }, FLUSH_INTERVAL_MS).unref();
+    }
+  };
   stream.on('write', (written: number) => {
     pending -= written;
-  });
-  // Every tick while a line waits, not once: a flush that finds a write in flight does nothing.
-  const timer = setInterval(() => {
     if (pending > 0) {
-      stream.flush();
+      flushSoon();
     }
-  }, FLUSH_INTERVAL_MS).unref();
-  // A failed stdout is not retried every tick: after EPIPE (nothing reads it any more) pino drops
-  // every line, and any other error ends the process as before (a monitor handles no error).
-  stream.on(errorMonitor, () => clearInterval(timer));
+  });
+  // A failed stdout is not retried: after EPIPE (nothing reads it any more) pino drops every
+  // line, and any other error ends the process as before (a monitor handles no error).
+  stream.on(errorMonitor, () => {
+    failed = true;
+    clearTimeout(timer);
+  });
   return {
     write(line: string) {
       const bytes = Buffer.from(line);
       pending += bytes.length;
       writeBytes(bytes);
+      flushSoon();
     },
   };
 }
