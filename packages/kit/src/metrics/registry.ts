@@ -11,7 +11,7 @@ export const LATENCY_BUCKETS: readonly number[] = [
 ];
 
 /** How often the event-loop lag is sampled (`nodejs_eventloop_lag_*`). */
-const EVENT_LOOP_SAMPLE_MS = 100;
+const EVENT_LOOP_SAMPLE_MS = 1000;
 
 /**
  * One process's Prometheus registry: the default process metrics (CPU, memory, event-loop lag,
@@ -25,9 +25,10 @@ export class Metrics {
   readonly registry = new Registry();
 
   constructor() {
-    // The event-loop lag histogram samples every 100 ms rather than prom-client's 10: a timer
-    // firing a hundred times a second costs every idle process about 3 ms of CPU a second, and
-    // `npm start` runs eight of them on whatever cores it is given.
+    // The event-loop lag histogram samples once a second rather than prom-client's every 10 ms:
+    // each sample wakes the process, a wake-up of an idle process cost about 0.75 ms of CPU on a
+    // small virtual machine (bench/RESULTS.md, tenth round), and `npm start` runs eight of them
+    // on whatever cores it is given. A scrape every 15 s still sees fifteen samples.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   }
 
