@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db.js';
 import { createLogger } from '../src/log.js';
 import { rowsOf } from '../src/raw-sql.js';
@@ -19,6 +19,21 @@ async function admin(text: string): Promise<void> {
   await client.connect();
   await client.query(text);
   await client.end();
+}
+
+/** The backends connected to the test database now, seen from another database. */
+async function backendsOfTestDatabase(): Promise<number[]> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    const result = await client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = $1',
+      [name],
+    );
+    return result.rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
 }
 
 describe('DatabaseHandle.warm (PostgreSQL)', () => {
@@ -73,4 +88,36 @@ describe('DatabaseHandle.warm (PostgreSQL)', () => {
     );
     expect(row?.n).toBe(0);
   });
+
+  // A service that idles still runs a periodic query now and then: it must find a connection
+  // open, not pay a new backend and a SCRAM exchange each time.
+  it('keeps one connection once the others idled out, and the next query runs on it', async () => {
+    const warmed = new Set<number>();
+    await handle.warm(async (tx) => {
+      const [row] = rowsOf(
+        await tx.execute(sql`SELECT pg_backend_pid() AS pid`),
+        z.object({ pid: z.number() }),
+      );
+      if (row) {
+        warmed.add(row.pid);
+      }
+    });
+
+    // The pool closes a client idle for 10 s; PostgreSQL shows a backend until the client has gone.
+    let left: number[] = [];
+    await vi.waitFor(
+      async () => {
+        left = await backendsOfTestDatabase();
+        expect(left).toHaveLength(1);
+      },
+      { timeout: 40_000, interval: 250 },
+    );
+
+    const [row] = rowsOf(
+      await handle.db.execute(sql`SELECT pg_backend_pid() AS pid`),
+      z.object({ pid: z.number() }),
+    );
+    expect(left).toEqual([row?.pid]);
+    expect(warmed.has(row?.pid ?? -1)).toBe(true);
+  }, 60_000);
 });
