@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { AdmissionAnswer, AdmissionInput, AdmissionStore } from '../../domain/ports/admission-store.js';
 import { POOL_STATE_LUA, type RedisKeyHealth } from './key-health.js';
+import { INT_LUA } from './lua-int.js';
 import { ADMIT_WINDOWS_LUA } from './rate-limit-scripts.js';
 import type { RedisRateLimiter } from './rate-limiter.js';
 import { SPEND_LUA, type RedisSpendReservations } from './spend-reservations.js';
@@ -18,7 +19,7 @@ import { SPEND_LUA, type RedisSpendReservations } from './spend-reservations.js'
  * not), as the rate-limit script's already do: fine on the one Redis the gateway runs on. Redis
  * Cluster is not supported; there, this script would have to be split by slot again.
  */
-const ADMIT_CALL = `${ADMIT_WINDOWS_LUA}${POOL_STATE_LUA}${SPEND_LUA}
+const ADMIT_CALL = `${INT_LUA}${ADMIT_WINDOWS_LUA}${POOL_STATE_LUA}${SPEND_LUA}
 local now = tonumber(ARGV[1])
 local windows, changes = tonumber(ARGV[2]), tonumber(ARGV[3])
 local limits = admitWindows(now, windows, changes, 4)

@@ -7,7 +7,7 @@ import { INT_LUA } from './lua-int.js';
  * window (each bucket is dropped once, so the work per call is constant on average) and answers
  * the window's sum and its oldest non-empty bucket. The hash expires a window after its last write.
  */
-const LIVE = `${INT_LUA}
+const LIVE = `
 -- Each window's sum and oldest bucket as this script last read or wrote them (false: absent), so a
 -- key named twice in one script (a waiting change and a window) is read once and never re-read.
 local known = {}
@@ -86,7 +86,8 @@ end
  * call's `windows`, then the `changes` waiting; ARGV from `arg`: per window its window ms, bucket
  * ms, limit, and 1 for a request window (counted) or 0 for a token window (checked only), then the
  * changes (see `apply`). Answers over (0/1), then per window its count (before this call) and when
- * its oldest bucket frees. Its keys come first in every script that runs it (`admission.ts` too).
+ * its oldest bucket frees. Its keys come first in every script that runs it (`admission.ts` too),
+ * and `INT_LUA` before it: a whole script defines `int` once.
  */
 export const ADMIT_WINDOWS_LUA = `${LIVE}
 local function admitWindows(now, windows, changes, arg)
@@ -119,12 +120,12 @@ end
 `;
 
 /** The windows alone (a session's token check): ARGV now, then `admitPart`'s arguments. */
-export const ADMIT = `${ADMIT_WINDOWS_LUA}
+export const ADMIT = `${INT_LUA}${ADMIT_WINDOWS_LUA}
 return admitWindows(tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), 4)
 `;
 
 /** Applies waiting changes alone (see `apply`): ARGV is the changes. */
-export const APPLY = `${LIVE}
+export const APPLY = `${INT_LUA}${LIVE}
 apply(1, #KEYS, 1)
 return 1
 `;

@@ -16,7 +16,7 @@ import type { ScriptPart } from './script-part.js';
  * many holds a busy account has. Totals are changed with HINCRBY on the stored decimal text, so
  * amounts stay exact.
  */
-const HOLDS = `${INT_LUA}
+const HOLDS = `
 -- The account's two keys: each script names them before it changes anything.
 local holds, lapse
 
@@ -93,7 +93,8 @@ end
  * which holds a call's estimate while it is in flight, if the account may have one more call in
  * flight and its balance less everything held stays above the floor. KEYS[first], KEYS[first + 1]:
  * the account's two keys; ARGV from `arg`: call id, estimate, balance, floor, max in flight,
- * in-flight lapse time. Answers 'ok', 'in_flight' or 'balance'.
+ * in-flight lapse time. Answers 'ok', 'in_flight' or 'balance'. Needs `INT_LUA` before it, as
+ * the rate-limit part does: a whole script defines `int` once.
  */
 export const SPEND_LUA = `${HOLDS}${HOLD_SERVED}
 local function reserve(now, first, arg)
@@ -109,13 +110,13 @@ end
 `;
 
 /** One served hold alone (no admission came to carry it): KEYS and ARGV as `holdServed`'s. */
-const HOLD = `${HOLDS}${HOLD_SERVED}
+const HOLD = `${INT_LUA}${HOLDS}${HOLD_SERVED}
 holdServed(1, 1)
 return 1
 `;
 
 /** ARGV: the call id. */
-const RELEASE = `${HOLDS}
+const RELEASE = `${INT_LUA}${HOLDS}
 holds, lapse = KEYS[1], KEYS[2]
 drop(ARGV[1])
 return 1
