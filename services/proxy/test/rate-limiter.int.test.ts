@@ -7,7 +7,7 @@ import { BUCKET_MS, LIMIT_FIELDS, WINDOW_MS, type LimitWindow } from '../src/dom
 import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 import { recordingLogger } from './log-helpers.js';
-import { connected, SHARED_REDIS } from './redis-helpers.js';
+import { commandsDuring, connected, SHARED_REDIS } from './redis-helpers.js';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing sequence can be replayed. */
 function seeded(seed: number): () => number {
@@ -50,6 +50,21 @@ describe('rate limits in Redis (one script per call)', () => {
     expect(refused.windows[0]?.count).toBe(3);
     expect((await shared.admit(rpm, refused.retryAt - 1)).ok).toBe(false);
     expect((await shared.admit(rpm, refused.retryAt)).ok).toBe(true);
+  });
+
+  it("renews a window's expiry when a bucket opens, not on every call counted in it", async () => {
+    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
+    const shared = new RedisRateLimiter(redis, prefix, silent);
+    const rpm: LimitWindow[] = [{ scope: 'a:3', field: 'rpm', limit: 100 }];
+    const renewals = async (at: number) =>
+      (await commandsDuring(redis, prefix, () => shared.admit(rpm, at))).filter(
+        ([name]) => name?.toLowerCase() === 'pexpire',
+      ).length;
+    expect(await renewals(T0)).toBe(1);
+    expect(await renewals(T0 + 1)).toBe(0);
+    expect(await redis.pttl(`${prefix}rl:a:3:rpm`)).toBeGreaterThan(0);
+    // The next bucket opens: the window lives on a bucket longer.
+    expect(await renewals(T0 + BUCKET_MS.rpm)).toBe(1);
   });
 
   it('counts tokens once the usage is known and refuses while a token window is full', async () => {

@@ -8,7 +8,7 @@ import { RedisAdmission } from '../src/transport/redis/admission.js';
 import { RedisKeyHealth } from '../src/transport/redis/key-health.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 import { RedisSpendReservations } from '../src/transport/redis/spend-reservations.js';
-import { SHARED_REDIS } from './redis-helpers.js';
+import { commandsDuring, SHARED_REDIS } from './redis-helpers.js';
 
 const NOW = 1_800_000_000_000;
 const LAPSE = NOW + 15 * 60_000;
@@ -98,12 +98,16 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     const settle = { accountId: '7', holdId: 'a:1', costNano: 250n, until: NOW + 10_000, now: NOW };
     await spend.hold({ ...settle, releasing: 'a' });
     await spend.hold({ ...settle, releasing: 'a' });
-    // Only the served cost stays held, and the call's place in flight is free again.
+    // The call's entry now holds the served cost, and its place in flight is free again.
     expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
       '#held': '250',
       '#inflight': '0',
-      'a:1': '250|s',
+      a: '250|s',
     });
+    expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1, 'WITHSCORES')).toEqual([
+      'a',
+      String(NOW + 10_000),
+    ]);
     expect(await reserve('b', { estimateNano: 750n, maxInFlight: 1 })).toEqual({ ok: true });
     expect(await reserve('c', { estimateNano: 1n, maxInFlight: 2 })).toEqual({
       ok: false,
@@ -130,6 +134,38 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     const holds = await redis.hgetall(`${prefix}spend:{7}`);
     expect(holds).toEqual({ '#held': '100', '#inflight': '1', new: '100|f' });
     expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1)).toEqual(['new']);
+  });
+
+  it('sweeps a burst of lapsed holds in a few commands, not four per hold', async () => {
+    const { prefix, spend, reserve } = fresh();
+    await Promise.all(
+      Array.from({ length: 300 }, (_, index) =>
+        spend.hold({ accountId: '7', holdId: `old-${index}`, costNano: 2n, until: NOW + 1_000, now: NOW }),
+      ),
+    );
+    const commands = await commandsDuring(redis, prefix, async () => {
+      expect(await reserve('new', { now: NOW + 1_000 })).toEqual({ ok: true });
+    });
+    expect(commands.length).toBeLessThan(20);
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
+      '#held': '100',
+      '#inflight': '1',
+      new: '100|f',
+    });
+    expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1)).toEqual(['new']);
+  });
+
+  it("renews the keys' expiry only when a hold would outlive them, with room to spare", async () => {
+    const { prefix, reserve } = fresh();
+    expect(await reserve('a')).toEqual({ ok: true });
+    const renewals = (
+      await commandsDuring(redis, prefix, () => reserve('b', { now: NOW + 1, inFlightUntil: LAPSE + 1 }))
+    ).filter(([name]) => name?.toLowerCase() === 'pexpire');
+    expect(renewals).toEqual([]);
+    // Both keys outlive the latest hold's lapse time (15 minutes on) by a margin.
+    for (const key of [`${prefix}spend:{7}`, `${prefix}spend:{7}:until`]) {
+      expect(await redis.pttl(key)).toBeGreaterThan(15 * 60_000);
+    }
   });
 
   it('a call reserved again is held and in flight once, at its new estimate and lapse time', async () => {

@@ -28,7 +28,7 @@ local key, arg = windows + changes + 5, 4 + (windows + changes) * 4
 local served = tonumber(ARGV[arg])
 arg = arg + 1
 for _ = 1, served do
-  holdServed(key, arg)
+  holdServed(key, arg, now)
   key, arg = key + 2, arg + 5
 end
 if key > #KEYS then return { limits, pool } end

@@ -5,7 +5,8 @@ import { INT_LUA } from './lua-int.js';
  * running sum of its buckets (`s`) and the start of its oldest bucket that holds anything (`o`),
  * so a call reads a few fields instead of every bucket. `live` drops the buckets that left the
  * window (each bucket is dropped once, so the work per call is constant on average) and answers
- * the window's sum and its oldest non-empty bucket. The hash expires a window after its last write.
+ * the window's sum and its oldest non-empty bucket. The hash expires a window and a bucket after
+ * its newest bucket opened.
  */
 const LIVE = `
 -- Each window's sum and oldest bucket as this script last read or wrote them (false: absent), so a
@@ -46,15 +47,18 @@ local function live(key, now, window, bucket)
   return sum, cursor
 end
 
+-- The key's expiry is set when a bucket opens: from then it outlives that bucket's time in the
+-- window, so adding to a bucket already open (most calls) leaves the expiry as it is.
 local function add(key, at, amount, window, bucket)
   local state = stateOf(key)
-  redis.call('HINCRBY', key, int(at), int(amount))
+  if redis.call('HINCRBY', key, int(at), int(amount)) == amount then
+    redis.call('PEXPIRE', key, int(window + bucket))
+  end
   state.sum = redis.call('HINCRBY', key, 's', int(amount))
   if not state.oldest then
     redis.call('HSET', key, 'o', int(at))
     state.oldest = at
   end
-  redis.call('PEXPIRE', key, int(window + bucket))
 end
 
 -- Applies changes waiting on this replica: KEYS[first..last], from ARGV[arg] on, per key the

@@ -27,11 +27,35 @@ local function negated(amount)
   return '-' .. amount
 end
 
+-- Changes to '#held' gather here and reach Redis in one HINCRBY (flushHeld), so a sweep of many
+-- lapsed holds changes the total once. Only amounts of at most 15 characters gather, and only
+-- while the sum stays below 8e15: Lua numbers are doubles, exact up to 2^53 (about 9e15). Larger
+-- amounts go to Redis as they are, in decimal text.
+local pendingHeld = 0
+local function held(amount)
+  if #amount <= 15 and math.abs(pendingHeld) < 8e15 then
+    pendingHeld = pendingHeld + tonumber(amount)
+  else
+    redis.call('HINCRBY', holds, '#held', amount)
+  end
+end
+local function flushHeld()
+  if pendingHeld ~= 0 then
+    redis.call('HINCRBY', holds, '#held', int(pendingHeld))
+    pendingHeld = 0
+  end
+end
+
+local function parse(value)
+  if not value then return nil end
+  return string.match(value, '^(-?%d+)|(%a)$')
+end
+
 -- Takes a hold's amount back from the totals and deletes it from the hash; answers its kind.
 local function forget(id, value)
-  local amount, kind = string.match(value, '^(-?%d+)|(%a)$')
+  local amount, kind = parse(value)
   if amount then
-    redis.call('HINCRBY', holds, '#held', negated(amount))
+    held(negated(amount))
     if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', '-1') end
   end
   redis.call('HDEL', holds, id)
@@ -46,8 +70,42 @@ local function drop(id)
   redis.call('ZREM', lapse, id)
 end
 
+-- Up to when each account's holds were swept in this script: an admission that carries a served
+-- hold and a reservation of one account sweeps its holds once.
+local sweptUntil = {}
+
+-- Drops the holds that lapsed by now, up to 512 at a time, with one HMGET, HDEL and ZREM for all
+-- of them: a burst of calls lapses as a burst, and the call that finds it should not run four
+-- commands a hold while every other call waits on Redis.
 local function dropLapsed(now)
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', lapse, '-inf', int(now), 'LIMIT', '0', '512')) do drop(id) end
+  if sweptUntil[lapse] and sweptUntil[lapse] >= now then return end
+  sweptUntil[lapse] = now
+  local ids = redis.call('ZRANGEBYSCORE', lapse, '-inf', int(now), 'LIMIT', '0', '512')
+  if #ids == 0 then return end
+  local values = redis.call('HMGET', holds, unpack(ids))
+  local inflight = 0
+  for i = 1, #ids do
+    local amount, kind = parse(values[i])
+    if amount then
+      held(negated(amount))
+      if kind == 'f' then inflight = inflight + 1 end
+    end
+  end
+  flushHeld()
+  if inflight > 0 then redis.call('HINCRBY', holds, '#inflight', int(-inflight)) end
+  redis.call('HDEL', holds, unpack(ids))
+  redis.call('ZREM', lapse, unpack(ids))
+end
+
+-- The keys expire after their latest hold lapses, for an account that stops calling. A hold that
+-- would outlive them sets their expiry half as long again as it needs: a call's in-flight hold
+-- lapses 15 minutes on, so the keys are renewed every few minutes, not by every call.
+local function keepFor(ttl)
+  if redis.call('PTTL', holds) < ttl then
+    local keep = int(ttl + math.floor(ttl / 2))
+    redis.call('PEXPIRE', holds, keep)
+    redis.call('PEXPIRE', lapse, keep)
+  end
 end
 
 -- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count is set with
@@ -61,30 +119,49 @@ local function addHold(id, amount, kind, untilMs, now, inflight)
   else
     redis.call('HSET', holds, id, amount .. '|' .. kind)
   end
-  redis.call('HINCRBY', holds, '#held', amount)
+  held(amount)
   -- ZADD gives an id already in the set (a hold added again) its new time, keeping the set's expiry.
   redis.call('ZADD', lapse, untilMs, id)
-  local ttl = tonumber(untilMs) - now
-  if redis.call('PTTL', holds) < ttl then
-    redis.call('PEXPIRE', holds, int(ttl))
-    redis.call('PEXPIRE', lapse, int(ttl))
+  keepFor(tonumber(untilMs) - now)
+end
+
+-- A served exchange that ends its call takes over the call's in-flight entry: the estimate leaves
+-- the totals as the cost comes in, and the entry's value and lapse time change in place. Answers
+-- false when the call has no entry (released, lapsed, or never held), so the hold is added as any
+-- other; an entry already served is this hold sent again, and stays as it is.
+local function settle(callId, amount, untilMs, now)
+  local estimate, kind = parse(redis.call('HGET', holds, callId))
+  if not estimate then return false end
+  if kind == 'f' then
+    redis.call('HSET', holds, callId, amount .. '|s')
+    held(negated(estimate))
+    held(amount)
+    redis.call('HINCRBY', holds, '#inflight', '-1')
+    redis.call('ZADD', lapse, untilMs, callId)
+    keepFor(tonumber(untilMs) - now)
   end
+  return true
 end
 `;
 
 /**
- * Lua, `holdServed(first, arg)`: a served exchange's actual cost held until its lapse time, and,
- * when it ended its call, the call's estimate released in the same step. KEYS[first],
- * KEYS[first + 1]: the account's two keys; ARGV from `arg`: now, hold id, cost, lapse time, and
- * the call id to release ('' when the call goes on).
+ * Lua, `holdServed(first, arg, now)`: a served exchange's actual cost held until its lapse time;
+ * when the exchange ended its call, it settles the call's in-flight hold in place (`settle`).
+ * KEYS[first], KEYS[first + 1]: the account's two keys; ARGV from `arg`: the hold's time, hold
+ * id, cost, lapse time, and the call id it ends ('' when the call goes on). `now`: the script's
+ * own time when it has one (a hold that waited for an admission is swept at the admission's).
  */
 const HOLD_SERVED = `
-local function holdServed(first, arg)
+local function holdServed(first, arg, now)
   holds, lapse = KEYS[first], KEYS[first + 1]
-  local now = tonumber(ARGV[arg])
+  now = now or tonumber(ARGV[arg])
   dropLapsed(now)
-  if ARGV[arg + 4] ~= '' then drop(ARGV[arg + 4]) end
-  addHold(ARGV[arg + 1], ARGV[arg + 2], 's', ARGV[arg + 3], now)
+  local id, amount, untilMs, ending = ARGV[arg + 1], ARGV[arg + 2], ARGV[arg + 3], ARGV[arg + 4]
+  if ending == '' or not settle(ending, amount, untilMs, now) then
+    if ending ~= '' then redis.call('ZREM', lapse, ending) end
+    addHold(id, amount, 's', untilMs, now)
+  end
+  flushHeld()
 end
 `;
 
@@ -101,10 +178,11 @@ local function reserve(now, first, arg)
   holds, lapse = KEYS[first], KEYS[first + 1]
   dropLapsed(now)
   local totals = redis.call('HMGET', holds, '#held', '#inflight')
-  local held, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
+  local total, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
   if inflight >= tonumber(ARGV[arg + 4]) then return 'in_flight' end
-  if tonumber(ARGV[arg + 2]) - held <= tonumber(ARGV[arg + 3]) then return 'balance' end
+  if tonumber(ARGV[arg + 2]) - total <= tonumber(ARGV[arg + 3]) then return 'balance' end
   addHold(ARGV[arg], ARGV[arg + 1], 'f', ARGV[arg + 5], now, inflight)
+  flushHeld()
   return 'ok'
 end
 `;
@@ -119,6 +197,7 @@ return 1
 const RELEASE = `${INT_LUA}${HOLDS}
 holds, lapse = KEYS[1], KEYS[2]
 drop(ARGV[1])
+flushHeld()
 return 1
 `;
 
