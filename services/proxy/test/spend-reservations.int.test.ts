@@ -231,6 +231,17 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await redis.hget(`${prefix}spend:{7}`, 'a:1')).toBe('1000|s');
   });
 
+  it('sweeps an account once when an admission carries its served hold and its reservation', async () => {
+    const { prefix, spend, reserve } = fresh();
+    const held = spend.hold({ accountId: '7', holdId: 'a:1', costNano: 5n, until: LAPSE, now: NOW - 10 });
+    const sweeps = (await commandsDuring(redis, prefix, () => reserve('b'))).filter(
+      ([name]) => name?.toLowerCase() === 'zrangebyscore',
+    );
+    await held;
+    expect(sweeps).toHaveLength(1);
+    expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('105');
+  });
+
   it('a served hold with no admission after it goes on its own, and flush sends it at once', async () => {
     const { prefix, spend } = fresh();
     await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 5n, until: LAPSE, now: NOW });

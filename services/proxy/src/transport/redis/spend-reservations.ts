@@ -145,17 +145,18 @@ end
 `;
 
 /**
- * Lua, `holdServed(first, arg, now)`: a served exchange's actual cost held until its lapse time;
- * when the exchange ended its call, it settles the call's in-flight hold in place (`settle`).
+ * Lua, `holdServed(first, arg, scriptNow)`: a served exchange's actual cost held until its lapse
+ * time; when the exchange ended its call, it settles the call's in-flight hold in place (`settle`).
  * KEYS[first], KEYS[first + 1]: the account's two keys; ARGV from `arg`: the hold's time, hold
- * id, cost, lapse time, and the call id it ends ('' when the call goes on). `now`: the script's
- * own time when it has one (a hold that waited for an admission is swept at the admission's).
+ * id, cost, lapse time, and the call id it ends ('' when the call goes on). `scriptNow`: the
+ * admission's time, when the hold waited for one: the account is swept as of then, once for the
+ * hold and the reservation; the hold's own time still measures how long its keys must live.
  */
 const HOLD_SERVED = `
-local function holdServed(first, arg, now)
+local function holdServed(first, arg, scriptNow)
   holds, lapse = KEYS[first], KEYS[first + 1]
-  now = now or tonumber(ARGV[arg])
-  dropLapsed(now)
+  local now = tonumber(ARGV[arg])
+  dropLapsed(math.max(now, scriptNow or now))
   local id, amount, untilMs, ending = ARGV[arg + 1], ARGV[arg + 2], ARGV[arg + 3], ARGV[arg + 4]
   if ending == '' or not settle(ending, amount, untilMs, now) then
     if ending ~= '' then redis.call('ZREM', lapse, ending) end
