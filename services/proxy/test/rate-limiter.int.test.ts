@@ -7,7 +7,7 @@ import { BUCKET_MS, LIMIT_FIELDS, WINDOW_MS, type LimitWindow } from '../src/dom
 import { LocalLimiter } from '../src/domain/local-limiter.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 import { recordingLogger } from './log-helpers.js';
-import { commandsDuring, connected, SHARED_REDIS } from './redis-helpers.js';
+import { commandsDuring, connected, named, SHARED_REDIS } from './redis-helpers.js';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing sequence can be replayed. */
 function seeded(seed: number): () => number {
@@ -57,9 +57,7 @@ describe('rate limits in Redis (one script per call)', () => {
     const shared = new RedisRateLimiter(redis, prefix, silent);
     const rpm: LimitWindow[] = [{ scope: 'a:3', field: 'rpm', limit: 100 }];
     const renewals = async (at: number) =>
-      (await commandsDuring(redis, prefix, () => shared.admit(rpm, at))).filter(
-        ([name]) => name?.toLowerCase() === 'pexpire',
-      ).length;
+      named(await commandsDuring(redis, prefix, () => shared.admit(rpm, at)), 'pexpire').length;
     expect(await renewals(T0)).toBe(1);
     expect(await renewals(T0 + 1)).toBe(0);
     expect(await redis.pttl(`${prefix}rl:a:3:rpm`)).toBeGreaterThan(0);

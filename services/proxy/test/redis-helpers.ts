@@ -40,3 +40,8 @@ export async function commandsDuring(
   }
   return seen;
 }
+
+/** Those of `commands` (from `commandsDuring`) that are the command `name`, in any case. */
+export function named(commands: string[][], name: string): string[][] {
+  return commands.filter(([command]) => command?.toLowerCase() === name);
+}

@@ -8,7 +8,7 @@ import { RedisAdmission } from '../src/transport/redis/admission.js';
 import { RedisKeyHealth } from '../src/transport/redis/key-health.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 import { RedisSpendReservations } from '../src/transport/redis/spend-reservations.js';
-import { commandsDuring, SHARED_REDIS } from './redis-helpers.js';
+import { commandsDuring, named, SHARED_REDIS } from './redis-helpers.js';
 
 const NOW = 1_800_000_000_000;
 const LAPSE = NOW + 15 * 60_000;
@@ -158,9 +158,10 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
   it("renews the keys' expiry only when a hold would outlive them, with room to spare", async () => {
     const { prefix, reserve } = fresh();
     expect(await reserve('a')).toEqual({ ok: true });
-    const renewals = (
-      await commandsDuring(redis, prefix, () => reserve('b', { now: NOW + 1, inFlightUntil: LAPSE + 1 }))
-    ).filter(([name]) => name?.toLowerCase() === 'pexpire');
+    const renewals = named(
+      await commandsDuring(redis, prefix, () => reserve('b', { now: NOW + 1, inFlightUntil: LAPSE + 1 })),
+      'pexpire',
+    );
     expect(renewals).toEqual([]);
     // Both keys outlive the latest hold's lapse time (15 minutes on) by a margin.
     for (const key of [`${prefix}spend:{7}`, `${prefix}spend:{7}:until`]) {
@@ -234,9 +235,7 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
   it('sweeps an account once when an admission carries its served hold and its reservation', async () => {
     const { prefix, spend, reserve } = fresh();
     const held = spend.hold({ accountId: '7', holdId: 'a:1', costNano: 5n, until: LAPSE, now: NOW - 10 });
-    const sweeps = (await commandsDuring(redis, prefix, () => reserve('b'))).filter(
-      ([name]) => name?.toLowerCase() === 'zrangebyscore',
-    );
+    const sweeps = named(await commandsDuring(redis, prefix, () => reserve('b')), 'zrangebyscore');
     await held;
     expect(sweeps).toHaveLength(1);
     expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('105');

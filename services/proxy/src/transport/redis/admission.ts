@@ -4,7 +4,8 @@ import { POOL_STATE_LUA, type RedisKeyHealth } from './key-health.js';
 import { INT_LUA } from './lua-int.js';
 import { ADMIT_WINDOWS_LUA } from './rate-limit-scripts.js';
 import type { RedisRateLimiter } from './rate-limiter.js';
-import { SPEND_LUA, type RedisSpendReservations } from './spend-reservations.js';
+import type { RedisSpendReservations } from './spend-reservations.js';
+import { SPEND_LUA } from './spend-scripts.js';
 
 /**
  * One call's admission as one script, made of the three modules' pieces. KEYS: the rate-limit

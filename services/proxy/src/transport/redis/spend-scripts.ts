@@ -1,0 +1,196 @@
+import { INT_LUA } from './lua-int.js';
+
+/**
+ * Two keys per account, in one hash slot: a hash `<prefix>spend:{<account>}` of holds (field: the
+ * hold's id, value `<nano>|<f: in flight, s: served>`) beside the running totals `#held` and
+ * `#inflight`, and a sorted set `<prefix>spend:{<account>}:until` of the same ids by the time
+ * each lapses. A call reads the totals instead of every hold, and each hold is dropped once
+ * (released, or lapsed as a later script finds it), so the work per call stays constant however
+ * many holds a busy account has. Totals are changed with HINCRBY on the stored decimal text (small
+ * amounts summed in Lua first, while the sum is exact), so amounts stay exact.
+ */
+const HOLDS = `
+-- The account's two keys: each script names them before it changes anything.
+local holds, lapse
+
+-- Redis reads no '-0' as an integer: a free call's hold is taken back as '0'.
+local function negated(amount)
+  if amount == '0' then return amount end
+  if string.sub(amount, 1, 1) == '-' then return string.sub(amount, 2) end
+  return '-' .. amount
+end
+
+-- Changes to '#held' gather here and reach Redis in one HINCRBY (flushHeld), so a sweep of many
+-- lapsed holds changes the total once. Only amounts of at most 15 characters gather, and only
+-- while the sum stays below 8e15: Lua numbers are doubles, exact up to 2^53 (about 9e15). Larger
+-- amounts go to Redis as they are, in decimal text.
+local pendingHeld = 0
+local function held(amount)
+  if #amount <= 15 and math.abs(pendingHeld) < 8e15 then
+    pendingHeld = pendingHeld + tonumber(amount)
+  else
+    redis.call('HINCRBY', holds, '#held', amount)
+  end
+end
+local function flushHeld()
+  if pendingHeld ~= 0 then
+    redis.call('HINCRBY', holds, '#held', int(pendingHeld))
+    pendingHeld = 0
+  end
+end
+
+local function parse(value)
+  if not value then return nil end
+  return string.match(value, '^(-?%d+)|(%a)$')
+end
+
+-- Takes a hold's amount back from the totals and deletes it from the hash; answers its kind.
+local function forget(id, value)
+  local amount, kind = parse(value)
+  if amount then
+    held(negated(amount))
+    if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', '-1') end
+  end
+  redis.call('HDEL', holds, id)
+  return kind
+end
+
+-- The set may name an id the hash no longer has (the hash expired while the set lived on), so
+-- the id leaves the set whatever the hash says.
+local function drop(id)
+  local value = redis.call('HGET', holds, id)
+  if value then forget(id, value) end
+  redis.call('ZREM', lapse, id)
+end
+
+-- Up to when each account's holds were swept in this script: an admission that carries a served
+-- hold and a reservation of one account sweeps its holds once.
+local sweptUntil = {}
+
+-- Drops the holds that lapsed by now, up to 512 at a time, with one HMGET, HDEL and ZREM for all
+-- of them: a burst of calls lapses as a burst, and the call that finds it should not run four
+-- commands a hold while every other call waits on Redis.
+local function dropLapsed(now)
+  if sweptUntil[lapse] and sweptUntil[lapse] >= now then return end
+  sweptUntil[lapse] = now
+  local ids = redis.call('ZRANGEBYSCORE', lapse, '-inf', int(now), 'LIMIT', '0', '512')
+  if #ids == 0 then return end
+  local values = redis.call('HMGET', holds, unpack(ids))
+  local inflight = 0
+  for i = 1, #ids do
+    local amount, kind = parse(values[i])
+    if amount then
+      held(negated(amount))
+      if kind == 'f' then inflight = inflight + 1 end
+    end
+  end
+  flushHeld()
+  if inflight > 0 then redis.call('HINCRBY', holds, '#inflight', int(-inflight)) end
+  redis.call('HDEL', holds, unpack(ids))
+  redis.call('ZREM', lapse, unpack(ids))
+end
+
+-- The keys expire after their latest hold lapses, for an account that stops calling. A hold that
+-- would outlive them sets their expiry half as long again as it needs: a call's in-flight hold
+-- lapses 15 minutes on, so the keys are renewed every few minutes, not by every call.
+local function keepFor(ttl)
+  if redis.call('PTTL', holds) < ttl then
+    local keep = int(ttl + math.floor(ttl / 2))
+    redis.call('PEXPIRE', holds, keep)
+    redis.call('PEXPIRE', lapse, keep)
+  end
+end
+
+-- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count is set with
+-- the hold in one HSET instead of counted up after it.
+local function addHold(id, amount, kind, untilMs, now, inflight)
+  local value = redis.call('HGET', holds, id)
+  local replaced = value and forget(id, value)
+  if kind == 'f' then
+    if replaced == 'f' then inflight = inflight - 1 end
+    redis.call('HSET', holds, id, amount .. '|' .. kind, '#inflight', int(inflight + 1))
+  else
+    redis.call('HSET', holds, id, amount .. '|' .. kind)
+  end
+  held(amount)
+  -- ZADD gives an id already in the set (a hold added again) its new time, keeping the set's expiry.
+  redis.call('ZADD', lapse, untilMs, id)
+  keepFor(tonumber(untilMs) - now)
+end
+
+-- A served exchange that ends its call takes over the call's in-flight entry: the estimate leaves
+-- the totals as the cost comes in, and the entry's value and lapse time change in place. Answers
+-- false when the call has no entry (released, lapsed, or never held), so the hold is added as any
+-- other; an entry already served is this hold sent again, and stays as it is.
+local function settle(callId, amount, untilMs, now)
+  local estimate, kind = parse(redis.call('HGET', holds, callId))
+  if not estimate then return false end
+  if kind == 'f' then
+    redis.call('HSET', holds, callId, amount .. '|s')
+    held(negated(estimate))
+    held(amount)
+    redis.call('HINCRBY', holds, '#inflight', '-1')
+    redis.call('ZADD', lapse, untilMs, callId)
+    keepFor(tonumber(untilMs) - now)
+  end
+  return true
+end
+`;
+
+/**
+ * Lua, `holdServed(first, arg, scriptNow)`: a served exchange's actual cost held until its lapse
+ * time; when the exchange ended its call, it settles the call's in-flight hold in place (`settle`).
+ * KEYS[first], KEYS[first + 1]: the account's two keys; ARGV from `arg`: the hold's time, hold
+ * id, cost, lapse time, and the call id it ends ('' when the call goes on). `scriptNow`: the
+ * admission's time, when the hold waited for one: the account is swept as of then, once for the
+ * hold and the reservation; the hold's own time still measures how long its keys must live.
+ */
+const HOLD_SERVED = `
+local function holdServed(first, arg, scriptNow)
+  holds, lapse = KEYS[first], KEYS[first + 1]
+  local now = tonumber(ARGV[arg])
+  dropLapsed(math.max(now, scriptNow or now))
+  local id, amount, untilMs, ending = ARGV[arg + 1], ARGV[arg + 2], ARGV[arg + 3], ARGV[arg + 4]
+  if ending == '' or not settle(ending, amount, untilMs, now) then
+    if ending ~= '' then redis.call('ZREM', lapse, ending) end
+    addHold(id, amount, 's', untilMs, now)
+  end
+  flushHeld()
+end
+`;
+
+/**
+ * Lua for admission's one script (`admission.ts`): `holdServed`, and `reserve(now, first, arg)`,
+ * which holds a call's estimate while it is in flight, if the account may have one more call in
+ * flight and its balance less everything held stays above the floor. KEYS[first], KEYS[first + 1]:
+ * the account's two keys; ARGV from `arg`: call id, estimate, balance, floor, max in flight,
+ * in-flight lapse time. Answers 'ok', 'in_flight' or 'balance'. Needs `INT_LUA` before it, as
+ * the rate-limit part does: a whole script defines `int` once.
+ */
+export const SPEND_LUA = `${HOLDS}${HOLD_SERVED}
+local function reserve(now, first, arg)
+  holds, lapse = KEYS[first], KEYS[first + 1]
+  dropLapsed(now)
+  local totals = redis.call('HMGET', holds, '#held', '#inflight')
+  local total, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
+  if inflight >= tonumber(ARGV[arg + 4]) then return 'in_flight' end
+  if tonumber(ARGV[arg + 2]) - total <= tonumber(ARGV[arg + 3]) then return 'balance' end
+  addHold(ARGV[arg], ARGV[arg + 1], 'f', ARGV[arg + 5], now, inflight)
+  flushHeld()
+  return 'ok'
+end
+`;
+
+/** One served hold alone (no admission came to carry it): KEYS and ARGV as `holdServed`'s. */
+export const HOLD = `${INT_LUA}${HOLDS}${HOLD_SERVED}
+holdServed(1, 1)
+return 1
+`;
+
+/** ARGV: the call id. */
+export const RELEASE = `${INT_LUA}${HOLDS}
+holds, lapse = KEYS[1], KEYS[2]
+drop(ARGV[1])
+flushHeld()
+return 1
+`;
