@@ -6,16 +6,10 @@ import { Metrics } from './registry.js';
 describe('accessLine', () => {
   it('writes the named fields of an AI call, rounded to a tenth of a millisecond', () => {
     expect(
-      accessLine({
-        method: 'POST',
-        route: '/v1/chat/completions',
-        status: 200,
-        durationMs: 12.3456,
-        requestId: 'req_1',
-        accountId: '42',
-        keyId: '7',
-        keyLevel: 2,
-      }),
+      accessLine(
+        { method: 'POST', status: 200, durationMs: 12.3456, requestId: 'req_1' },
+        { route: '/v1/chat/completions', accountId: '42', keyId: '7', keyLevel: 2 },
+      ),
     ).toEqual({
       method: 'POST',
       route: '/v1/chat/completions',
@@ -29,14 +23,16 @@ describe('accessLine', () => {
   });
 
   it('leaves out what a request did not have, and never copies a field it was not built for', () => {
-    const line = accessLine({
-      method: 'GET',
-      route: 'unmatched',
-      status: 404,
-      durationMs: 1,
-      requestId: 'req_2',
-      ...({ authorization: 'Bearer sk-secret', body: '{}' } as object),
-    });
+    const line = accessLine(
+      {
+        method: 'GET',
+        status: 404,
+        durationMs: 1,
+        requestId: 'req_2',
+        ...({ authorization: 'Bearer sk-secret' } as object),
+      },
+      { route: 'unmatched', ...({ body: '{}' } as object) },
+    );
     expect(Object.keys(line).sort()).toEqual(['durationMs', 'method', 'requestId', 'route', 'status']);
   });
 });

@@ -23,7 +23,8 @@ export interface RequestDetails {
   keyLevel?: number;
 }
 
-export interface AccessLine extends RequestDetails {
+/** What the observer itself knows of a request once its response closed. */
+export interface RequestOutcome {
   method: string;
   status: number;
   durationMs: number;
@@ -32,24 +33,29 @@ export interface AccessLine extends RequestDetails {
 
 /**
  * The fields of one access line, in a fixed order. Built from named fields only, never from the
- * request or its headers, so no Authorization, key or body can slip in.
+ * request or its headers, so no Authorization, key or body can slip in. Taken as two objects, not
+ * one merged by spreading: a spread of the handler's details (whose shape varies by route) was
+ * the costliest line of the proxy's close handler.
  */
-export function accessLine(line: AccessLine): Record<string, string | number> {
+export function accessLine(
+  outcome: RequestOutcome,
+  details: RequestDetails,
+): Record<string, string | number> {
   const fields: Record<string, string | number> = {
-    method: line.method,
-    route: line.route,
-    status: line.status,
-    durationMs: Math.round(line.durationMs * 10) / 10,
-    requestId: line.requestId,
+    method: outcome.method,
+    route: details.route,
+    status: outcome.status,
+    durationMs: Math.round(outcome.durationMs * 10) / 10,
+    requestId: outcome.requestId,
   };
-  if (line.accountId) {
-    fields.accountId = line.accountId;
+  if (details.accountId) {
+    fields.accountId = details.accountId;
   }
-  if (line.keyId) {
-    fields.keyId = line.keyId;
+  if (details.keyId) {
+    fields.keyId = details.keyId;
   }
-  if (line.keyLevel !== undefined) {
-    fields.keyLevel = line.keyLevel;
+  if (details.keyLevel !== undefined) {
+    fields.keyLevel = details.keyLevel;
   }
   return fields;
 }
@@ -121,7 +127,7 @@ export class HttpObserver {
     const statusLabel = STATUS_LABELS[status] ?? String(status);
     this.duration.labels(method, known.route, statusLabel).observe(durationMs / 1000);
     if (this.accessLog.enabled) {
-      this.log.info(accessLine({ ...known, method, status, durationMs, requestId }), 'request');
+      this.log.info(accessLine({ method, status, durationMs, requestId }, known), 'request');
     }
   }
 }

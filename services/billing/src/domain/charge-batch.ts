@@ -93,12 +93,14 @@ export async function chargeBatch(
         'model priced nowhere: charged at GW_FALLBACK_PRICE',
       );
     }
+    const time = eventTime(event.at, input.now);
     records.push({
       eventId: event.eventId,
       accountId: event.accountId,
       ownerId: event.ownerId,
       model,
-      ...eventTime(event.at, input.now),
+      at: time.at,
+      day: time.day,
       promptTokens: event.promptTokens,
       completionTokens: event.completionTokens,
       cachedTokens: event.cachedTokens,

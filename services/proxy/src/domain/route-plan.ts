@@ -203,7 +203,7 @@ export function planRoute(
       candidate.model,
     );
     if (keys.length > 0) {
-      plan.steps.push({ ...candidate, keys });
+      plan.steps.push({ model: candidate.model, level: candidate.level, keys });
     }
   }
   if (plan.steps.length === 0) {

@@ -243,6 +243,8 @@ export function toUsageEvent(
     estimated: boolean;
   },
 ): events.UsageRecorded {
+  const priced = pricedUsage(call, call.usage);
+  // Field by field, not spread: see CONTRIBUTING.md (objects on the per-call path).
   return {
     eventId: newId('event'),
     accountId: BigInt(call.accountId),
@@ -250,7 +252,22 @@ export function toUsageEvent(
     keyId: BigInt(call.keyId),
     level: call.level,
     status: call.status,
-    ...pricedUsage(call, call.usage),
+    modelRequested: priced.modelRequested,
+    modelServed: priced.modelServed,
+    path: priced.path,
+    promptTokens: priced.promptTokens,
+    completionTokens: priced.completionTokens,
+    cachedTokens: priced.cachedTokens,
+    cacheWriteTokens: priced.cacheWriteTokens,
+    reasoningTokens: priced.reasoningTokens,
+    audioInTokens: priced.audioInTokens,
+    audioOutTokens: priced.audioOutTokens,
+    imageInTokens: priced.imageInTokens,
+    imageOutTokens: priced.imageOutTokens,
+    imageCount: priced.imageCount,
+    imageSize: priced.imageSize,
+    callCount: priced.callCount,
+    audioMs: priced.audioMs,
     latencyMs: BigInt(Math.max(0, Math.round(call.latencyMs))),
     at: new Date().toISOString(),
     partial: call.partial,

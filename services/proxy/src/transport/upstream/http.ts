@@ -8,7 +8,7 @@ import { connectionOptions } from './connections.js';
 import { UpstreamExchange, type UpstreamResponse } from './upstream-exchange.js';
 
 export type UpstreamAttempt =
-  | { ok: true; response: UpstreamResponse; abort(): void }
+  | { ok: true; response: UpstreamResponse; abort: () => void }
   | { ok: false; failure: typeof FailureClass.Timeout | typeof FailureClass.Connection; error: unknown };
 
 export type UpstreamRequest = UpstreamTarget & {
@@ -146,11 +146,7 @@ export class UpstreamClient implements HttpUpstream {
         settle(cancelled());
         exchange.abortBeforeHeaders(new Error('cancelled'));
       });
-      const headers: Record<string, string> = { ...target.extraHeaders, ...target.headers };
-      if (target.body) {
-        const chunks = [target.body].flat();
-        headers['content-length'] = String(chunks.reduce((total, chunk) => total + chunk.length, 0));
-      }
+      const headers = requestHeaders(target);
       dispatcher.dispatch(
         {
           origin: target.url.origin,
@@ -165,4 +161,26 @@ export class UpstreamClient implements HttpUpstream {
       );
     });
   }
+}
+
+/**
+ * What goes upstream as headers: the client's forwarded ones, the key's over them, and the body's
+ * length. Copied name by name into one new object (see CONTRIBUTING.md: no spreads per call).
+ */
+function requestHeaders(target: UpstreamRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const from of [target.extraHeaders, target.headers]) {
+    for (const name of Object.keys(from)) {
+      headers[name] = from[name] as string;
+    }
+  }
+  const { body } = target;
+  if (body) {
+    let length = 0;
+    for (const chunk of Array.isArray(body) ? body : [body]) {
+      length += chunk.length;
+    }
+    headers['content-length'] = String(length);
+  }
+  return headers;
 }
