@@ -1,5 +1,6 @@
 import type { events } from '@gw/proto';
 import { ACCOUNT_BOUNDS } from '../account-bounds.js';
+import { CompiledOnce } from '../compiled-once.js';
 import { add, count, exact, mul, shift, toNanoHalfUp, ZERO, type Exact } from './exact.js';
 import type { FallbackPrice } from './fallback.js';
 import { findPriceEntry } from './lookup.js';
@@ -98,8 +99,31 @@ function chatTokens(usage: PricedUsage, price: ChatPricing): Exact {
   );
 }
 
-function find<S extends PricingSection>(table: PriceTable, section: S, model: string) {
-  return findPriceEntry(table, section, model);
+type FoundEntry = ReturnType<typeof findPriceEntry> | null;
+
+/**
+ * Each table's lookups, remembered per section and model: a call is priced twice in the proxy and
+ * once in billing, and a model a section lacks (every chat model in CallPricing) costs the whole
+ * search, a regular expression and a pass over the section's names, each time. Bounded, as
+ * CompiledOnce is, since the model asked for is the client's text.
+ */
+const lookups = new WeakMap<PriceTable, CompiledOnce<FoundEntry>>();
+
+function find<S extends PricingSection>(
+  table: PriceTable,
+  section: S,
+  model: string,
+): { name: string; entry: PriceTable[S][string] } | undefined {
+  let memo = lookups.get(table);
+  if (memo === undefined) {
+    memo = new CompiledOnce((key) => {
+      const split = key.indexOf('\u0000');
+      return findPriceEntry(table, key.slice(0, split) as PricingSection, key.slice(split + 1)) ?? null;
+    });
+    lookups.set(table, memo);
+  }
+  const found = memo.get(`${section}\u0000${model}`);
+  return (found ?? undefined) as { name: string; entry: PriceTable[S][string] } | undefined;
 }
 
 /** Images: Call per request plus the size's price per image, and tokens when the model has a chat entry. */
