@@ -11,6 +11,20 @@ import { emptyUsage, readUsage, type Usage } from './usage.js';
 const WHOLE_JSON_LIMIT = 1024 * 1024;
 /** Text kept for an estimate when upstream reports no usage; beyond it, characters are counted. */
 const TEXT_LIMIT = 1024 * 1024;
+/**
+ * Characters of SSE data held unparsed (events that can carry no usage, only text for an
+ * estimate); past it, the held events are read and every later one is parsed as it comes.
+ */
+const DEFERRED_LIMIT = 1024 * 1024;
+
+/**
+ * SSE data that may carry usage or a stored object's id: a `usage` or `response` member whose
+ * value is an object (OpenAI's chunks say `"usage":null` until the last), or one of Anthropic's
+ * message events. A quoted name followed by a colon can only be a member, since quotes inside a
+ * JSON string are escaped. Any other event (a chunk of text) is parsed only if the answer ends
+ * without usage and an estimate needs its text.
+ */
+const MAY_CARRY_USAGE = /"(?:usage|response)"\s*:\s*\{|"message_/;
 
 export type AnswerKind = 'sse' | 'json' | 'text' | 'binary';
 
@@ -56,6 +70,9 @@ export class AnswerMeter {
   private buffered: Buffer[] | undefined = [];
   private bufferedSize = 0;
   private scanner: JSONParser | undefined;
+  /** SSE data of text-only events, parsed when an estimate needs it; undefined once past the limit. */
+  private deferred: string[] | undefined = [];
+  private deferredSize = 0;
   private scanFailed = false;
   private readonly anthropic = new AnthropicStreamUsage();
 
@@ -98,6 +115,7 @@ export class AnswerMeter {
 
   /** Text of the answer seen so far, and how many characters past the kept part. */
   seenText(): { text: string; overflowChars: number } {
+    this.readDeferred();
     return { text: this.text, overflowChars: this.textOverflow };
   }
 
@@ -111,18 +129,36 @@ export class AnswerMeter {
   }
 
   private sseEvent(raw: string, data: string): string {
+    if (this.deferred && !MAY_CARRY_USAGE.test(data)) {
+      this.deferred.push(data);
+      this.deferredSize += data.length;
+      if (this.deferredSize > DEFERRED_LIMIT) {
+        this.readDeferred();
+        this.deferred = undefined;
+      }
+      return raw;
+    }
     const value = parseJson(data);
     if (isAnthropicStreamEvent(value)) {
       const final = this.anthropic.take(value);
       if (final) {
         readUsage(final, this.usage);
       }
-      this.keepText(anthropicEventText(value));
     } else if (value !== undefined) {
       if ((value as { usage?: unknown }).usage || (value as { response?: unknown }).response) {
         readUsage(value, this.usage);
         this.keepIds((value as { response?: unknown }).response);
       }
+    }
+    this.keepEventText(value);
+    return this.hideUsageChunk && isUsageOnlyChunk(value) ? '' : raw;
+  }
+
+  /** The text an SSE event adds, for an estimate. */
+  private keepEventText(value: unknown): void {
+    if (isAnthropicStreamEvent(value)) {
+      this.keepText(anthropicEventText(value));
+    } else if (value !== undefined) {
       const delta = (value as { type?: unknown; delta?: unknown }).delta;
       this.keepText(
         (value as { type?: unknown }).type === 'response.output_text.delta' && typeof delta === 'string'
@@ -130,7 +166,17 @@ export class AnswerMeter {
           : chunkText(value),
       );
     }
-    return this.hideUsageChunk && isUsageOnlyChunk(value) ? '' : raw;
+  }
+
+  /** Reads the text of the events held unparsed so far. */
+  private readDeferred(): void {
+    if (this.deferred && this.deferred.length > 0) {
+      for (const data of this.deferred) {
+        this.keepEventText(parseJson(data));
+      }
+      this.deferred = [];
+      this.deferredSize = 0;
+    }
   }
 
   private pushJson(chunk: Buffer): void {

@@ -152,8 +152,11 @@ export interface RelayedAnswer {
   createdIds: string[];
   completed: boolean;
   clientLeft: boolean;
-  /** Answer text seen (bounded) and the characters past it, for an estimate. */
-  seen: { text: string; overflowChars: number };
+  /**
+   * Answer text seen (bounded) and the characters past it, for an estimate: asked for only when
+   * upstream reported no usage, since reading it may mean parsing the stream's held events.
+   */
+  seen(): { text: string; overflowChars: number };
 }
 
 /** The text of the request a prompt estimate counts: system, messages, prompt, input, or a form's prompt. */
@@ -182,11 +185,12 @@ export function usageOfServedCall(
   if (relayed.usage.reported) {
     return { usage: relayed.usage, partial, estimated: false };
   }
+  const seen = relayed.seen();
   return {
     usage: {
       ...relayed.usage,
       promptTokens: estimateTokens(requestText(request)),
-      completionTokens: estimateTokens(relayed.seen.text, relayed.seen.overflowChars),
+      completionTokens: estimateTokens(seen.text, seen.overflowChars),
       // Audio heard: upstream said nothing (a `text`, `srt` or `vtt` answer, any translation), so
       // the duration of the uploaded file, read before the call, is what was served.
       audioMs: request.endpoint.metering === 'audio' ? request.audioMs : relayed.usage.audioMs,

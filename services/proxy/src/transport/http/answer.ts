@@ -122,16 +122,13 @@ export function relayAnswer(
   }
 
   return new Promise<RelayedAnswer>((resolve) => {
-    let idle: NodeJS.Timeout | undefined;
     let grace: NodeJS.Timeout | undefined;
-    const armIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        options.log.warn('upstream went silent: cutting the response');
-        abortUpstream();
-      }, options.idleMs);
-    };
-    armIdle();
+    // One timer for the whole answer, restarted by each chunk (a new timer per chunk of a stream
+    // cost an allocation and a clear each time).
+    const idle = setTimeout(() => {
+      options.log.warn('upstream went silent: cutting the response');
+      abortUpstream();
+    }, options.idleMs);
 
     const readOnForUsage = () => {
       upstream.body.resume();
@@ -164,7 +161,7 @@ export function relayAnswer(
     };
 
     upstream.body.on('data', (chunk: Buffer) => {
-      armIdle();
+      idle.refresh();
       write(forClient(meter.push(chunk)));
       if (client.isGone() && meter.usage.reported && kind === 'sse') {
         abortUpstream();
@@ -192,7 +189,7 @@ export function relayAnswer(
         createdIds: [...meter.createdIds],
         completed,
         clientLeft: client.isGone(),
-        seen: meter.seenText(),
+        seen: () => meter.seenText(),
       });
     });
   });
