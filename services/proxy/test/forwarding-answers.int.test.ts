@@ -47,6 +47,31 @@ describe('forwarding: what comes back', () => {
     });
   });
 
+  it("passes a stream's first event on while upstream still thinks about the next", async () => {
+    // The relay gathers the writes of one turn of the event loop into one; it must not hold them
+    // for the next read. Upstream pauses a minute before its second event: the first must arrive.
+    proxy.useKeys([{ secret: 'first-event-1' }]);
+    proxy.mock.set('first-event-1', { chunks: 1, chunkDelayMs: 60_000 });
+    const abort = new AbortController();
+    const response = await proxy.call('/v1/chat/completions', {
+      ...json({ model: 'm', messages: [], stream: true }),
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    let seen = '';
+    while (!seen.includes('\n\n')) {
+      const { value, done } = await reader.read();
+      expect(done).toBe(false);
+      seen += Buffer.from(value!).toString('utf8');
+    }
+    expect(seen).toContain('"role":"assistant"');
+    abort.abort();
+    // The client left mid-stream: after the usage grace the call is cut and billed as partial.
+    await waitFor(async () => proxy.outbox.events.length === 1, 'the partial call billed');
+    expect(proxy.outbox.events[0]).toMatchObject({ partial: true });
+  });
+
   describe('metering', () => {
     it('bills a 10 MiB answer with the usage upstream reported at its end', async () => {
       proxy.useKeys([{ secret: 'big-1' }]);

@@ -7,6 +7,7 @@ import { forwardableResponseHeaders } from '../../domain/providers.js';
 import { clientErrorBody } from '../../domain/upstream-error.js';
 import type { RelayedAnswer } from '../../domain/usage.js';
 import type { UpstreamResponse } from '../upstream/upstream-exchange.js';
+import { TurnWrites } from './turn-writes.js';
 
 /** An upstream error body is read whole up to this size, to tell what it is about. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -105,10 +106,15 @@ export function relayAnswer(
 
   // A JSON, text or binary answer that is not translated reaches the client byte for byte, so
   // upstream's Content-Length holds for it: the client's answer is then one write (headers and
-  // body) instead of three (headers, a chunk, the chunked terminator). A stream's headers go at
-  // once: its first byte is the client's time to first token.
+  // body) instead of three (headers, a chunk, the chunked terminator). A stream's headers go by
+  // the end of this turn of the event loop, with whatever events came with them: its first byte
+  // is the client's time to first token.
   const unchanged = kind !== 'sse' && !translator;
-  let firstWrite = true;
+  const turn = new TurnWrites(res, () => {
+    if (kind === 'sse' && !res.headersSent && !client.isGone()) {
+      res.flushHeaders();
+    }
+  });
   if (!client.isGone()) {
     const headers = forwardableResponseHeaders(upstream.headers);
     const length = upstream.headers['content-length'];
@@ -116,9 +122,7 @@ export function relayAnswer(
       headers['content-length'] = length;
     }
     res.writeHead(upstream.statusCode, headers);
-    if (kind === 'sse') {
-      res.flushHeaders();
-    }
+    turn.hold();
   }
 
   return new Promise<RelayedAnswer>((resolve) => {
@@ -144,16 +148,8 @@ export function relayAnswer(
       if (client.isGone() || data.length === 0) {
         return;
       }
-      // Corked, the headers still waiting go out with the first chunk in one write.
-      const corked = firstWrite;
-      firstWrite = false;
-      if (corked) {
-        res.cork();
-      }
+      turn.hold();
       const room = res.write(data);
-      if (corked) {
-        res.uncork();
-      }
       if (!room) {
         upstream.body.pause();
         res.once('drain', () => upstream.body.resume());
@@ -174,6 +170,7 @@ export function relayAnswer(
       if (!client.isGone()) {
         res.end();
       }
+      turn.release();
     });
     upstream.body.on('error', () => undefined);
     upstream.body.on('close', () => {
