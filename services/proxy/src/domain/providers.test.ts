@@ -3,6 +3,7 @@ import { poolKey, type PoolKey } from './pool.js';
 import {
   DEFAULT_ANTHROPIC_VERSION,
   forwardableRequestHeaders,
+  mergeHeaders,
   forwardableResponseHeaders,
   standardTarget,
   upstreamTarget,
@@ -65,6 +66,21 @@ describe('forwardableRequestHeaders', () => {
       'openai-beta': 'realtime=v1',
       'accept-encoding': 'identity',
     });
+  });
+});
+
+describe('mergeHeaders', () => {
+  it('copies every set into a new object, a later set winning a name both have', () => {
+    const client = { accept: '*/*', authorization: 'Bearer the-clients' };
+    const pool = { authorization: 'Bearer the-pools' };
+    const merged = mergeHeaders(client, pool, { 'content-type': 'application/json' });
+    expect(merged).toEqual({
+      accept: '*/*',
+      authorization: 'Bearer the-pools',
+      'content-type': 'application/json',
+    });
+    expect(merged).not.toBe(client);
+    expect(client.authorization).toBe('Bearer the-clients');
   });
 });
 

@@ -5,7 +5,7 @@ import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import type { AdmittedCall } from '../../domain/call/call.js';
 import type { UpstreamCall } from '../../domain/ports/upstream-call.js';
 import { classifyStatus, FailureClass, parseRetryAfter } from '../../domain/key-health.js';
-import { forwardableRequestHeaders, upstreamTarget } from '../../domain/providers.js';
+import { forwardableRequestHeaders, mergeHeaders, upstreamTarget } from '../../domain/providers.js';
 import { upstreamBody } from '../../domain/request.js';
 import { chatAnswerTranslator, chatErrorBody } from '../../domain/anthropic/chat-answer.js';
 import { servingOf } from '../../domain/anthropic/serving.js';
@@ -20,16 +20,6 @@ interface HttpAnswer {
   abort(): void;
   /** Served as an Anthropic Messages call for a chat/completions client: translated back. */
   translated: boolean;
-}
-
-/** A copy of `headers` with one more, name by name (see CONTRIBUTING.md: no spreads per call). */
-function withHeader(headers: Readonly<Record<string, string>>, name: string, value: string) {
-  const copy: Record<string, string> = {};
-  for (const known of Object.keys(headers)) {
-    copy[known] = headers[known] as string;
-  }
-  copy[name] = value;
-  return copy;
 }
 
 /**
@@ -100,7 +90,7 @@ export function httpUpstreamCall(
           headers: target.headers,
           method: call.endpoint.method,
           body,
-          extraHeaders: bodyType ? withHeader(extraHeaders, 'content-type', bodyType) : extraHeaders,
+          extraHeaders: bodyType ? mergeHeaders(extraHeaders, { 'content-type': bodyType }) : extraHeaders,
         },
         timeoutMs,
         cancel,

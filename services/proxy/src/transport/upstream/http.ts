@@ -1,7 +1,7 @@
 import type { UpstreamAddressPolicy } from '@gw/kit';
 import { Agent, Client, Pool, type Dispatcher } from 'undici';
 import { FailureClass } from '../../domain/key-health.js';
-import type { UpstreamTarget } from '../../domain/providers.js';
+import { mergeHeaders, type UpstreamTarget } from '../../domain/providers.js';
 import { refuseLiteralHost } from './address-guard.js';
 import type { Cancellation } from './cancellation.js';
 import { connectionOptions } from './connections.js';
@@ -163,17 +163,9 @@ export class UpstreamClient implements HttpUpstream {
   }
 }
 
-/**
- * What goes upstream as headers: the client's forwarded ones, the key's over them, and the body's
- * length. Copied name by name into one new object (see CONTRIBUTING.md: no spreads per call).
- */
+/** What goes upstream as headers: the client's forwarded ones, the key's over them, and the body's length. */
 function requestHeaders(target: UpstreamRequest): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const from of [target.extraHeaders, target.headers]) {
-    for (const name of Object.keys(from)) {
-      headers[name] = from[name] as string;
-    }
-  }
+  const headers = mergeHeaders(target.extraHeaders, target.headers);
   const { body } = target;
   if (body) {
     let length = 0;
