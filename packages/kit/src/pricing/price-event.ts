@@ -107,23 +107,24 @@ type FoundEntry = ReturnType<typeof findPriceEntry> | null;
  * search, a regular expression and a pass over the section's names, each time. Bounded, as
  * CompiledOnce is, since the model asked for is the client's text.
  */
-const lookups = new WeakMap<PriceTable, CompiledOnce<FoundEntry>>();
+const lookups = new WeakMap<PriceTable, Map<PricingSection, CompiledOnce<FoundEntry>>>();
 
 function find<S extends PricingSection>(
   table: PriceTable,
   section: S,
   model: string,
 ): { name: string; entry: PriceTable[S][string] } | undefined {
-  let memo = lookups.get(table);
-  if (memo === undefined) {
-    memo = new CompiledOnce((key) => {
-      const split = key.indexOf('\u0000');
-      return findPriceEntry(table, key.slice(0, split) as PricingSection, key.slice(split + 1)) ?? null;
-    });
-    lookups.set(table, memo);
+  let sections = lookups.get(table);
+  if (sections === undefined) {
+    sections = new Map();
+    lookups.set(table, sections);
   }
-  const found = memo.get(`${section}\u0000${model}`);
-  return (found ?? undefined) as { name: string; entry: PriceTable[S][string] } | undefined;
+  let memo = sections.get(section);
+  if (memo === undefined) {
+    memo = new CompiledOnce((name) => findPriceEntry(table, section, name) ?? null);
+    sections.set(section, memo);
+  }
+  return (memo.get(model) ?? undefined) as { name: string; entry: PriceTable[S][string] } | undefined;
 }
 
 /** Images: Call per request plus the size's price per image, and tokens when the model has a chat entry. */

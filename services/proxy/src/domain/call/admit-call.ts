@@ -60,8 +60,7 @@ export async function admitCall(
   if (!spend.ok) {
     refuse(spend.refusal);
   }
-  // Named one by one: spreading the opened call into the admitted one cost more than any other
-  // line of admission (V8 copies a spread object's properties through a generic path).
+  // Named one by one, not spread: see CONTRIBUTING.md (objects on the per-call path).
   return {
     endpoint: call.endpoint,
     caller: call.caller,

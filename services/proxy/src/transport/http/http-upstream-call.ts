@@ -5,7 +5,7 @@ import { upstreamPolicy, type ProxyDeps } from '../../deps.js';
 import type { AdmittedCall } from '../../domain/call/call.js';
 import type { UpstreamCall } from '../../domain/ports/upstream-call.js';
 import { classifyStatus, FailureClass, parseRetryAfter } from '../../domain/key-health.js';
-import { forwardableRequestHeaders, mergeHeaders, upstreamTarget } from '../../domain/providers.js';
+import { forwardableRequestHeaders, upstreamTarget } from '../../domain/providers.js';
 import { upstreamBody } from '../../domain/request.js';
 import { chatAnswerTranslator, chatErrorBody } from '../../domain/anthropic/chat-answer.js';
 import { servingOf } from '../../domain/anthropic/serving.js';
@@ -90,7 +90,8 @@ export function httpUpstreamCall(
           headers: target.headers,
           method: call.endpoint.method,
           body,
-          extraHeaders: bodyType ? mergeHeaders(extraHeaders, { 'content-type': bodyType }) : extraHeaders,
+          contentType: bodyType,
+          extraHeaders,
         },
         timeoutMs,
         cancel,

@@ -15,6 +15,8 @@ export type UpstreamRequest = UpstreamTarget & {
   method: string;
   /** Written in order: a body built from parts is never copied into one buffer. */
   body: Buffer | Buffer[] | undefined;
+  /** The body's media type, sent as Content-Type beside its length. */
+  contentType?: string;
   extraHeaders: Record<string, string>;
 };
 
@@ -163,9 +165,15 @@ export class UpstreamClient implements HttpUpstream {
   }
 }
 
-/** What goes upstream as headers: the client's forwarded ones, the key's over them, and the body's length. */
+/**
+ * What goes upstream as headers: the client's forwarded ones, the key's over them, and the body's
+ * type and length.
+ */
 function requestHeaders(target: UpstreamRequest): Record<string, string> {
   const headers = mergeHeaders(target.extraHeaders, target.headers);
+  if (target.contentType) {
+    headers['content-type'] = target.contentType;
+  }
   const { body } = target;
   if (body) {
     let length = 0;
