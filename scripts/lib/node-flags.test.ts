@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ALL_SERVICES } from '../../packages/kit/src/topology.js';
+import { nodeFlagsOf } from './node-flags.js';
+
+describe('nodeFlagsOf', () => {
+  it('keeps the heap of the processes every AI call runs through, and only theirs', () => {
+    const keeping = ALL_SERVICES.filter((name) => nodeFlagsOf(name).includes('--no-memory-reducer'));
+    expect(keeping.sort()).toEqual(['accounts', 'billing', 'proxy']);
+  });
+
+  it('runs the proxy with V8’s default heap size and the others with the small one', () => {
+    expect(nodeFlagsOf('proxy').some((flag) => flag.startsWith('--max-semi-space-size'))).toBe(false);
+    for (const name of ALL_SERVICES.filter((service) => service !== 'proxy')) {
+      expect(nodeFlagsOf(name), name).toContain('--max-semi-space-size=2');
+    }
+  });
+
+  it('gives Node.js only flags it knows (V8 warns about and ignores one it does not)', () => {
+    for (const name of ALL_SERVICES) {
+      const run = spawnSync(process.execPath, [...nodeFlagsOf(name), '-e', ''], { encoding: 'utf8' });
+      expect({ name, status: run.status, stderr: run.stderr }).toEqual({ name, status: 0, stderr: '' });
+    }
+  });
+});
