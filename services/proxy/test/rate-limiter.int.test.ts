@@ -65,6 +65,20 @@ describe('rate limits in Redis (one script per call)', () => {
     expect(await renewals(T0 + BUCKET_MS.rpm)).toBe(1);
   });
 
+  it('reads no bucket while the oldest one holding requests is still in the window', async () => {
+    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
+    const shared = new RedisRateLimiter(redis, prefix, silent);
+    const rpm: LimitWindow[] = [{ scope: 'a:5', field: 'rpm', limit: 100 }];
+    const bucketReads = async (at: number) =>
+      named(await commandsDuring(redis, prefix, () => shared.admit(rpm, at)), 'hget').length;
+    await shared.admit(rpm, T0);
+    expect(await bucketReads(T0 + 5 * BUCKET_MS.rpm)).toBe(0);
+    // A minute on, the first bucket has left the window: it is read, dropped, and the next found.
+    expect(await bucketReads(T0 + WINDOW_MS.rpm + BUCKET_MS.rpm)).toBeGreaterThan(0);
+    // Counted in it: the calls at 5 s and at a minute on, and this one.
+    expect((await shared.admit(rpm, T0 + WINDOW_MS.rpm + 2 * BUCKET_MS.rpm)).windows[0]?.count).toBe(3);
+  });
+
   it('counts tokens once the usage is known and refuses while a token window is full', async () => {
     const windows: LimitWindow[] = [
       { scope: 'a:2', field: 'rpm', limit: 100 },
@@ -121,6 +135,22 @@ describe('rate limits in Redis (one script per call)', () => {
     expect((await shared.admit(rpd, T0)).ok).toBe(false);
     await shared.refund(rpd, T0);
     expect((await shared.admit(rpd, T0)).ok).toBe(true);
+  });
+
+  it('frees a full window when its oldest counted request frees, after a refund emptied the oldest bucket', async () => {
+    const rpm: LimitWindow[] = [{ scope: 'a:4', field: 'rpm', limit: 2 }];
+    const shared = limiter();
+    const local = new LocalLimiter();
+    const both = (at: number) => Promise.all([shared.admit(rpm, at), local.admit(rpm, at)]);
+    await both(T0);
+    await both(T0 + 10_000);
+    await Promise.all([shared.refund(rpm, T0), local.refund(rpm, T0)]);
+    await both(T0 + 11_000);
+    const [refused, expected] = await both(T0 + 12_000);
+    // The bucket of T0 + 10 s is now the oldest holding a request: it leaves the window a minute on.
+    const later = T0 + 10_000;
+    expect(refused.retryAt).toBe(later - (later % BUCKET_MS.rpm) + WINDOW_MS.rpm + BUCKET_MS.rpm);
+    expect(refused).toEqual(expected);
   });
 
   it('decides exactly as the local fallback does, operation for operation', async () => {

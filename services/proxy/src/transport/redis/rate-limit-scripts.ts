@@ -27,6 +27,9 @@ local function live(key, now, window, bucket)
   local state = stateOf(key)
   local sum = tonumber(state.sum) or 0
   local cursor = tonumber(state.oldest) or current
+  -- 'o' names the oldest bucket that holds anything (refunds keep it so): when it is still in the
+  -- window, nothing leaves and no bucket needs reading (most calls).
+  if sum > 0 and cursor >= from then return sum, cursor end
   while sum > 0 and cursor < current do
     local amount = tonumber(redis.call('HGET', key, int(cursor))) or 0
     if amount > 0 then
@@ -49,15 +52,38 @@ end
 
 -- The key's expiry is set when a bucket opens: from then it outlives that bucket's time in the
 -- window, so adding to a bucket already open (most calls) leaves the expiry as it is.
+-- Into an empty window (a sum of 0 keeps 'o' where \`live\` last left it), the bucket added to
+-- becomes the oldest that holds anything.
 local function add(key, at, amount, window, bucket)
   local state = stateOf(key)
+  local wasEmpty = (tonumber(state.sum) or 0) <= 0
   if redis.call('HINCRBY', key, int(at), int(amount)) == amount then
     redis.call('PEXPIRE', key, int(window + bucket))
   end
   state.sum = redis.call('HINCRBY', key, 's', int(amount))
-  if not state.oldest then
+  if not state.oldest or (wasEmpty and tonumber(state.oldest) ~= at) then
     redis.call('HSET', key, 'o', int(at))
     state.oldest = at
+  end
+end
+
+-- A refund emptied the bucket at \`at\`: when that was the oldest one holding anything, 'o' moves on
+-- to the oldest that still does, so \`live\` can trust it unread. Refunds are rare, and a window's
+-- hash holds a bucket per step of its window at most, so reading it whole is cheap enough.
+local function passEmptied(key, at)
+  local state = stateOf(key)
+  if tonumber(state.oldest) ~= at then return end
+  local fields = redis.call('HGETALL', key)
+  local oldest
+  for i = 1, #fields, 2 do
+    local start = tonumber(fields[i])
+    if start and start > at and tonumber(fields[i + 1]) > 0 and (not oldest or start < oldest) then
+      oldest = start
+    end
+  end
+  if oldest then
+    redis.call('HSET', key, 'o', int(oldest))
+    state.oldest = oldest
   end
 end
 
@@ -75,9 +101,10 @@ local function apply(first, last, arg)
       local oldest = tonumber(stateOf(KEYS[i]).oldest)
       add(KEYS[i], oldest and math.max(at, oldest) or at, amount, window, bucket)
     elseif (tonumber(redis.call('HGET', KEYS[i], int(at))) or 0) > 0 then
-      redis.call('HINCRBY', KEYS[i], int(at), int(amount))
+      local left = redis.call('HINCRBY', KEYS[i], int(at), int(amount))
       local sum = redis.call('HINCRBY', KEYS[i], 's', int(amount))
       if known[KEYS[i]] then known[KEYS[i]].sum = sum end
+      if left <= 0 and sum > 0 then passEmptied(KEYS[i], at) end
     end
     arg = arg + 4
   end
