@@ -4,7 +4,7 @@ import {
   anthropicEventText,
   isAnthropicStreamEvent,
 } from './anthropic/stream-usage.js';
-import { chunkText, isUsageOnlyChunk, parseJson, SseSplitter } from './sse.js';
+import { chunkText, isUsageOnlyChunk, parseJson, SseSplitter, Utf8Stream } from './sse.js';
 import { emptyUsage, readUsage, type Usage } from './usage.js';
 
 /** A JSON answer up to this size is parsed whole at its end; a larger one is scanned as it flows. */
@@ -63,7 +63,7 @@ export class AnswerMeter {
   readonly usage: Usage = emptyUsage();
   /** Ids of the objects the answer says upstream stored (a response and its conversation). */
   readonly createdIds = new Set<string>();
-  private readonly decoder = new TextDecoder();
+  private readonly decoder = new Utf8Stream();
   private readonly splitter = new SseSplitter();
   private text = '';
   private textOverflow = 0;
@@ -89,7 +89,7 @@ export class AnswerMeter {
         this.pushJson(chunk);
         return chunk;
       case 'text':
-        this.keepText(this.decoder.decode(chunk, { stream: true }));
+        this.keepText(this.decoder.write(chunk));
         return chunk;
       case 'binary':
         return chunk;
@@ -121,7 +121,7 @@ export class AnswerMeter {
 
   private pushSse(chunk: Buffer): Buffer | string {
     let out = '';
-    for (const event of this.splitter.push(this.decoder.decode(chunk, { stream: true }))) {
+    for (const event of this.splitter.push(this.decoder.write(chunk))) {
       out += this.sseEvent(event.raw, event.data);
     }
     // Without anything to hide, the bytes go on exactly as they came.

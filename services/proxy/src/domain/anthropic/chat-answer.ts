@@ -1,5 +1,5 @@
 import type { AnswerKind } from '../answer-meter.js';
-import { parseJson, SseSplitter } from '../sse.js';
+import { parseJson, SseSplitter, Utf8Stream } from '../sse.js';
 import { MessagesToChatStream } from './chat-stream.js';
 import { toChatCompletion, toChatError } from './to-chat.js';
 
@@ -17,7 +17,7 @@ export function chatAnswerTranslator(
   kind: AnswerKind,
   options: { model: string; created: number; includeUsage: boolean },
 ): AnswerTranslator {
-  const decoder = new TextDecoder();
+  const decoder = new Utf8Stream();
   if (kind === 'sse') {
     const splitter = new SseSplitter();
     const stream = new MessagesToChatStream(options);
@@ -28,7 +28,7 @@ export function chatAnswerTranslator(
     return {
       push: (chunk) =>
         splitter
-          .push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))
+          .push(typeof chunk === 'string' ? chunk : decoder.write(chunk))
           .map((event) => translate(event.data))
           .join(''),
       end: () => {
@@ -41,11 +41,11 @@ export function chatAnswerTranslator(
     let text = '';
     return {
       push: (chunk) => {
-        text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+        text += typeof chunk === 'string' ? chunk : decoder.write(chunk);
         return '';
       },
       end: () => {
-        const body = parseJson(text + decoder.decode());
+        const body = parseJson(text + decoder.end());
         return JSON.stringify(
           body === undefined
             ? toChatError(undefined, 502)
@@ -55,7 +55,7 @@ export function chatAnswerTranslator(
     };
   }
   return {
-    push: (chunk) => (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })),
+    push: (chunk) => (typeof chunk === 'string' ? chunk : decoder.write(chunk)),
     end: () => '',
   };
 }
