@@ -16,7 +16,7 @@ describe('nodeFlagsOf', () => {
     }
   });
 
-  it('gives Node.js only flags it knows (V8 warns about and ignores one it does not)', () => {
+  it('gives Node.js only flags it accepts (it refuses to start with one it does not know)', () => {
     for (const name of ALL_SERVICES) {
       const run = spawnSync(process.execPath, [...nodeFlagsOf(name), '-e', ''], { encoding: 'utf8' });
       expect({ name, status: run.status, stderr: run.stderr }).toEqual({ name, status: 0, stderr: '' });

@@ -15,7 +15,7 @@ const SMALL_HEAP = ['--max-semi-space-size=2', '--v8-pool-size=1'];
  */
 const KEEP_HEAP = ['--no-memory-reducer'];
 
-/** The services besides the proxy that every AI call costs work: they record its usage. */
+/** Besides the proxy, the services every AI call gives work to: they record its usage. */
 const ON_EVERY_CALL: ReadonlySet<ServiceName> = new Set(['billing', 'accounts']);
 
 /**
