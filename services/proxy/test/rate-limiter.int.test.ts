@@ -52,12 +52,18 @@ describe('rate limits in Redis (one script per call)', () => {
     expect((await shared.admit(rpm, refused.retryAt)).ok).toBe(true);
   });
 
-  it("renews a window's expiry when a bucket opens, not on every call counted in it", async () => {
+  /** A limiter on a prefix of its own, and how many `command`s one admission of `windows` sends. */
+  const counting = (command: string, windows: LimitWindow[]) => {
     const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
     const shared = new RedisRateLimiter(redis, prefix, silent);
+    const sent = async (at: number) =>
+      named(await commandsDuring(redis, prefix, () => shared.admit(windows, at)), command).length;
+    return { prefix, shared, sent };
+  };
+
+  it("renews a window's expiry when a bucket opens, not on every call counted in it", async () => {
     const rpm: LimitWindow[] = [{ scope: 'a:3', field: 'rpm', limit: 100 }];
-    const renewals = async (at: number) =>
-      named(await commandsDuring(redis, prefix, () => shared.admit(rpm, at)), 'pexpire').length;
+    const { prefix, sent: renewals } = counting('pexpire', rpm);
     expect(await renewals(T0)).toBe(1);
     expect(await renewals(T0 + 1)).toBe(0);
     expect(await redis.pttl(`${prefix}rl:a:3:rpm`)).toBeGreaterThan(0);
@@ -66,11 +72,8 @@ describe('rate limits in Redis (one script per call)', () => {
   });
 
   it('reads no bucket while the oldest one holding requests is still in the window', async () => {
-    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
-    const shared = new RedisRateLimiter(redis, prefix, silent);
     const rpm: LimitWindow[] = [{ scope: 'a:5', field: 'rpm', limit: 100 }];
-    const bucketReads = async (at: number) =>
-      named(await commandsDuring(redis, prefix, () => shared.admit(rpm, at)), 'hget').length;
+    const { shared, sent: bucketReads } = counting('hget', rpm);
     await shared.admit(rpm, T0);
     expect(await bucketReads(T0 + 5 * BUCKET_MS.rpm)).toBe(0);
     // A minute on, the first bucket has left the window: it is read, dropped, and the next found.
