@@ -12,8 +12,8 @@ export interface SseEvent {
 
 /**
  * UTF-8 text of a byte stream read in chunks: a character cut between two chunks comes out whole
- * with the later one, and a leading byte order mark is dropped, as \`TextDecoder\` does. Node's
- * \`StringDecoder\` takes a third of \`TextDecoder\`'s time for a stream's chunks (bench/RESULTS.md,
+ * with the later one, and a leading byte order mark is dropped, as `TextDecoder` does. Node's
+ * `StringDecoder` takes a third of `TextDecoder`'s time for a stream's chunks (bench/RESULTS.md,
  * thirteenth round).
  */
 export class Utf8Stream {
