@@ -8,6 +8,7 @@ import { RedisAdmission } from '../src/transport/redis/admission.js';
 import { RedisKeyHealth } from '../src/transport/redis/key-health.js';
 import { RedisRateLimiter } from '../src/transport/redis/rate-limiter.js';
 import { RedisSpendReservations } from '../src/transport/redis/spend-reservations.js';
+import { SWEEP_AFTER_MS } from '../src/transport/redis/spend-scripts.js';
 import { commandsDuring, named, SHARED_REDIS } from './redis-helpers.js';
 
 const NOW = 1_800_000_000_000;
@@ -77,8 +78,32 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     expect(await reserve('b')).toEqual({ ok: true });
     await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 900n, until: NOW + 10_000, now: NOW });
     expect(await reserve('c')).toEqual({ ok: false, reason: 'balance' });
-    // Once the served hold lapses, only b's estimate is held.
-    expect(await reserve('c', { now: NOW + 10_000 })).toEqual({ ok: true });
+    // Once the served hold lapsed (and the sweep's margin passed), only b's estimate is held.
+    expect(await reserve('c', { now: NOW + 10_000 + SWEEP_AFTER_MS })).toEqual({ ok: true });
+  });
+
+  it('a lapsed hold counts until the oldest lapsed one is SWEEP_AFTER_MS old, then all go at once', async () => {
+    const { prefix, spend, reserve } = fresh();
+    await spend.hold({ accountId: '7', holdId: 'a:1', costNano: 600n, until: NOW + 1_000, now: NOW });
+    await spend.hold({ accountId: '7', holdId: 'b:1', costNano: 400n, until: NOW + 1_050, now: NOW });
+    // Both lapsed (1 000 nano of 1 000), the older one not long enough: one look at the set, and
+    // both still count.
+    const early = await commandsDuring(redis, prefix, async () => {
+      expect(await reserve('c', { now: NOW + 1_000 + SWEEP_AFTER_MS / 2 })).toEqual({
+        ok: false,
+        reason: 'balance',
+      });
+    });
+    expect(named(early, 'zrangebyscore')).toHaveLength(1);
+    expect(named(early, 'hdel')).toHaveLength(0);
+    // The older one lapsed SWEEP_AFTER_MS ago: the sweep drops both, and the call fits.
+    expect(await reserve('c', { now: NOW + 1_000 + SWEEP_AFTER_MS })).toEqual({ ok: true });
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
+      '#held': '100',
+      '#inflight': '1',
+      c: '100|f',
+    });
+    expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1)).toEqual(['c']);
   });
 
   it('caps the calls in flight, and a released one frees its place', async () => {
@@ -130,7 +155,7 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
         spend.hold({ accountId: '7', holdId: `old-${index}`, costNano: 1n, until: NOW + 1_000, now: NOW }),
       ),
     );
-    expect(await reserve('new', { now: NOW + 1_000 })).toEqual({ ok: true });
+    expect(await reserve('new', { now: NOW + 1_000 + SWEEP_AFTER_MS })).toEqual({ ok: true });
     const holds = await redis.hgetall(`${prefix}spend:{7}`);
     expect(holds).toEqual({ '#held': '100', '#inflight': '1', new: '100|f' });
     expect(await redis.zrange(`${prefix}spend:{7}:until`, 0, -1)).toEqual(['new']);
@@ -144,7 +169,7 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
       ),
     );
     const commands = await commandsDuring(redis, prefix, async () => {
-      expect(await reserve('new', { now: NOW + 1_000 })).toEqual({ ok: true });
+      expect(await reserve('new', { now: NOW + 1_000 + SWEEP_AFTER_MS })).toEqual({ ok: true });
     });
     expect(commands.length).toBeLessThan(20);
     expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
