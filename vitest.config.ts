@@ -18,7 +18,6 @@ export default defineConfig({
             'services/*/{src,test}/**/*.test.ts',
             'scripts/**/*.test.ts',
             'deploy/test/**/*.test.ts',
-            'scripts/**/*.test.ts',
           ],
           exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts'],
         },
