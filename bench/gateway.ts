@@ -103,15 +103,19 @@ export async function withBenchGateway(
   }
 }
 
-/** Replaces the section under `heading` in bench/RESULTS.md (other benchmarks keep theirs). */
+/**
+ * Replaces the section under `heading` in bench/RESULTS.md (other benchmarks keep theirs), with one
+ * blank line before the next section's heading however the section ends.
+ */
 export function writeResultsSection(heading: string, section: string): void {
   const previous = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n\n';
   const start = previous.indexOf(heading);
   const end = start === -1 ? -1 : previous.indexOf('\n## ', start + 1);
+  const next = end === -1 ? '' : `\n${previous.slice(end + 1)}`;
   const updated =
     start === -1
-      ? `${previous.trimEnd()}\n\n${section}`
-      : `${previous.slice(0, start)}${section}${end === -1 ? '' : previous.slice(end + 1)}`;
+      ? `${previous.trimEnd()}\n\n${section.trimEnd()}\n`
+      : `${previous.slice(0, start)}${section.trimEnd()}\n${next}`;
   writeFileSync(RESULTS, updated);
   out(`wrote ${RESULTS}`);
 }
