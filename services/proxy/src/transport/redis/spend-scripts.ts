@@ -88,7 +88,6 @@ local function dropLapsed(now)
     return
   end
   local ids = redis.call('ZRANGEBYSCORE', lapse, '-inf', int(now), 'LIMIT', '0', '512')
-  if #ids == 0 then return end
   local values = redis.call('HMGET', holds, unpack(ids))
   local inflight = 0
   for i = 1, #ids do
