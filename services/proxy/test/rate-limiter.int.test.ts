@@ -71,6 +71,18 @@ describe('rate limits in Redis (one script per call)', () => {
     expect(await renewals(T0 + BUCKET_MS.rpm)).toBe(1);
   });
 
+  it('counts a call in an open bucket with one HSET of the bucket and the sum, read with the window', async () => {
+    const rpm: LimitWindow[] = [{ scope: 'a:6', field: 'rpm', limit: 100 }];
+    const { prefix, shared } = counting('hset', rpm);
+    await shared.admit(rpm, T0);
+    const commands = await commandsDuring(redis, prefix, () => shared.admit(rpm, T0 + 1));
+    const bucket = String(T0 - (T0 % BUCKET_MS.rpm));
+    expect(named(commands, 'hincrby')).toEqual([]);
+    expect(named(commands, 'hmget').map((args) => args.slice(2))).toEqual([['s', 'o', bucket]]);
+    expect(named(commands, 'hset').map((args) => args.slice(2))).toEqual([[bucket, '2', 's', '2']]);
+    expect(await redis.hgetall(`${prefix}rl:a:6:rpm`)).toEqual({ [bucket]: '2', s: '2', o: bucket });
+  });
+
   it('reads no bucket while the oldest one holding requests is still in the window', async () => {
     const rpm: LimitWindow[] = [{ scope: 'a:5', field: 'rpm', limit: 100 }];
     const { shared, sent: bucketReads } = counting('hget', rpm);

@@ -194,6 +194,20 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     }
   });
 
+  it("reads a call's entry with the totals, so a reservation takes one HMGET and no HGET", async () => {
+    const { prefix, reserve } = fresh();
+    expect(await reserve('a')).toEqual({ ok: true });
+    const commands = await commandsDuring(redis, prefix, () => reserve('b'));
+    expect(named(commands, 'hget')).toEqual([]);
+    expect(named(commands, 'hmget').map((args) => args.slice(2))).toEqual([['#held', '#inflight', 'b']]);
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
+      '#held': '200',
+      '#inflight': '2',
+      a: '100|f',
+      b: '100|f',
+    });
+  });
+
   it('a call reserved again is held and in flight once, at its new estimate and lapse time', async () => {
     const { prefix, reserve } = fresh();
     expect(await reserve('a', { estimateNano: 300n })).toEqual({ ok: true });
@@ -264,6 +278,31 @@ describe('spend holds in Redis (running totals, each hold dropped once)', () => 
     await held;
     expect(sweeps).toHaveLength(1);
     expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('105');
+  });
+
+  it('changes each total once and reads one PTTL when an admission settles a call and reserves the next', async () => {
+    const { prefix, spend, reserve } = fresh();
+    expect(await reserve('a', { estimateNano: 300n })).toEqual({ ok: true });
+    const settled = spend.hold({
+      accountId: '7',
+      holdId: 'a:1',
+      costNano: 120n,
+      until: NOW + 10_000,
+      now: NOW,
+      releasing: 'a',
+    });
+    const commands = await commandsDuring(redis, prefix, () => reserve('b', { estimateNano: 200n }));
+    await settled;
+    expect(named(commands, 'pttl')).toHaveLength(1);
+    // a's estimate leaves, its cost and b's estimate come: one HINCRBY of '#held' for all three,
+    // and a's place in flight passes to b in the HSET that holds b.
+    expect(named(commands, 'hincrby').map((args) => args.slice(2))).toEqual([['#held', '20']]);
+    expect(await redis.hgetall(`${prefix}spend:{7}`)).toEqual({
+      '#held': '320',
+      '#inflight': '1',
+      a: '120|s',
+      b: '200|f',
+    });
   });
 
   it('a served hold with no admission after it goes on its own, and flush sends it at once', async () => {

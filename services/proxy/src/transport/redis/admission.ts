@@ -32,8 +32,9 @@ for _ = 1, served do
   holdServed(key, arg, now)
   key, arg = key + 2, arg + 5
 end
-if key > #KEYS then return { limits, pool } end
-return { limits, pool, reserve(now, key, arg) }
+local reserved = key <= #KEYS and reserve(now, key, arg) or nil
+flushTotals()
+return { limits, pool, reserved }
 `;
 
 type AdmitReply = [number[], string[][], ('ok' | 'in_flight' | 'balance')?];

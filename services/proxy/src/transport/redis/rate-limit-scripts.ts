@@ -11,12 +11,15 @@ import { INT_LUA } from './lua-int.js';
 const LIVE = `
 -- Each window's sum and oldest bucket as this script last read or wrote them (false: absent), so a
 -- key named twice in one script (a waiting change and a window) is read once and never re-read.
+-- The first read of a key also reads the bucket the script is about to count in (\`at\`: the
+-- call's current bucket, or a waiting change's), so adding to it is one HSET of the bucket and the
+-- sum instead of an HINCRBY of each.
 local known = {}
 
-local function stateOf(key)
+local function stateOf(key, at)
   if not known[key] then
-    local fields = redis.call('HMGET', key, 's', 'o')
-    known[key] = { sum = fields[1], oldest = fields[2] }
+    local fields = redis.call('HMGET', key, 's', 'o', int(at))
+    known[key] = { sum = fields[1], oldest = fields[2], at = at, amount = fields[3] }
   end
   return known[key]
 end
@@ -24,7 +27,7 @@ end
 local function live(key, now, window, bucket)
   local current = now - (now % bucket)
   local from = current - window
-  local state = stateOf(key)
+  local state = stateOf(key, current)
   local sum = tonumber(state.sum) or 0
   local cursor = tonumber(state.oldest) or current
   -- 'o' names the oldest bucket that holds anything (refunds keep it so): when it is still in the
@@ -35,6 +38,7 @@ local function live(key, now, window, bucket)
     if amount > 0 then
       if cursor >= from then break end
       redis.call('HDEL', key, int(cursor))
+      if state.at == cursor then state.amount = false end
       sum = sum - amount
     end
     cursor = cursor + bucket
@@ -55,23 +59,35 @@ end
 -- Into an empty window (a sum of 0 keeps 'o' where \`live\` last left it), the bucket added to
 -- becomes the oldest that holds anything.
 local function add(key, at, amount, window, bucket)
-  local state = stateOf(key)
+  local state = stateOf(key, at)
   local wasEmpty = (tonumber(state.sum) or 0) <= 0
-  if redis.call('HINCRBY', key, int(at), int(amount)) == amount then
-    redis.call('PEXPIRE', key, int(window + bucket))
+  local moveOldest = not state.oldest or (wasEmpty and tonumber(state.oldest) ~= at)
+  local opened
+  if state.at == at then
+    -- The bucket was read with the sum (most calls): both are written in one HSET.
+    local before = tonumber(state.amount) or 0
+    opened = before == 0
+    state.amount = before + amount
+    state.sum = (tonumber(state.sum) or 0) + amount
+    if moveOldest then
+      redis.call('HSET', key, int(at), int(state.amount), 's', int(state.sum), 'o', int(at))
+    else
+      redis.call('HSET', key, int(at), int(state.amount), 's', int(state.sum))
+    end
+  else
+    opened = redis.call('HINCRBY', key, int(at), int(amount)) == amount
+    state.sum = redis.call('HINCRBY', key, 's', int(amount))
+    if moveOldest then redis.call('HSET', key, 'o', int(at)) end
   end
-  state.sum = redis.call('HINCRBY', key, 's', int(amount))
-  if not state.oldest or (wasEmpty and tonumber(state.oldest) ~= at) then
-    redis.call('HSET', key, 'o', int(at))
-    state.oldest = at
-  end
+  if moveOldest then state.oldest = at end
+  if opened then redis.call('PEXPIRE', key, int(window + bucket)) end
 end
 
 -- A refund emptied the bucket at \`at\`: when that was the oldest one holding anything, 'o' moves on
 -- to the oldest that still does, so \`live\` can trust it unread. Refunds are rare, and a window's
 -- hash holds a bucket per step of its window at most, so reading it whole is cheap enough.
 local function passEmptied(key, at)
-  local state = stateOf(key)
+  local state = stateOf(key, at)
   if tonumber(state.oldest) ~= at then return end
   local fields = redis.call('HGETALL', key)
   local oldest
@@ -98,12 +114,16 @@ local function apply(first, last, arg)
     local window = tonumber(ARGV[arg + 2])
     local bucket = tonumber(ARGV[arg + 3])
     if amount > 0 then
-      local oldest = tonumber(stateOf(KEYS[i]).oldest)
+      local oldest = tonumber(stateOf(KEYS[i], at).oldest)
       add(KEYS[i], oldest and math.max(at, oldest) or at, amount, window, bucket)
     elseif (tonumber(redis.call('HGET', KEYS[i], int(at))) or 0) > 0 then
       local left = redis.call('HINCRBY', KEYS[i], int(at), int(amount))
       local sum = redis.call('HINCRBY', KEYS[i], 's', int(amount))
-      if known[KEYS[i]] then known[KEYS[i]].sum = sum end
+      local state = known[KEYS[i]]
+      if state then
+        state.sum = sum
+        if state.at == at then state.amount = left end
+      end
       if left <= 0 and sum > 0 then passEmptied(KEYS[i], at) end
     end
     arg = arg + 4

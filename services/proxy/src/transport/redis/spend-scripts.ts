@@ -23,6 +23,10 @@ const HOLDS = `
 -- The account's two keys: each script names them before it changes anything.
 local holds, lapse
 
+-- Each account's keys' time to live as this script last read or set it (\`keepFor\`), forgotten
+-- whenever a hold leaves the hash: a hash left empty is deleted, expiry and all.
+local ttlLeft = {}
+
 -- Redis reads no '-0' as an integer: a free call's hold is taken back as '0'.
 local function negated(amount)
   if amount == '0' then return amount end
@@ -30,23 +34,37 @@ local function negated(amount)
   return '-' .. amount
 end
 
--- Changes to '#held' gather here and reach Redis in one HINCRBY (flushHeld), so a sweep of many
--- lapsed holds changes the total once. Only amounts of at most 15 characters gather, and only
--- while the sum stays below 8e15: Lua numbers are doubles, exact up to 2^53 (about 9e15). Larger
--- amounts go to Redis as they are, in decimal text.
-local pendingHeld = 0
+-- Changes to each account's totals gather here and reach Redis once, when the script ends
+-- (flushTotals), so a sweep of many lapsed holds changes '#held' once, and a served hold and a
+-- reservation of one account in one admission change each total once: the reservation's HSET of
+-- '#inflight' takes the count gathered before it. Only amounts of at most 15 characters gather in
+-- '#held', and only while the sum stays below 8e15: Lua numbers are doubles, exact up to 2^53
+-- (about 9e15). Larger amounts go to Redis as they are, in decimal text.
+local pending, pendingOrder = {}, {}
+local function pendingOf()
+  local totals = pending[holds]
+  if not totals then
+    totals = { held = 0, inflight = 0 }
+    pending[holds] = totals
+    pendingOrder[#pendingOrder + 1] = holds
+  end
+  return totals
+end
 local function held(amount)
-  if #amount <= 15 and math.abs(pendingHeld) < 8e15 then
-    pendingHeld = pendingHeld + tonumber(amount)
+  local totals = pendingOf()
+  if #amount <= 15 and math.abs(totals.held) < 8e15 then
+    totals.held = totals.held + tonumber(amount)
   else
     redis.call('HINCRBY', holds, '#held', amount)
   end
 end
-local function flushHeld()
-  if pendingHeld ~= 0 then
-    redis.call('HINCRBY', holds, '#held', int(pendingHeld))
-    pendingHeld = 0
+local function flushTotals()
+  for _, key in ipairs(pendingOrder) do
+    local totals = pending[key]
+    if totals.held ~= 0 then redis.call('HINCRBY', key, '#held', int(totals.held)) end
+    if totals.inflight ~= 0 then redis.call('HINCRBY', key, '#inflight', int(totals.inflight)) end
   end
+  pending, pendingOrder = {}, {}
 end
 
 local function parse(value)
@@ -59,9 +77,10 @@ local function forget(id, value)
   local amount, kind = parse(value)
   if amount then
     held(negated(amount))
-    if kind == 'f' then redis.call('HINCRBY', holds, '#inflight', '-1') end
+    if kind == 'f' then pendingOf().inflight = pendingOf().inflight - 1 end
   end
   redis.call('HDEL', holds, id)
+  ttlLeft[holds] = nil
   return kind
 end
 
@@ -97,31 +116,38 @@ local function dropLapsed(now)
       if kind == 'f' then inflight = inflight + 1 end
     end
   end
-  flushHeld()
-  if inflight > 0 then redis.call('HINCRBY', holds, '#inflight', int(-inflight)) end
+  pendingOf().inflight = pendingOf().inflight - inflight
   redis.call('HDEL', holds, unpack(ids))
   redis.call('ZREM', lapse, unpack(ids))
+  ttlLeft[holds] = nil
 end
 
 -- The keys expire after their latest hold lapses, for an account that stops calling. A hold that
 -- would outlive them sets their expiry half as long again as it needs: a call's in-flight hold
--- lapses 15 minutes on, so the keys are renewed every few minutes, not by every call.
+-- lapses 15 minutes on, so the keys are renewed every few minutes, not by every call. Their time
+-- to live is read once a script (Redis's clock stands still while a script runs), so an admission
+-- carrying a served hold and a reservation of one account reads one PTTL.
 local function keepFor(ttl)
-  if redis.call('PTTL', holds) < ttl then
-    local keep = int(ttl + math.floor(ttl / 2))
-    redis.call('PEXPIRE', holds, keep)
-    redis.call('PEXPIRE', lapse, keep)
+  local left = ttlLeft[holds] or redis.call('PTTL', holds)
+  if left < ttl then
+    left = ttl + math.floor(ttl / 2)
+    redis.call('PEXPIRE', holds, int(left))
+    redis.call('PEXPIRE', lapse, int(left))
   end
+  ttlLeft[holds] = left
 end
 
--- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count is set with
--- the hold in one HSET instead of counted up after it.
-local function addHold(id, amount, kind, untilMs, now, inflight)
-  local value = redis.call('HGET', holds, id)
-  local replaced = value and forget(id, value)
+-- inflight: '#inflight' as the caller read it, for a call in flight ('f'): the count, with what
+-- gathered for it in this script, is set with the hold in one HSET instead of counted up after it.
+-- value: the id's entry as the caller read it with the totals (false: none), or nil for one not
+-- read yet.
+local function addHold(id, amount, kind, untilMs, now, inflight, value)
+  if value == nil then value = redis.call('HGET', holds, id) end
+  if value then forget(id, value) end
   if kind == 'f' then
-    if replaced == 'f' then inflight = inflight - 1 end
-    redis.call('HSET', holds, id, amount .. '|' .. kind, '#inflight', int(inflight + 1))
+    local totals = pendingOf()
+    redis.call('HSET', holds, id, amount .. '|' .. kind, '#inflight', int(inflight + totals.inflight + 1))
+    totals.inflight = 0
   else
     redis.call('HSET', holds, id, amount .. '|' .. kind)
   end
@@ -142,7 +168,7 @@ local function settle(callId, amount, untilMs, now)
     redis.call('HSET', holds, callId, amount .. '|s')
     held(negated(estimate))
     held(amount)
-    redis.call('HINCRBY', holds, '#inflight', '-1')
+    pendingOf().inflight = pendingOf().inflight - 1
     redis.call('ZADD', lapse, untilMs, callId)
     keepFor(tonumber(untilMs) - now)
   end
@@ -168,7 +194,6 @@ local function holdServed(first, arg, scriptNow)
     if ending ~= '' then redis.call('ZREM', lapse, ending) end
     addHold(id, amount, 's', untilMs, now)
   end
-  flushHeld()
 end
 `;
 
@@ -178,18 +203,20 @@ end
  * flight and its balance less everything held stays above the floor. KEYS[first], KEYS[first + 1]:
  * the account's two keys; ARGV from `arg`: call id, estimate, balance, floor, max in flight,
  * in-flight lapse time. Answers 'ok', 'in_flight' or 'balance'. Needs `INT_LUA` before it, as
- * the rate-limit part does: a whole script defines `int` once.
+ * the rate-limit part does: a whole script defines `int` once. The totals' changes gather while
+ * the script runs: it ends with `flushTotals()`.
  */
 export const SPEND_LUA = `${HOLDS}${HOLD_SERVED}
 local function reserve(now, first, arg)
   holds, lapse = KEYS[first], KEYS[first + 1]
   dropLapsed(now)
-  local totals = redis.call('HMGET', holds, '#held', '#inflight')
-  local total, inflight = tonumber(totals[1]) or 0, tonumber(totals[2]) or 0
-  if inflight >= tonumber(ARGV[arg + 4]) then return 'in_flight' end
+  local totals = redis.call('HMGET', holds, '#held', '#inflight', ARGV[arg])
+  local gathered = pendingOf()
+  local inflight = tonumber(totals[2]) or 0
+  if inflight + gathered.inflight >= tonumber(ARGV[arg + 4]) then return 'in_flight' end
+  local total = (tonumber(totals[1]) or 0) + gathered.held
   if tonumber(ARGV[arg + 2]) - total <= tonumber(ARGV[arg + 3]) then return 'balance' end
-  addHold(ARGV[arg], ARGV[arg + 1], 'f', ARGV[arg + 5], now, inflight)
-  flushHeld()
+  addHold(ARGV[arg], ARGV[arg + 1], 'f', ARGV[arg + 5], now, inflight, totals[3])
   return 'ok'
 end
 `;
@@ -197,6 +224,7 @@ end
 /** One served hold alone (no admission came to carry it): KEYS and ARGV as `holdServed`'s. */
 export const HOLD = `${INT_LUA}${HOLDS}${HOLD_SERVED}
 holdServed(1, 1)
+flushTotals()
 return 1
 `;
 
@@ -204,6 +232,6 @@ return 1
 export const RELEASE = `${INT_LUA}${HOLDS}
 holds, lapse = KEYS[1], KEYS[2]
 drop(ARGV[1])
-flushHeld()
+flushTotals()
 return 1
 `;
