@@ -73,7 +73,8 @@ describe('rate limits in Redis (one script per call)', () => {
 
   it('counts a call in an open bucket with one HSET of the bucket and the sum, read with the window', async () => {
     const rpm: LimitWindow[] = [{ scope: 'a:6', field: 'rpm', limit: 100 }];
-    const { prefix, shared } = counting('hset', rpm);
+    const prefix = `gw-test-${randomBytes(6).toString('hex')}:`;
+    const shared = new RedisRateLimiter(redis, prefix, silent);
     await shared.admit(rpm, T0);
     const commands = await commandsDuring(redis, prefix, () => shared.admit(rpm, T0 + 1));
     const bucket = String(T0 - (T0 % BUCKET_MS.rpm));

@@ -13,7 +13,7 @@ const LIVE = `
 -- key named twice in one script (a waiting change and a window) is read once and never re-read.
 -- The first read of a key also reads the bucket the script is about to count in (\`at\`: the
 -- call's current bucket, or a waiting change's), so adding to it is one HSET of the bucket and the
--- sum instead of an HINCRBY of each.
+-- sum (\`add\`) instead of an HINCRBY of each.
 local known = {}
 
 local function stateOf(key, at)
@@ -60,27 +60,21 @@ end
 -- becomes the oldest that holds anything.
 local function add(key, at, amount, window, bucket)
   local state = stateOf(key, at)
-  local wasEmpty = (tonumber(state.sum) or 0) <= 0
-  local moveOldest = not state.oldest or (wasEmpty and tonumber(state.oldest) ~= at)
-  local opened
-  if state.at == at then
-    -- The bucket was read with the sum (most calls): both are written in one HSET.
-    local before = tonumber(state.amount) or 0
-    opened = before == 0
-    state.amount = before + amount
-    state.sum = (tonumber(state.sum) or 0) + amount
-    if moveOldest then
-      redis.call('HSET', key, int(at), int(state.amount), 's', int(state.sum), 'o', int(at))
-    else
-      redis.call('HSET', key, int(at), int(state.amount), 's', int(state.sum))
-    end
-  else
-    opened = redis.call('HINCRBY', key, int(at), int(amount)) == amount
-    state.sum = redis.call('HINCRBY', key, 's', int(amount))
-    if moveOldest then redis.call('HSET', key, 'o', int(at)) end
+  if state.at ~= at then
+    -- Another bucket than the one read with the sum (a waiting change moved on to the oldest kept).
+    state.at, state.amount = at, redis.call('HGET', key, int(at))
   end
-  if moveOldest then state.oldest = at end
-  if opened then redis.call('PEXPIRE', key, int(window + bucket)) end
+  local wasEmpty = (tonumber(state.sum) or 0) <= 0
+  local before = tonumber(state.amount) or 0
+  state.amount = before + amount
+  state.sum = (tonumber(state.sum) or 0) + amount
+  if not state.oldest or (wasEmpty and tonumber(state.oldest) ~= at) then
+    redis.call('HSET', key, int(at), int(state.amount), 's', int(state.sum), 'o', int(at))
+    state.oldest = at
+  else
+    redis.call('HSET', key, int(at), int(state.amount), 's', int(state.sum))
+  end
+  if before == 0 then redis.call('PEXPIRE', key, int(window + bucket)) end
 end
 
 -- A refund emptied the bucket at \`at\`: when that was the oldest one holding anything, 'o' moves on

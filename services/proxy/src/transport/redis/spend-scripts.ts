@@ -58,6 +58,10 @@ local function held(amount)
     redis.call('HINCRBY', holds, '#held', amount)
   end
 end
+local function inFlight(change)
+  local totals = pendingOf()
+  totals.inflight = totals.inflight + change
+end
 local function flushTotals()
   for _, key in ipairs(pendingOrder) do
     local totals = pending[key]
@@ -77,7 +81,7 @@ local function forget(id, value)
   local amount, kind = parse(value)
   if amount then
     held(negated(amount))
-    if kind == 'f' then pendingOf().inflight = pendingOf().inflight - 1 end
+    if kind == 'f' then inFlight(-1) end
   end
   redis.call('HDEL', holds, id)
   ttlLeft[holds] = nil
@@ -116,7 +120,7 @@ local function dropLapsed(now)
       if kind == 'f' then inflight = inflight + 1 end
     end
   end
-  pendingOf().inflight = pendingOf().inflight - inflight
+  inFlight(-inflight)
   redis.call('HDEL', holds, unpack(ids))
   redis.call('ZREM', lapse, unpack(ids))
   ttlLeft[holds] = nil
@@ -168,7 +172,7 @@ local function settle(callId, amount, untilMs, now)
     redis.call('HSET', holds, callId, amount .. '|s')
     held(negated(estimate))
     held(amount)
-    pendingOf().inflight = pendingOf().inflight - 1
+    inFlight(-1)
     redis.call('ZADD', lapse, untilMs, callId)
     keepFor(tonumber(untilMs) - now)
   end
