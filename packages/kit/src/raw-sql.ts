@@ -8,7 +8,22 @@ import { z } from 'zod';
  * 65 535-parameter limit. Bigints are sent as text.
  */
 export function column<T>(rows: readonly T[], pick: (row: T) => string | boolean | null): SQL {
-  return sql`${sql.param(rows.map(pick))}`;
+  return sql`${sql.param(`{${rows.map((row) => arrayElement(pick(row))).join(',')}}`)}`;
+}
+
+/**
+ * One element of PostgreSQL's array text (`{"a","b",NULL,t}`). The column is joined from these
+ * once: given a JS array, node-postgres builds the same text by appending element after element,
+ * which took a fifth of what billing allocated per charged event, and twice the time.
+ */
+function arrayElement(value: string | boolean | null): string {
+  if (value === null) {
+    return 'NULL';
+  }
+  if (typeof value === 'boolean') {
+    return value ? 't' : 'f';
+  }
+  return `"${value.includes('"') || value.includes('\\') ? value.replace(/["\\]/g, '\\$&') : value}"`;
 }
 
 /**
