@@ -2,14 +2,20 @@ import { errorMonitor } from 'node:events';
 import { destination as pinoDestination, type DestinationStream } from 'pino';
 
 /**
- * Bytes of lines held before they go out in one write(2), about forty access lines (sonic-boom
- * wants a batch below its largest write, 16 KiB). Written one by one, at one AI call in flight
- * every line cost a write from libuv's threadpool (and its futex handoffs) and a chunk of its own
- * for the reader of the pipe, `npm start`'s launcher, which copies every chunk it reads; in
- * batches of 4 KiB, a proxy answering a thousand calls a second still spent about 2 % of its CPU
- * on them.
+ * Bytes of lines held before they go out in one write(2), about 150 access lines. Written one by
+ * one, at one AI call in flight every line cost a write from libuv's threadpool (and its futex
+ * handoffs) and a chunk of its own for the reader of the pipe, `npm start`'s launcher, which
+ * copies every chunk it reads; in batches of 4 KiB, a proxy answering a thousand calls a second
+ * still spent about 2 % of its CPU on them. From 12 KiB to 48 KiB, the launcher's share fell from
+ * 10-13 to 4-10 µs per AI call (bench/RESULTS.md, sixteenth round).
  */
-const BUFFER_BYTES = 12_288;
+const BUFFER_BYTES = 49_152;
+
+/**
+ * sonic-boom's largest write, above the batch (it refuses a batch that is not below it) and no
+ * more than a pipe holds (64 KiB on Linux), so that one write fills an empty pipe at once.
+ */
+const MAX_WRITE_BYTES = 65_536;
 
 /**
  * The longest a line waits in the buffer of a quiet process. 100 ms is below what an operator
@@ -31,7 +37,13 @@ export function bufferedStdout(): DestinationStream {
   // Lines are handed over as bytes: in text mode sonic-boom appends each line to one string and
   // measures it again, which copies the whole pending batch on every line (about 4 KB of garbage
   // and 3 µs per line at this batch size; 1 µs as bytes).
-  const stream = pinoDestination({ dest: 1, sync: false, minLength: BUFFER_BYTES, contentMode: 'buffer' });
+  const stream = pinoDestination({
+    dest: 1,
+    sync: false,
+    minLength: BUFFER_BYTES,
+    maxWrite: MAX_WRITE_BYTES,
+    contentMode: 'buffer',
+  });
   // sonic-boom's types know only its text mode's `write`.
   const writeBytes = stream.write.bind(stream) as unknown as (bytes: Buffer) => boolean;
   // Counted here because sonic-boom's flush() writes even an empty buffer: flushing only when a

@@ -59,7 +59,7 @@ export function createLogger(service: string, level = 'info', destination?: Dest
       return requestId ? { requestId } : {};
     },
   };
-  // Standard output written asynchronously and in batches (log-stdout.ts: up to 4 KiB, a quiet
+  // Standard output written asynchronously and in batches (log-stdout.ts: up to 48 KiB, a quiet
   // process's line within 100 ms, all of it on exit): a service under load writes a line or two
   // per call, and one write(2) per line in the request's own tick cost the hot path more than any
   // frame of ours.
