@@ -19,7 +19,7 @@ const MAX_WRITE_BYTES = 65_536;
 
 /**
  * The longest a line waits in the buffer of a quiet process. 100 ms is below what an operator
- * watching the log notices, and only a process writing fewer than about 100 lines a second
+ * watching the log notices, and only a process writing fewer than about 1 500 lines a second
  * reaches it: a busier one fills the buffer first, so the batches stay whole where writes cost.
  */
 const FLUSH_INTERVAL_MS = 100;
