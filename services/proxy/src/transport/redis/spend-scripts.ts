@@ -76,7 +76,7 @@ local function parse(value)
   return string.match(value, '^(-?%d+)|(%a)$')
 end
 
--- Takes a hold's amount back from the totals and deletes it from the hash; answers its kind.
+-- Takes a hold's amount back from the totals and deletes it from the hash.
 local function forget(id, value)
   local amount, kind = parse(value)
   if amount then
@@ -85,7 +85,6 @@ local function forget(id, value)
   end
   redis.call('HDEL', holds, id)
   ttlLeft[holds] = nil
-  return kind
 end
 
 -- The set may name an id the hash no longer has (the hash expired while the set lived on), so
