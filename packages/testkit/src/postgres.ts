@@ -64,3 +64,23 @@ export async function holdTableLock(url: string, table: string): Promise<() => P
     await client.end();
   };
 }
+
+/**
+ * Runs one statement in a transaction on a connection of its own and leaves the transaction open
+ * until the answered function commits it: what another writer's uncommitted rows do to a
+ * statement that meets them (a unique index makes it wait) can be seen meanwhile.
+ */
+export async function holdUncommitted(
+  url: string,
+  text: string,
+  values: unknown[],
+): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(text, values);
+  return async () => {
+    await client.query('COMMIT');
+    await client.end();
+  };
+}

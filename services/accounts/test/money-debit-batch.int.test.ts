@@ -1,6 +1,6 @@
 import { usd } from '@gw/kit';
 import { accounts as pb } from '@gw/proto';
-import { createAccountByRpc, rootAccountId } from '@gw/testkit';
+import { createAccountByRpc, holdUncommitted, rootAccountId, waitFor } from '@gw/testkit';
 import { describe, expect, it } from 'vitest';
 import { conservation } from './accounts-helpers.js';
 import { cents, useMoneyService, type MoneyService } from './money-fixture.js';
@@ -119,5 +119,37 @@ describe('money: DebitBatch on PostgreSQL', () => {
     const [row] = await moneyOf(money, [user.id]);
     expect(row?.lots).toBe(String(cents(185)));
     expect((await conservation(money.database)).difference).toBe(0n);
+  });
+
+  it('charges nothing when its ledger row cannot be written', async () => {
+    const user = await createAccountByRpc(money.service, { credit: 2 });
+    const key = `evt-written-elsewhere-${user.id}`;
+    const before = await moneyOf(money, [user.id]);
+    // Another writer's row for the same key, account and kind, not committed yet: the batch reads no
+    // such key, and its own insert then waits on the unique index until that writer commits.
+    const commit = await holdUncommitted(
+      money.database.url,
+      `INSERT INTO accounts.ledger (idempotency_key, kind, account_id, amount_nano, created_at)
+       VALUES ($1, 'usage', $2, $3, now())`,
+      [key, user.id, String(-cents(20))],
+    );
+    const item = { accountId: BigInt(user.id), amountNano: cents(20), idempotencyKey: key, description: 'm' };
+    const answered = money.service.client.debitBatch({ items: [item] }).then(
+      (answer) => answer,
+      (error: unknown) => error,
+    );
+    await waitFor(async () => {
+      const [waiting] = await money.database.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted`,
+      );
+      return (waiting?.n ?? 0) > 0;
+    }, 'the batch waiting on the uncommitted row');
+    await commit();
+    // The batch fails rather than take the money without a row of its own; a retry finds the key.
+    expect(await answered).toBeInstanceOf(Error);
+    expect(await moneyOf(money, [user.id])).toEqual(before);
+    const again = await money.service.client.debitBatch({ items: [item] });
+    expect(again.results.map((result) => result.outcome)).toEqual([pb.DebitOutcome.DEBIT_OUTCOME_REPLAYED]);
+    expect(await moneyOf(money, [user.id])).toEqual(before);
   });
 });

@@ -30,8 +30,7 @@ export class DrizzleLedger implements Ledger {
         ${column(rows, (row) => String(row.accountId))}::bigint[],
         ${column(rows, (row) => (row.counterpartyId === null ? null : String(row.counterpartyId)))}::bigint[],
         ${column(rows, (row) => String(row.amountNano))}::bigint[],
-        ${column(rows, (row) => row.description ?? null)}::text[])
-      ON CONFLICT DO NOTHING`);
+        ${column(rows, (row) => row.description ?? null)}::text[])`);
   }
 
   async findMany(keys: readonly string[], kind: LedgerKind) {

@@ -23,7 +23,11 @@ export class MemoryLedger implements Ledger {
 
   async insertMany(rows: readonly LedgerRow[], at: Date) {
     for (const row of rows) {
-      await this.insert(row, at);
+      if ((await this.insert(row, at)) === undefined) {
+        throw new Error(
+          `ledger: ${row.kind} ${row.idempotencyKey} of account ${row.accountId} already recorded`,
+        );
+      }
     }
   }
 

@@ -18,7 +18,11 @@ export interface LedgerRow {
 export interface Ledger {
   /** Inserts a row created `at`; undefined when (key, account, kind) is already recorded. */
   insert(row: LedgerRow, at: Date): Promise<bigint | undefined>;
-  /** Inserts rows created `at` in one statement; a row whose (key, account, kind) is recorded is skipped. */
+  /**
+   * Inserts rows created `at` in one statement. A row whose (key, account, kind) is already recorded
+   * fails the statement, and with it the transaction: the balance changes beside it must not commit
+   * without their rows.
+   */
   insertMany(rows: readonly LedgerRow[], at: Date): Promise<void>;
   /** The earliest row of each of these idempotency keys of this kind, on any account. */
   findMany(
