@@ -140,7 +140,9 @@ describe('money: DebitBatch on PostgreSQL', () => {
     );
     await waitFor(async () => {
       const [waiting] = await money.database.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted`,
+        // Other test files' databases share the server: only a wait in this one counts.
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'transactionid'`,
       );
       return (waiting?.n ?? 0) > 0;
     }, 'the batch waiting on the uncommitted row');
