@@ -51,36 +51,39 @@ export async function queryOnce<T = Record<string, unknown>>(url: string, text: 
 }
 
 /**
- * Takes an ACCESS EXCLUSIVE lock on a table, on a connection of its own, and holds it until the
- * answered function is called: every statement that reads the table waits meanwhile.
+ * Runs one statement in a transaction on a connection of its own and leaves the transaction open:
+ * what it holds (locks, uncommitted rows) is seen by other connections until the answered
+ * function ends it with `how` and closes the connection.
  */
-export async function holdTableLock(url: string, table: string): Promise<() => Promise<void>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query('BEGIN');
-  await client.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
-  return async () => {
-    await client.query('ROLLBACK');
-    await client.end();
-  };
-}
-
-/**
- * Runs one statement in a transaction on a connection of its own and leaves the transaction open
- * until the answered function commits it: what another writer's uncommitted rows do to a
- * statement that meets them (a unique index makes it wait) can be seen meanwhile.
- */
-export async function holdUncommitted(
+async function holdOpen(
   url: string,
   text: string,
   values: unknown[],
+  how: 'COMMIT' | 'ROLLBACK',
 ): Promise<() => Promise<void>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('BEGIN');
   await client.query(text, values);
   return async () => {
-    await client.query('COMMIT');
+    await client.query(how);
     await client.end();
   };
+}
+
+/**
+ * Takes an ACCESS EXCLUSIVE lock on a table, on a connection of its own, and holds it until the
+ * answered function is called: every statement that reads the table waits meanwhile.
+ */
+export function holdTableLock(url: string, table: string): Promise<() => Promise<void>> {
+  return holdOpen(url, `LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`, [], 'ROLLBACK');
+}
+
+/**
+ * Runs one statement in a transaction that stays open until the answered function commits it:
+ * what another writer's uncommitted rows do to a statement that meets them (a unique index makes
+ * it wait) can be seen meanwhile.
+ */
+export function holdUncommitted(url: string, text: string, values: unknown[]): Promise<() => Promise<void>> {
+  return holdOpen(url, text, values, 'COMMIT');
 }
