@@ -19,9 +19,14 @@ export async function list(
   return { response, body: (await response.json()) as ListBody };
 }
 
-/** Every row of the money tables, to prove a refused request changed nothing. */
+/**
+ * Every row of the money tables, to prove a refused request changed nothing. Leaves out when each
+ * key was last used: using a key is no change, and that column is written in batches some time
+ * after the use, so on a busy machine it can land between two snapshots of the same state.
+ */
 export async function moneyState(database: TestDatabase): Promise<string> {
-  const accounts = await database.query('SELECT * FROM accounts.accounts ORDER BY id');
+  const rows = await database.query('SELECT * FROM accounts.accounts ORDER BY id');
+  const accounts = rows.map(({ key_last_used_at: _lastUsed, ...row }) => row);
   const ledger = await database.query('SELECT * FROM accounts.ledger ORDER BY id');
   const lots = await database.query('SELECT * FROM accounts.credit_lots ORDER BY id');
   return JSON.stringify({ accounts, ledger, lots });
