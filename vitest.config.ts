@@ -2,8 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two projects: `unit` runs the `*.test.ts` files beside the code, with no I/O; `int` runs
- * `*.int.test.ts` against real stores and processes, one file at a time in one process, with the
- * services compiled once per run. `vitest run` runs both; `--project unit` or `--project int` picks one.
+ * `*.int.test.ts` against real stores and processes, one file at a time, with the services
+ * compiled once per run. `vitest run` runs both; `--project unit` or `--project int` picks one.
+ * In both, the files of a worker share its process (`isolate: false`): loading the same modules
+ * again for every file was most of what the unit project cost, and minutes of the int project's.
+ * So a test file leaves nothing behind: no environment variable, fake clock, timer, listener or
+ * server of its own.
  */
 const ALWAYS_EXCLUDED = ['**/node_modules/**', '**/dist/**', '**/.start/**', '**/.data/**'];
 
@@ -20,6 +24,7 @@ export default defineConfig({
             'deploy/test/**/*.test.ts',
           ],
           exclude: [...ALWAYS_EXCLUDED, '**/*.int.test.ts'],
+          isolate: false,
         },
       },
       {
@@ -35,9 +40,6 @@ export default defineConfig({
           globalSetup: ['packages/testkit/src/build-for-int-tests.ts'],
           env: { GW_TEST_SERVICES: 'compiled' },
           fileParallelism: false,
-          // One process for every file: each file in a fresh one spent about 2.6 s importing the
-          // testkit, the kit and their dependencies again, four to five minutes a run. So a file
-          // leaves nothing behind: no environment variable, timer, listener or server of its own.
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
