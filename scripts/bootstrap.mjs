@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Makes a fresh clone runnable with only Node and npm: installs the workspace with pnpm (the
-// global one, or the pinned version through npx) when node_modules is missing or older than the
-// lock file. Quick no-op when everything is installed. Plain JS, no dependencies: it runs first.
+// global one, or the pinned version fetched through npm) when node_modules is missing or older
+// than the lock file. Quick no-op when everything is installed. Plain JS, no dependencies: it runs
+// first.
 //
 //   node scripts/bootstrap.mjs                 ensure dependencies are installed
 //   node scripts/bootstrap.mjs pnpm <args...>  the same, then run pnpm (global or pinned) with args
