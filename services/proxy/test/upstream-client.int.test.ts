@@ -156,6 +156,31 @@ describe('UpstreamClient', () => {
     expect(received).toBe('7:{"a":1}');
   });
 
+  it('hands on the HTTP chunks of one read as one piece, bytes and order kept', async () => {
+    const events = Array.from({ length: 20 }, (_, index) => `data: {"n":${index}}\n\n`);
+    const upstream = await upstreamWith((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // Corked: every event its own HTTP chunk, all of them in one write to the socket.
+      res.cork();
+      for (const event of events) {
+        res.write(event);
+      }
+      res.end();
+    });
+    const attempt = await send(newClient(), upstream.url);
+    if (!attempt.ok) {
+      throw new Error(`no answer: ${String(attempt.error)}`);
+    }
+    // Read as the relay reads it: 'data' events (an async iterator would join what is buffered).
+    const pieces: string[] = [];
+    const { body } = attempt.response;
+    body.on('data', (chunk: Buffer) => pieces.push(chunk.toString()));
+    await new Promise((resolve) => body.on('end', resolve));
+    expect(pieces.join('')).toBe(events.join(''));
+    // One piece through the relay, the meter and the client's socket, not twenty.
+    expect(pieces).toHaveLength(1);
+  });
+
   it('does not send again a request whose new connection is reset: that is the upstream failing', async () => {
     const upstream = await upstreamWith((req) => req.socket.destroy());
     const attempt = await send(newClient(), upstream.url);

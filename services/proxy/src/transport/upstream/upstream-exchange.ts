@@ -18,18 +18,44 @@ export type ExchangeOutcome =
   | { ok: false; error: Error; reused: boolean };
 
 /**
- * An answer's body: chunks are pushed as undici reads them, and undici stops reading while the
- * buffer is full. Destroyed before its end (the relay's abort), it aborts the request, which
- * closes the connection.
+ * An answer's body: what undici parses from one read of the socket is pushed as one chunk, and
+ * undici stops reading while the buffer is full. Destroyed before its end (the relay's abort), it
+ * aborts the request, which closes the connection.
+ *
+ * Upstreams send a stream's every event as its own HTTP chunk, and undici hands each on as it
+ * parses it: twenty-odd for one read of a short answer. Pushed one by one, each went through the
+ * stream, the meter and a chunked write of its own to the client (four iovecs each in the
+ * socket's one `writev`); gathered until the parse of the read is done, they go through once.
  */
 class UpstreamBody extends Readable {
   private complete = false;
+  /** Chunks parsed from the read under way, pushed together once its parse ends. */
+  private parsed: Buffer[] = [];
 
   constructor(private readonly controller: Dispatcher.DispatchController) {
     super({ highWaterMark: 64 * 1024 });
   }
 
+  add(chunk: Buffer): void {
+    if (this.parsed.push(chunk) === 1) {
+      queueMicrotask(() => this.pushParsed());
+    }
+  }
+
+  /** Pushes what was parsed; a full buffer pauses undici until the reader asks for more. */
+  pushParsed(): void {
+    const parsed = this.parsed;
+    if (parsed.length === 0 || this.destroyed) {
+      return;
+    }
+    this.parsed = [];
+    if (!this.push(parsed.length === 1 ? parsed[0] : Buffer.concat(parsed))) {
+      this.controller.pause();
+    }
+  }
+
   finish(): void {
+    this.pushParsed();
     this.complete = true;
     this.push(null);
   }
@@ -85,10 +111,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     this.report({ ok: true, response: { statusCode, headers: nodeHeaders(headers), body: this.body } });
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.body && !this.body.push(chunk)) {
-      controller.pause();
-    }
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.add(chunk);
   }
 
   onResponseEnd(): void {
@@ -97,6 +121,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (this.body) {
+      // What came before the error still reaches the reader (it may hold the usage).
+      this.body.pushParsed();
       this.body.destroy(error);
     } else {
       this.report({ ok: false, error, reused: this.reused });
