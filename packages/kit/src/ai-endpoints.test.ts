@@ -21,6 +21,10 @@ describe('canonicalAiPath', () => {
     ['/v1\\chat\\completions', '/v1/chat/completions'],
     ['/v1/chat%2Fcompletions', '/v1/chat/completions'],
     ['/models', '/v1/models'],
+    ['/models/gpt-4o', '/models/gpt-4o'],
+    ['/v1/files/file-a_B9/content', '/v1/files/file-a_B9/content'],
+    ['/v1/chat/completions/', '/v1/chat/completions'],
+    ['/v1/chat/completions/.', '/v1/chat/completions'],
   ])('%s reads as %s', (raw, canonical) => {
     expect(canonicalAiPath(raw)).toBe(canonical);
   });

@@ -124,12 +124,22 @@ export const AI_RESOURCE_PATHS: readonly string[] = AI_ENDPOINTS.filter((e) => !
 const byRoute = new Map(AI_ENDPOINTS.map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint]));
 
 /**
+ * A path of plain segments (letters, digits, `-`, `_`), as every client sends them, is canonical
+ * already: nothing to decode, no dot segment, no doubled or back slash. Every call's path is
+ * looked up this way, so it skips the decoding and the rebuilding.
+ */
+const PLAIN_PATH = /^(?:\/[\w-]+)+$/;
+
+/**
  * The path a client asked for, canonical: percent-decoded once, backslashes read as slashes,
  * empty and `.` segments dropped, `..` applied; `/models` is `/v1/models`. Undefined when it
  * cannot be decoded or holds a NUL. Only an exact catalogue match of the result is served, and
  * the upstream URL is built from that entry, never from the raw path.
  */
 export function canonicalAiPath(rawPath: string): string | undefined {
+  if (PLAIN_PATH.test(rawPath)) {
+    return rawPath === '/models' ? '/v1/models' : rawPath;
+  }
   let decoded: string;
   try {
     decoded = decodeURIComponent(rawPath);

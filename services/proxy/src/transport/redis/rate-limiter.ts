@@ -157,8 +157,13 @@ export class RedisRateLimiter implements RateLimiter {
 
   private wait(change: Change): void {
     const id = `${change.window.scope}:${change.window.field}:${change.at}:${change.amount > 0 ? '+' : '-'}`;
+    // Each change is made for this map alone: a second one for the same bucket adds to the first.
     const merged = this.waiting.get(id);
-    this.waiting.set(id, merged ? { ...merged, amount: merged.amount + change.amount } : change);
+    if (merged) {
+      merged.amount += change.amount;
+    } else {
+      this.waiting.set(id, change);
+    }
   }
 
   private takeWaiting(): readonly Change[] {
