@@ -173,6 +173,36 @@ describe('RedisAdmission (one script per admission)', () => {
     expect(second.limits).toMatchObject({ ok: false, windows: [{ count: 1 }] });
     expect(second.reservation).toEqual({ ok: false, reason: 'balance' });
   });
+
+  it('sends the admissions of one turn together, each with its own answer, in the order they came', async () => {
+    const { prefix, admission } = admissionOn(redis, silent);
+    const windows: LimitWindow[] = [{ scope: 'a:10', field: 'rpm', limit: 15 }];
+    await admission.admit({ now: NOW, windows: [], ownerId: '1', reservation: undefined });
+
+    let answers: Array<Awaited<ReturnType<RedisAdmission['admit']>>> = [];
+    const commands = await commandsOf(async () => {
+      answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          admission.admit({ now: NOW, windows, ownerId: '1', reservation: reservation(`t${index}`) }),
+        ),
+      );
+    });
+
+    expect(commands.map(([name]) => name?.toLowerCase())).toEqual(Array(20).fill('evalsha'));
+    expect(answers.map((answer) => answer.limits.ok)).toEqual([
+      ...Array(15).fill(true),
+      ...Array(5).fill(false),
+    ]);
+    expect(answers.slice(0, 15).map((answer) => answer.limits.windows[0]?.count)).toEqual(
+      Array.from({ length: 15 }, (_, index) => index + 1),
+    );
+    // Ten estimates of 100 fill the balance of 1 000 (and the ten calls allowed in flight).
+    expect(answers.map((answer) => answer.reservation?.ok)).toEqual([
+      ...Array(10).fill(true),
+      ...Array(10).fill(false),
+    ]);
+    expect(await redis.hget(`${prefix}spend:{7}`, '#held')).toBe('1000');
+  });
 });
 
 describe('RedisAdmission while Redis is out (a private redis-server, stopped and started)', () => {
@@ -220,6 +250,16 @@ describe('RedisAdmission while Redis is out (a private redis-server, stopped and
     expect(recorded.warnings.filter((m) => m.includes('rate limits: Redis unreachable'))).toHaveLength(1);
     expect(recorded.warnings.filter((m) => m.includes('key state store unavailable'))).toHaveLength(1);
     expect(await held).toBe('failed');
+    // Admissions of one turn, sent together, fail open each on its own terms too.
+    const together = await Promise.all(
+      ['e0', 'e1'].map((callId) =>
+        admission.admit({ now: NOW, windows, ownerId: '1', reservation: reservation(callId) }),
+      ),
+    );
+    expect(together.map((answer) => [answer.limits.ok, answer.reservation?.ok])).toEqual([
+      [false, 'unknown'],
+      [false, 'unknown'],
+    ]);
 
     await server.start();
     await waitFor(async () => redis.status === 'ready', 'reconnected to the private Redis', 15_000, 50);

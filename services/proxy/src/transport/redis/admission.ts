@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { AdmissionAnswer, AdmissionInput, AdmissionStore } from '../../domain/ports/admission-store.js';
 import { POOL_STATE_LUA, type RedisKeyHealth } from './key-health.js';
 import { INT_LUA } from './lua-int.js';
@@ -38,16 +38,32 @@ return { limits, pool, reserved }
 `;
 
 type AdmitReply = [number[], string[][], ('ok' | 'in_flight' | 'balance')?];
+type AdmitArgs = Array<string | number>;
+
+interface WaitingAdmission {
+  args: AdmitArgs;
+  resolve: (reply: AdmitReply) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The script's name on the connection: admissions are sent by `sendWaiting`, not auto-pipelined. */
+const ADMIT_COMMAND = 'gwAdmitCall';
 
 /**
  * Admission in Redis: one EVALSHA per call instead of one per part, so the client builds, sends
  * and parses one command and Redis runs one script. Each module keeps its own keys, arguments,
  * answer and fail-open rule (`ScriptPart`); this only puts them in one command.
+ *
+ * The admissions of one turn of the event loop leave together, as ioredis's auto-pipelining sent
+ * them: several as one pipeline (one write and one read for all), but one alone as a plain
+ * command. Auto-pipelining built a pipeline object even for one, which cost a call alone about a
+ * sixth of its wait for Redis (bench/RESULTS.md, nineteenth round).
  */
 export class RedisAdmission implements AdmissionStore {
   private readonly redis: Redis & {
-    gwAdmitCall(keys: number, ...args: Array<string | number>): Promise<AdmitReply>;
+    gwAdmitCall(...args: AdmitArgs): Promise<AdmitReply>;
   };
+  private waiting: WaitingAdmission[] = [];
 
   constructor(
     redis: Redis,
@@ -57,7 +73,12 @@ export class RedisAdmission implements AdmissionStore {
       spend: RedisSpendReservations;
     },
   ) {
-    redis.defineCommand('gwAdmitCall', { lua: ADMIT_CALL });
+    redis.defineCommand(ADMIT_COMMAND, { lua: ADMIT_CALL });
+    // ioredis reads this list on every command: from now on it sends this one as it comes.
+    redis.options.autoPipeliningIgnoredCommands = [
+      ...(redis.options.autoPipeliningIgnoredCommands ?? []),
+      ADMIT_COMMAND,
+    ];
     this.redis = redis as typeof this.redis;
   }
 
@@ -70,7 +91,7 @@ export class RedisAdmission implements AdmissionStore {
     const reservation = input.reservation && this.parts.spend.reservePart(input.reservation, keys, args);
     let reply: AdmitReply;
     try {
-      reply = await this.redis.gwAdmitCall(keys.length, ...keys, ...args);
+      reply = await this.send([keys.length, ...keys, ...args]);
     } catch (error) {
       void holds.failed(error);
       return {
@@ -86,5 +107,47 @@ export class RedisAdmission implements AdmissionStore {
       state: state.read(hashes),
       reservation: reservation && reserved ? reservation.read(reserved) : undefined,
     };
+  }
+
+  /** Waits for the end of this turn of the event loop, when the turn's admissions are sent. */
+  private send(args: AdmitArgs): Promise<AdmitReply> {
+    return new Promise((resolve, reject) => {
+      if (this.waiting.push({ args, resolve, reject }) === 1) {
+        setImmediate(() => this.sendWaiting());
+      }
+    });
+  }
+
+  private sendWaiting(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    const [only] = batch;
+    if (batch.length === 1 && only) {
+      this.redis.gwAdmitCall(...only.args).then(only.resolve, only.reject);
+      return;
+    }
+    const pipeline = this.redis.pipeline() as ChainableCommander & {
+      gwAdmitCall(...args: AdmitArgs): ChainableCommander;
+    };
+    for (const { args } of batch) {
+      pipeline.gwAdmitCall(...args);
+    }
+    pipeline.exec().then(
+      (results) => {
+        batch.forEach((admission, index) => {
+          const [error, reply] = results?.[index] ?? [new Error('no answer in the pipeline'), undefined];
+          if (error) {
+            admission.reject(error);
+          } else {
+            admission.resolve(reply as AdmitReply);
+          }
+        });
+      },
+      (error: unknown) => {
+        for (const admission of batch) {
+          admission.reject(error);
+        }
+      },
+    );
   }
 }
