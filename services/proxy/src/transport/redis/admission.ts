@@ -41,6 +41,7 @@ type AdmitReply = [number[], string[][], ('ok' | 'in_flight' | 'balance')?];
 type AdmitArgs = Array<string | number>;
 
 interface WaitingAdmission {
+  keys: string[];
   args: AdmitArgs;
   resolve: (reply: AdmitReply) => void;
   reject: (error: unknown) => void;
@@ -91,7 +92,7 @@ export class RedisAdmission implements AdmissionStore {
     const reservation = input.reservation && this.parts.spend.reservePart(input.reservation, keys, args);
     let reply: AdmitReply;
     try {
-      reply = await this.send([keys.length, ...keys, ...args]);
+      reply = await this.send(keys, args);
     } catch (error) {
       void holds.failed(error);
       return {
@@ -110,9 +111,9 @@ export class RedisAdmission implements AdmissionStore {
   }
 
   /** Waits for the end of this turn of the event loop, when the turn's admissions are sent. */
-  private send(args: AdmitArgs): Promise<AdmitReply> {
+  private send(keys: string[], args: AdmitArgs): Promise<AdmitReply> {
     return new Promise((resolve, reject) => {
-      if (this.waiting.push({ args, resolve, reject }) === 1) {
+      if (this.waiting.push({ keys, args, resolve, reject }) === 1) {
         setImmediate(() => this.sendWaiting());
       }
     });
@@ -123,14 +124,14 @@ export class RedisAdmission implements AdmissionStore {
     this.waiting = [];
     const [only] = batch;
     if (batch.length === 1 && only) {
-      this.redis.gwAdmitCall(...only.args).then(only.resolve, only.reject);
+      this.redis.gwAdmitCall(only.keys.length, ...only.keys, ...only.args).then(only.resolve, only.reject);
       return;
     }
     const pipeline = this.redis.pipeline() as ChainableCommander & {
       gwAdmitCall(...args: AdmitArgs): ChainableCommander;
     };
-    for (const { args } of batch) {
-      pipeline.gwAdmitCall(...args);
+    for (const { keys, args } of batch) {
+      pipeline.gwAdmitCall(keys.length, ...keys, ...args);
     }
     pipeline.exec().then(
       (results) => {
